@@ -1,0 +1,61 @@
+"""`rgb-leaderboard` command line. Each command group lives in its own module and registers itself.
+
+Errors the user can act on (LeaderboardError) are printed without a traceback and exit with code 2.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+
+from leaderboard import __version__
+from leaderboard.errors import LeaderboardError
+
+app = typer.Typer(
+    name="rgb-leaderboard",
+    help="RGB bilingual (zh/en) RAG robustness leaderboard: data, instances, runs, scoring, site.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+data_app = typer.Typer(
+    help="Fetch, verify and audit the RGB data files.",
+    no_args_is_help=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+app.add_typer(data_app, name="data")
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"rgb-leaderboard {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(
+        False, "--version", callback=_version, is_eager=True, help="Print the version and exit."
+    ),
+) -> None:
+    """RGB bilingual (zh/en) RAG robustness leaderboard."""
+
+
+def _register() -> None:
+    from leaderboard.cli import data_cmds, run_cmds, scoring_cmds, site_cmds
+
+    for module in (data_cmds, scoring_cmds, run_cmds, site_cmds):
+        module.register(app, data_app)
+
+
+_register()
+
+
+def main() -> None:
+    try:
+        app()
+    except LeaderboardError as exc:
+        typer.secho(f"error: {exc}", fg=typer.colors.RED, err=True)
+        sys.exit(2)

@@ -1,0 +1,115 @@
+"""Frozen value types shared by every stage of the pipeline.
+
+They are plain dataclasses (not pydantic) because they never come from outside: data files and YAML are
+validated at the edge (data.py, config.py, results.py) and converted into these.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+Lang = Literal["en", "zh"]
+Ability = Literal["noise", "rejection", "integration", "counterfactual"]
+Mode = Literal["rgb", "strict"]
+Role = Literal["system", "user", "assistant"]
+
+LANGS: tuple[Lang, ...] = ("zh", "en")
+ABILITIES: tuple[Ability, ...] = ("noise", "rejection", "integration", "counterfactual")
+MODES: tuple[Mode, ...] = ("rgb", "strict")
+
+# The RGB protocol: which noise rates each ability is evaluated at (paper, Section 4).
+DEFAULT_NOISE_RATES: dict[Ability, tuple[float, ...]] = {
+    "noise": (0.0, 0.2, 0.4, 0.6, 0.8),
+    "rejection": (1.0,),
+    "integration": (0.0, 0.2, 0.4),
+    "counterfactual": (0.0,),
+}
+
+# An answer is a string, a list of required strings, or a list whose elements are strings or lists
+# of alternatives. Stored as tuples so records stay immutable.
+AnswerElement = str | tuple[str, ...]
+Answer = tuple[AnswerElement, ...]
+
+
+@dataclass(frozen=True)
+class Record:
+    """One validated line of an RGB data file. Immutable so instance building can never mutate it."""
+
+    id: int
+    query: str
+    answer: Answer  # normalised: a bare string answer becomes a one-element tuple
+    positive: tuple[str, ...] | tuple[tuple[str, ...], ...]  # groups (tuple of tuples) in *_int
+    negative: tuple[str, ...]
+    positive_wrong: tuple[str, ...] = ()  # *_fact only
+    fakeanswer: Answer = ()  # *_fact only
+    raw_answer: object = None  # the answer exactly as in the file, for display
+
+
+@dataclass(frozen=True)
+class TestInstance:
+    """What one model call sees: the question and the passages, in the order shown."""
+
+    lang: Lang
+    ability: Ability
+    noise_rate: float
+    id: int
+    query: str
+    answer: Answer
+    docs: tuple[str, ...]
+    fakeanswer: Answer = ()
+
+    @property
+    def key(self) -> str:
+        """Stable identity of an instance within a submission (used for resume and joins)."""
+        return f"{self.lang}/{self.ability}/{self.noise_rate:.1f}/{self.id}"
+
+
+@dataclass(frozen=True)
+class ChatMessage:
+    role: Role
+    content: str
+
+
+@dataclass(frozen=True)
+class ChatRequest:
+    """A batch element for Backend.generate: one conversation, answered by exactly one Completion."""
+
+    messages: tuple[ChatMessage, ...]
+
+
+@dataclass(frozen=True)
+class GenerationConfig:
+    """Decoding settings; greedy (temperature 0) unless a submission asks otherwise."""
+
+    max_new_tokens: int = 256
+    temperature: float = 0.0
+    top_p: float = 1.0
+    seed: int = 2333
+
+    @property
+    def greedy(self) -> bool:
+        return self.temperature == 0.0
+
+
+@dataclass(frozen=True)
+class Completion:
+    """One model answer. A failure is a Completion with `error` set, never a missing item."""
+
+    text: str
+    error: str | None = None
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    latency_s: float | None = None
+    extra: dict[str, object] = field(default_factory=dict, compare=False, hash=False)
+
+
+@dataclass(frozen=True)
+class Score:
+    """How one prediction was judged in one scoring mode."""
+
+    labels: tuple[int, ...]  # per answer element 1/0, or (-1,) when rejected (rgb semantics)
+    correct: bool
+    rejected: bool
+    error_detected: bool
+    token_f1: float | None = None
