@@ -50,6 +50,8 @@ class Record:
 class TestInstance:
     """What one model call sees: the question and the passages, in the order shown."""
 
+    __test__ = False  # not a pytest test class despite the name
+
     lang: Lang
     ability: Ability
     noise_rate: float

@@ -1,9 +1,49 @@
-"""(being written)"""
+"""`rgb-leaderboard site build|serve`: render the static leaderboard site from submissions/."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import typer
 
 
 def register(app: typer.Typer, data_app: typer.Typer) -> None:
     """Add this module's commands to the CLI."""
+    site_app = typer.Typer(
+        help="Build or serve the static leaderboard site (mkdocs-material).",
+        no_args_is_help=True,
+        context_settings={"help_option_names": ["-h", "--help"]},
+    )
+    app.add_typer(site_app, name="site")
+
+    @site_app.command("build")
+    def build(
+        repo: Path = typer.Option(Path("."), "--repo", help="Repository root holding submissions/ and site/."),
+        out: Path | None = typer.Option(None, "--out", help="Output folder (default: site/build)."),
+        no_strict: bool = typer.Option(False, "--no-strict", help="Do not fail on mkdocs warnings."),
+    ) -> None:
+        """Validate every submissions/<id>/results.json and build the site into site/build/."""
+        from leaderboard.site.build import build_site
+
+        target = build_site(repo, out, strict=not no_strict)
+        typer.echo(f"site built: {target}/index.html")
+
+    @site_app.command("serve")
+    def serve(
+        repo: Path = typer.Option(Path("."), "--repo", help="Repository root holding submissions/ and site/."),
+        port: int = typer.Option(8000, "--port", help="Port on 127.0.0.1."),
+        no_build: bool = typer.Option(False, "--no-build", help="Serve site/build as it is."),
+    ) -> None:
+        """Build the site, then serve it on http://127.0.0.1:PORT/ until Ctrl-C."""
+        from leaderboard.site.build import build_site
+        from leaderboard.site.serve import make_server
+
+        target = (repo / "site" / "build") if no_build else build_site(repo)
+        server = make_server(target, port)
+        typer.echo(f"serving {target} on http://127.0.0.1:{server.server_address[1]}/ (Ctrl-C to stop)")
+        try:
+            server.serve_forever()
+        except KeyboardInterrupt:
+            pass
+        finally:
+            server.server_close()

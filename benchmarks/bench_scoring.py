@@ -1,0 +1,125 @@
+"""Scoring throughput: 100k predictions judged in both modes (target: under 10 s on one core).
+
+Predictions are built from the real RGB records when the data is fetched (else from a few built-in
+questions): half Chinese, half English, mixing short answers, answers inside passage text (20-160
+characters cut from the record's own passages, so nearly every prediction is distinct and caches do
+not help), the instructed refusal, paraphrased refusals and error-detection sentences. jieba's
+dictionary is loaded before timing starts.
+
+Run: python benchmarks/bench_scoring.py [--n 100000] [--data-dir DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import random
+import sys
+import time
+from pathlib import Path
+
+from leaderboard.normalize import load_jieba
+from leaderboard.scoring import score_both
+from leaderboard.types import TestInstance
+
+_FALLBACK = {
+    "zh": [("香港第六届立法会选举有多少个议席？", ("70",), ("170",), "第六届立法会共有70个议席。")],
+    "en": [("Who won the 2022 final?", ("Argentina",), (), "Argentina won the final in Qatar.")],
+}
+_TEMPLATES = {
+    "zh": [
+        "{a}",
+        "答案是{a}。",
+        "{p}",
+        "根据文档，{p}所以答案是{a}。",
+        "文档信息不足，因此我无法基于提供的文档回答该问题。{p}",
+        "根据提供的文档，我不能确定{p}",
+        "提供文档的文档存在事实性错误。正确答案是{a}。{p}",
+    ],
+    "en": [
+        "{a}",
+        "The answer is {a}.",
+        "{p}",
+        "According to the documents, {p} So the answer is {a}.",
+        "I can not answer the question because of the insufficient information in documents. {p}",
+        "The documents do not mention it. {p}",
+        "There are factual errors in the provided documents. The correct answer is {a}. {p}",
+    ],
+}
+
+
+def _records(data_dir: Path | None) -> dict[str, list[tuple[str, tuple, tuple, str]]]:
+    """(query, answer, fakeanswer, passage text) per language from whatever data is fetched."""
+    out: dict[str, list[tuple[str, tuple, tuple, str]]] = {"zh": [], "en": []}
+    try:
+        from leaderboard.data import data_root, load_split
+    except ImportError:
+        return _FALLBACK
+    root = data_root(data_dir)
+    for lang in out:
+        for ability in ("noise", "integration", "counterfactual"):
+            try:
+                _, recs = load_split(root, lang, ability, allow_partial=True)  # type: ignore[arg-type]
+            except Exception:
+                continue
+            for r in recs:
+                flat = [p for g in r.positive for p in ((g,) if isinstance(g, str) else g)]
+                text = " ".join(flat[:2] + list(r.negative[:1]))
+                out[lang].append((r.query, r.answer, r.fakeanswer, text))
+        if not out[lang]:
+            out[lang] = list(_FALLBACK[lang])
+    return out
+
+
+def build(n: int, data_dir: Path | None, seed: int = 0) -> list[tuple[str, TestInstance]]:
+    rng = random.Random(seed)
+    records = _records(data_dir)
+    pairs = []
+    for k in range(n):
+        lang = "zh" if k % 2 == 0 else "en"
+        query, answer, fake, text = rng.choice(records[lang])
+        el = answer[0]
+        a = el if isinstance(el, str) else el[0]
+        start = rng.randrange(max(1, len(text) - 20))
+        p = text[start : start + rng.randint(20, 160)]
+        pred = rng.choice(_TEMPLATES[lang]).format(a=a, p=p)
+        rate = rng.choice((0.0, 0.2, 0.4, 0.6, 0.8, 1.0))
+        inst = TestInstance(lang, "noise", rate, k, query, answer, (), fake)  # type: ignore[arg-type]
+        pairs.append((pred, inst))
+    return pairs
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n", type=int, default=100_000)
+    parser.add_argument("--data-dir", type=Path, default=None)
+    args = parser.parse_args()
+
+    t0 = time.perf_counter()
+    load_jieba()
+    t_jieba = time.perf_counter() - t0
+    pairs = build(args.n, args.data_dir)
+    chars = sum(len(p) for p, _ in pairs) / len(pairs)
+    distinct = len({p for p, _ in pairs})
+
+    t0 = time.perf_counter()
+    cpu0 = time.process_time()
+    correct = 0
+    for pred, inst in pairs:
+        scores = score_both(pred, inst)
+        correct += scores["strict"].correct
+    wall = time.perf_counter() - t0
+    cpu = time.process_time() - cpu0
+
+    print(f"machine: {platform.machine()} {platform.processor() or ''} | {os.cpu_count()} logical CPUs")
+    print(f"python {sys.version.split()[0]} on {platform.platform()}")
+    print(f"jieba dictionary load: {t_jieba:.2f} s (not timed below)")
+    print(f"predictions: {len(pairs)} (half zh, half en), {distinct} distinct, mean {chars:.0f} chars")
+    print(f"scored in both modes: {wall:.2f} s wall, {cpu:.2f} s CPU (one thread)")
+    print(f"throughput: {len(pairs) / wall:,.0f} predictions/s (strict-correct: {correct})")
+    print(f"target 100k in < 10 s: {'met' if wall * 100_000 / len(pairs) < 10 else 'NOT met'}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,142 @@
+"""A deterministic in-package provider, for dry runs and pipeline tests (like inspect_ai's mockllm).
+
+It is a real Backend: it honours the contract (one Completion per request, in order, failures as
+Completions with `error`), counts tokens, records every call and can be told to fail chosen requests,
+so the runner's error handling, resume and scoring can be exercised without a model. It never
+stands in for the real backends in their own tests.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Literal
+
+from leaderboard.types import ChatRequest, Completion, GenerationConfig
+
+if TYPE_CHECKING:
+    from leaderboard.config import Submission
+
+Responder = Callable[[ChatRequest], str]
+
+
+def echo_question(request: ChatRequest) -> str:
+    """The last non-empty line of the last user message (for RGB prompts: the question)."""
+    users = [m.content for m in request.messages if m.role == "user"]
+    lines = [ln.strip() for ln in (users[-1] if users else "").splitlines() if ln.strip()]
+    return lines[-1] if lines else ""
+
+
+def _words(text: str) -> int:
+    """Token count proxy: whitespace words, plus one per CJK character (which has no spaces)."""
+    cjk = sum(1 for ch in text if "\u4e00" <= ch <= "\u9fff")
+    return len(text.split()) + cjk
+
+
+class FakeBackend:
+    """Answers from a list (cycled over the request counter) or from a callable.
+
+    `fail_indices` are positions in the global request counter (0-based, across calls), so a test
+    can say "the 3rd request this backend ever sees fails". A responder that raises also yields an
+    error Completion, as a real backend would.
+    """
+
+    def __init__(
+        self,
+        responses: Sequence[str] | Responder = ("I can not answer the question.",),
+        *,
+        strategy: Literal["cycle", "echo"] = "cycle",
+        fail_indices: Sequence[int] = (),
+        latency_s: float = 0.0,
+        model: str = "fake",
+    ) -> None:
+        if not callable(responses) and not responses:
+            raise ValueError("FakeBackend needs at least one response")
+        self._responses = responses
+        self._strategy = strategy
+        self._fail = frozenset(fail_indices)
+        self._latency = latency_s
+        self._model = model
+        self._lock = threading.Lock()
+        self.calls: list[tuple[tuple[ChatRequest, ...], GenerationConfig]] = []
+        self.requests_seen = 0
+
+    @classmethod
+    def from_submission(cls, sub: Submission) -> FakeBackend:
+        from leaderboard.config import FakeSettings
+
+        s = sub.fake or FakeSettings()
+        return cls(
+            s.responses,
+            strategy=s.strategy,
+            fail_indices=s.fail_indices,
+            latency_s=s.latency_s,
+            model=sub.model,
+        )
+
+    def _answer(self, index: int, request: ChatRequest) -> str:
+        if callable(self._responses):
+            return self._responses(request)
+        if self._strategy == "echo":
+            return echo_question(request)
+        return self._responses[index % len(self._responses)]
+
+    def generate(
+        self, requests: Sequence[ChatRequest], config: GenerationConfig
+    ) -> list[Completion]:
+        with self._lock:
+            start = self.requests_seen
+            self.requests_seen += len(requests)
+            self.calls.append((tuple(requests), config))
+        out: list[Completion] = []
+        for offset, request in enumerate(requests):
+            index = start + offset
+            t0 = time.perf_counter()
+            if self._latency:
+                time.sleep(self._latency)
+            prompt_tokens = sum(_words(m.content) for m in request.messages)
+            if index in self._fail:
+                out.append(
+                    Completion(
+                        "", error=f"fake failure for request #{index}", prompt_tokens=prompt_tokens
+                    )
+                )
+                continue
+            try:
+                text = self._answer(index, request)
+            except Exception as exc:  # a responder failing is a generation failure, not a crash
+                out.append(
+                    Completion(
+                        "", error=f"{type(exc).__name__}: {exc}", prompt_tokens=prompt_tokens
+                    )
+                )
+                continue
+            words = text.split()
+            if len(words) > config.max_new_tokens:  # honour the budget like a real model would
+                text = " ".join(words[: config.max_new_tokens])
+            out.append(
+                Completion(
+                    text,
+                    prompt_tokens=prompt_tokens,
+                    completion_tokens=_words(text),
+                    latency_s=time.perf_counter() - t0,
+                )
+            )
+        return out
+
+    def describe(self) -> dict[str, object]:
+        return {
+            "backend": "fake",
+            "model": self._model,
+            "model_revision": None,
+            "strategy": "callable" if callable(self._responses) else self._strategy,
+            "dtype": None,
+            "quantization": {"mode": "none"},
+            "chat_template_sha256": None,
+            "chat_template_source": "none",
+            "batch_size": None,
+            "device": "none",
+            "versions": {},
+            "token_counting": "whitespace words + CJK characters",
+        }

@@ -1,0 +1,240 @@
+"""Judging one prediction in the two scoring modes.
+
+`rgb` reproduces the reference scorer (chen700564/RGB evalue.py: predict / checkanswer and the
+accuracy, fact-check and correction counts in its main) bit for bit, so numbers compare with the paper:
+- zh: every ASCII space is removed from the prediction first;
+- labels are [-1] when the prediction contains 信息不足 or `insufficient information` (case-sensitive);
+  otherwise one label per answer element, 1 when its lowercase form (or any lowercase alternative of a
+  list element) is a substring of the lowercased prediction;
+- correct: no 0 label and some 1 label, or (noise rate 1.0 only) labels == [-1] — the reference's
+  rejection figure at noise 1.0 is this same count;
+- error detected: 事实性错误 or `factual errors` in the (space-stripped) prediction, case-sensitive.
+
+`strict` is the leaderboard's corrected judgement (see leaderboard/normalize.py for the normal form and
+boundary rules): labels are never [-1]; rejection comes from the phrase tables in
+resources/phrases/<lang>.yaml (plus the zh negation+verb pattern on jieba tokens) and is independent of
+correctness; a true answer that is a substring of the fake answer only counts outside the fake answer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from importlib import resources
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field
+
+from leaderboard.normalize import find_normalized, mask, normalize, token_f1, tokenize_normalized
+from leaderboard.types import Answer, Lang, Mode, Score, TestInstance
+
+RGB_REJECTION = ("信息不足", "insufficient information")
+RGB_ERROR = ("事实性错误", "factual errors")
+
+
+# ------------------------------------------------------------------------------------ phrase tables
+
+
+class _Phrase(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    phrase: str = Field(min_length=1)
+    note: str
+
+
+class _Negation(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    window: int = Field(ge=1)
+    negations: list[str]
+    verbs: list[str]
+
+
+class _PhraseFile(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    rejection: list[_Phrase]
+    error: list[_Phrase]
+    negation: _Negation | None = None
+
+
+@dataclass(frozen=True)
+class PhraseTable:
+    """A language's phrase table with every phrase already in strict normal form."""
+
+    lang: Lang
+    rejection: tuple[str, ...]
+    error: tuple[str, ...]
+    negations: tuple[str, ...] = ()
+    verbs: tuple[str, ...] = ()
+    window: int = 0
+
+
+@cache
+def phrase_table(lang: Lang) -> PhraseTable:
+    """Load and validate resources/phrases/<lang>.yaml (once per process)."""
+    raw = (
+        resources.files("leaderboard").joinpath(f"resources/phrases/{lang}.yaml").read_text("utf-8")
+    )
+    parsed = _PhraseFile.model_validate(yaml.safe_load(raw))
+    neg = parsed.negation
+    return PhraseTable(
+        lang=lang,
+        rejection=tuple(normalize(p.phrase, lang) for p in parsed.rejection),
+        error=tuple(normalize(p.phrase, lang) for p in parsed.error),
+        negations=tuple(normalize(w, lang) for w in neg.negations) if neg else (),
+        verbs=tuple(normalize(w, lang) for w in neg.verbs) if neg else (),
+        window=neg.window if neg else 0,
+    )
+
+
+def _has_phrase(norm: str, phrases: tuple[str, ...], lang: Lang) -> bool:
+    if lang == "zh":
+        return any(p in norm for p in phrases)
+    return any(find_normalized(norm, p, lang) for p in phrases)
+
+
+def _negated_verb(norm: str, table: PhraseTable) -> bool:
+    """zh: a negation token followed within `window` tokens by an answering/knowing verb."""
+    if not table.negations or not any(n in norm for n in table.negations):
+        return False  # cheap pre-filter: most outputs never reach jieba here
+    tokens = tokenize_normalized(norm, table.lang)
+    for i, tok in enumerate(tokens):
+        for neg in table.negations:
+            if not tok.startswith(neg):
+                continue
+            rest = tok[len(neg) :]
+            if rest and rest.startswith(table.verbs):
+                return True
+            if not rest and any(
+                t.startswith(table.verbs) for t in tokens[i + 1 : i + 1 + table.window]
+            ):
+                return True
+    return False
+
+
+# ------------------------------------------------------------------------------------- detectors
+
+
+def _rgb_text(text: str, lang: Lang) -> str:
+    return text.replace(" ", "") if lang == "zh" else text
+
+
+def is_rejection(text: str, lang: Lang, mode: Mode) -> bool:
+    """Does the output refuse to answer for lack of information? (rgb: the reference's two phrases.)"""
+    if mode == "rgb":
+        rgb = _rgb_text(text, lang)
+        return any(p in rgb for p in RGB_REJECTION)
+    norm = normalize(text, lang)
+    table = phrase_table(lang)
+    return _has_phrase(norm, table.rejection, lang) or _negated_verb(norm, table)
+
+
+def detects_error(text: str, lang: Lang, mode: Mode) -> bool:
+    """Does the output say the documents contain factual errors?"""
+    if mode == "rgb":
+        rgb = _rgb_text(text, lang)
+        return any(p in rgb for p in RGB_ERROR)
+    return _has_phrase(normalize(text, lang), phrase_table(lang).error, lang)
+
+
+# ---------------------------------------------------------------------------------------- labels
+
+
+def rgb_check_answer(prediction: str, answer: Answer) -> tuple[int, ...]:
+    """The reference's checkanswer: per element, lowercase substring test (any alternative of a list)."""
+    prediction = prediction.lower()
+    labels = []
+    for element in answer:
+        if isinstance(element, str):
+            labels.append(int(element.lower() in prediction))
+        else:
+            labels.append(int(any(alt.lower() in prediction for alt in element)))
+    return tuple(labels)
+
+
+@lru_cache(maxsize=65536)
+def _normalized_answer(answer: Answer, lang: Lang) -> tuple[tuple[str, ...], ...]:
+    return tuple(
+        tuple(normalize(alt, lang) for alt in ((el,) if isinstance(el, str) else el))
+        for el in answer
+    )
+
+
+def _flatten(answer: Answer) -> tuple[str, ...]:
+    return tuple(a for el in answer for a in ((el,) if isinstance(el, str) else el))
+
+
+def strict_labels(
+    prediction: str, answer: Answer, lang: Lang, fakeanswer: Answer = ()
+) -> tuple[int, ...]:
+    """Per answer element 1/0 under strict matching; fake answers containing a true one are masked."""
+    norm = normalize(prediction, lang)
+    fakes = tuple(normalize(f, lang) for f in _flatten(fakeanswer)) if fakeanswer else ()
+    labels = []
+    for alternatives in _normalized_answer(answer, lang):
+        hit = False
+        for alt in alternatives:
+            if not alt:
+                continue
+            covering = tuple(f for f in fakes if alt in f)
+            text = mask(norm, covering) if covering else norm
+            if find_normalized(text, alt, lang):
+                hit = True
+                break
+        labels.append(int(hit))
+    return tuple(labels)
+
+
+# ----------------------------------------------------------------------------------------- score
+
+
+def _score_rgb(prediction: str, instance: TestInstance) -> Score:
+    pred = _rgb_text(prediction, instance.lang)
+    if any(p in pred for p in RGB_REJECTION):
+        labels: tuple[int, ...] = (-1,)
+    else:
+        labels = rgb_check_answer(pred, instance.answer)
+    rejected = labels == (-1,)
+    correct = (instance.noise_rate == 1 and rejected) or (0 not in labels and 1 in labels)
+    return Score(
+        labels=labels,
+        correct=correct,
+        rejected=rejected,
+        error_detected=any(p in pred for p in RGB_ERROR),
+    )
+
+
+def _score_strict(prediction: str, instance: TestInstance) -> Score:
+    lang = instance.lang
+    labels = strict_labels(prediction, instance.answer, lang, instance.fakeanswer)
+    return Score(
+        labels=labels,
+        correct=bool(labels) and all(labels),
+        rejected=is_rejection(prediction, lang, "strict"),
+        error_detected=detects_error(prediction, lang, "strict"),
+        token_f1=token_f1(prediction, instance.answer, lang),
+    )
+
+
+def score(prediction: str, instance: TestInstance, mode: Mode) -> Score:
+    """Judge one prediction for one instance. Generation errors are the caller's business (incorrect)."""
+    if mode == "rgb":
+        return _score_rgb(prediction, instance)
+    if mode == "strict":
+        return _score_strict(prediction, instance)
+    raise ValueError(f"unknown scoring mode {mode!r}: use 'rgb' or 'strict'")
+
+
+def score_both(prediction: str, instance: TestInstance) -> dict[Mode, Score]:
+    """Both modes, as stored in results (the leaderboard always keeps both)."""
+    return {"rgb": _score_rgb(prediction, instance), "strict": _score_strict(prediction, instance)}
+
+
+__all__ = [
+    "PhraseTable",
+    "detects_error",
+    "is_rejection",
+    "phrase_table",
+    "rgb_check_answer",
+    "score",
+    "score_both",
+    "strict_labels",
+]

@@ -1,0 +1,168 @@
+/* rgb-leaderboard site script: sortable tables (vendored tablesort), row filters, instance browser.
+ * Data is untrusted: it is only ever inserted with textContent, never parsed as HTML. */
+(function () {
+  "use strict";
+
+  function el(tag, cls, text) {
+    var node = document.createElement(tag);
+    if (cls) node.className = cls;
+    if (text !== undefined && text !== null) node.textContent = String(text);
+    return node;
+  }
+
+  function initTables(root) {
+    root.querySelectorAll("table.lb-table").forEach(function (table) {
+      if (table.dataset.lbInit) return;
+      table.dataset.lbInit = "1";
+      if (window.Tablesort) new window.Tablesort(table);
+    });
+    root.querySelectorAll("input.lb-filter").forEach(function (input) {
+      if (input.dataset.lbInit) return;
+      input.dataset.lbInit = "1";
+      var table = document.getElementById(input.dataset.table);
+      if (!table) return;
+      input.addEventListener("input", function () {
+        var q = input.value.trim().toLowerCase();
+        table.querySelectorAll("tbody tr").forEach(function (tr) {
+          tr.hidden = q !== "" && tr.textContent.toLowerCase().indexOf(q) === -1;
+        });
+      });
+    });
+  }
+
+  function option(select, value, label) {
+    var o = el("option", null, label);
+    o.value = value;
+    select.appendChild(o);
+  }
+
+  function labelled(text, control) {
+    var label = el("label", "lb-control", text + " ");
+    label.appendChild(control);
+    return label;
+  }
+
+  function initBrowser() {
+    var holder = document.getElementById("lb-instances");
+    var source = document.getElementById("lb-instances-data");
+    if (!holder || !source || holder.dataset.lbInit) return;
+    holder.dataset.lbInit = "1";
+    var doc = JSON.parse(source.textContent);
+    var names = {};
+    doc.models.forEach(function (m) { names[m.id] = m.name; });
+
+    var search = el("input", "lb-filter");
+    search.type = "search";
+    search.placeholder = "Search id, question, answer or output";
+    search.setAttribute("aria-label", "Search instances");
+    var model = el("select");
+    option(model, "", "all models");
+    doc.models.forEach(function (m) { option(model, m.id, m.name); });
+    var outcome = el("select");
+    option(outcome, "all", "pass and fail");
+    option(outcome, "pass", "pass");
+    option(outcome, "fail", "fail");
+    var mode = el("select");
+    option(mode, "rgb", "reference (rgb)");
+    option(mode, "strict", "strict");
+    var controls = el("div", "lb-controls");
+    controls.appendChild(search);
+    controls.appendChild(labelled("Model", model));
+    controls.appendChild(labelled("Outcome", outcome));
+    controls.appendChild(labelled("Mode", mode));
+    var count = el("p", "lb-count");
+    var list = el("div", "lb-list");
+    var more = el("button", "md-button lb-more", "Show more");
+    more.type = "button";
+    holder.appendChild(controls);
+    holder.appendChild(count);
+    holder.appendChild(list);
+    holder.appendChild(more);
+    var limit = 25;
+
+    function keep(pred) {
+      if (outcome.value === "all") return true;
+      var v = pred[mode.value];
+      if (v === undefined) return false;
+      return outcome.value === "pass" ? v === 1 : v === 0;
+    }
+
+    function card(item, ids) {
+      var art = el("article", "lb-item");
+      art.dataset.id = String(item.id);
+      art.appendChild(el("h3", null, "#" + item.id + "  " + (item.q || "(question not available)")));
+      if (item.a) art.appendChild(el("p", "lb-gold", "Gold answer: " + item.a.join(" | ")));
+      if (item.fake && item.fake.length) {
+        art.appendChild(el("p", "lb-fake", "Counterfactual (false) answer: " + item.fake.join(" | ")));
+      }
+      if (item.docs) {
+        var det = el("details", "lb-docs");
+        det.appendChild(el("summary", null, "Passages shown (" + item.docs.length + ")"));
+        var ol = el("ol");
+        item.docs.forEach(function (d) { ol.appendChild(el("li", null, d)); });
+        det.appendChild(ol);
+        art.appendChild(det);
+      }
+      var table = el("table", "lb-answers");
+      var body = el("tbody");
+      ids.forEach(function (id) {
+        var p = item.preds[id];
+        var tr = el("tr");
+        tr.dataset.model = id;
+        tr.appendChild(el("th", null, names[id] || id));
+        var v = p[mode.value];
+        var state = v === 1 ? "pass" : v === 0 ? "fail" : "unscored";
+        var td = el("td");
+        td.appendChild(el("span", "lb-badge lb-" + state, state));
+        tr.appendChild(td);
+        var out = el("td", "lb-output", p.e ? "[generation error] " + p.e : p.t);
+        tr.appendChild(out);
+        body.appendChild(tr);
+      });
+      table.appendChild(body);
+      var wrap = el("div", "lb-scroll");
+      wrap.appendChild(table);
+      art.appendChild(wrap);
+      return art;
+    }
+
+    function render() {
+      var q = search.value.trim().toLowerCase();
+      var matches = [];
+      doc.items.forEach(function (item) {
+        var ids = (model.value ? [model.value] : doc.models.map(function (m) { return m.id; }))
+          .filter(function (id) { return item.preds[id] && keep(item.preds[id]); });
+        if (!ids.length) return;
+        if (q) {
+          var hay = ["#" + item.id, item.key, item.q || "", (item.a || []).join(" ")]
+            .concat(ids.map(function (id) { return item.preds[id].t; })).join("\n").toLowerCase();
+          if (hay.indexOf(q) === -1 && String(item.id) !== q) return;
+        }
+        matches.push([item, ids]);
+      });
+      count.textContent = matches.length + " of " + doc.items.length + " instances";
+      list.replaceChildren();
+      matches.slice(0, limit).forEach(function (m) { list.appendChild(card(m[0], m[1])); });
+      more.hidden = matches.length <= limit;
+    }
+
+    [search, model, outcome, mode].forEach(function (c) {
+      c.addEventListener(c === search ? "input" : "change", function () { limit = 25; render(); });
+    });
+    more.addEventListener("click", function () { limit += 25; render(); });
+    render();
+  }
+
+  function start() {
+    initTables(document);
+    initBrowser();
+  }
+
+  if (window.document$ && typeof window.document$.subscribe === "function") {
+    window.document$.subscribe(start);
+  } else if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", start);
+  } else {
+    start();
+  }
+})();

@@ -1,0 +1,143 @@
+"""Build the site: load and validate submissions, render every page, write site/docs/, run mkdocs.
+
+`render(data)` is pure (SiteData -> Output); `build_site` does the I/O. The same inputs give the same
+bytes: everything is sorted, charts carry no dates, and mkdocs runs with SOURCE_DATE_EPOCH set from
+the newest `provenance.finished` in the results (0 without results), so the sitemap is stable too.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from datetime import datetime
+from importlib import resources
+from pathlib import Path
+
+from leaderboard.errors import LeaderboardError
+from leaderboard.site.ability_pages import ability_page
+from leaderboard.site.instances_page import instance_pages
+from leaderboard.site.load import SiteData, load_site_data
+from leaderboard.site.methodology import methodology_page
+from leaderboard.site.model_pages import model_page
+from leaderboard.site.pages import (
+    Output,
+    downloads_page,
+    home_page,
+    models_index_page,
+    zh_vs_en_page,
+)
+from leaderboard.site.tables import to_csv, to_json
+from leaderboard.types import ABILITIES, LANGS
+
+PROJECT_SITE = Path(__file__).resolve().parents[2] / "site"
+
+
+def render(data: SiteData) -> Output:
+    """Every page, chart, download and copied submission file, keyed by path under docs/."""
+    out = Output()
+    out.pages["index.md"] = home_page(data, out, "rgb")
+    out.pages["ranking-strict.md"] = home_page(data, out, "strict")
+    out.pages["zh-vs-en.md"] = zh_vs_en_page(data, out)
+    for lang in LANGS:
+        for ability in ABILITIES:
+            out.pages[f"abilities/{lang}-{ability}.md"] = ability_page(data, lang, ability, out)
+    out.pages["models/index.md"] = models_index_page(data, out)
+    for sub in data.submissions:
+        out.pages[f"models/{sub.id}.md"] = model_page(sub, out)
+        out.files[f"models/{sub.id}/results.json"] = (sub.dir / "results.json").read_bytes()
+        if sub.predictions_file is not None:
+            out.files[f"models/{sub.id}/{sub.predictions_file.name}"] = sub.predictions_file.read_bytes()
+        if sub.model_yaml is not None:
+            out.files[f"models/{sub.id}/model.yaml"] = (sub.dir / "model.yaml").read_bytes()
+    instance_pages(data, out)
+    out.pages["methodology.md"] = methodology_page(data)
+    seen: set[str] = set()
+    for table in out.tables:
+        if table.id in seen:
+            raise LeaderboardError(f"internal: two tables share the id {table.id!r}")
+        seen.add(table.id)
+        out.files[f"downloads/{table.id}.csv"] = to_csv(table).encode("utf-8")
+        out.files[f"downloads/{table.id}.json"] = to_json(table).encode("utf-8")
+    out.pages["downloads.md"] = downloads_page(out)
+    return out
+
+
+def _assets() -> dict[str, bytes]:
+    root = resources.files("leaderboard.site") / "assets"
+    files: dict[str, bytes] = {}
+
+    def walk(node, prefix: str) -> None:
+        for child in sorted(node.iterdir(), key=lambda c: c.name):
+            if child.is_dir():
+                walk(child, f"{prefix}{child.name}/")
+            elif child.name != "__init__.py":
+                files[f"assets/{prefix}{child.name}"] = child.read_bytes()
+
+    walk(root, "")
+    return files
+
+
+def write_docs(docs_dir: Path, out: Output) -> None:
+    """Replace docs_dir with the rendered pages (it is generated: nothing in it is hand-written)."""
+    if docs_dir.exists():
+        shutil.rmtree(docs_dir)
+    items: dict[str, bytes] = {**_assets(), **out.files}
+    items.update({path: text.encode("utf-8") for path, text in out.pages.items()})
+    for rel in sorted(items):
+        target = docs_dir / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(items[rel])
+
+
+def _config(repo_root: Path) -> Path:
+    config = repo_root / "site" / "mkdocs.yml"
+    if config.is_file():
+        return config
+    template = PROJECT_SITE / "mkdocs.yml"
+    if not template.is_file():
+        raise LeaderboardError(
+            f"{config} is missing and no template was found at {template}: run the build from a "
+            "clone of the repository (site/mkdocs.yml is part of it)."
+        )
+    config.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(template, config)
+    return config
+
+
+def source_date_epoch(data: SiteData) -> int:
+    stamps = []
+    for sub in data.submissions:
+        try:
+            stamps.append(datetime.fromisoformat(sub.results.provenance.finished.replace("Z", "+00:00")))
+        except ValueError:
+            continue
+    return int(max(stamps).timestamp()) if stamps else 0
+
+
+def run_mkdocs(config: Path, out_dir: Path, strict: bool, epoch: int) -> None:
+    cmd = [sys.executable, "-m", "mkdocs", "build", "--clean", "-f", str(config), "-d", str(out_dir)]
+    if strict:
+        cmd.append("--strict")
+    env = {**os.environ, "SOURCE_DATE_EPOCH": str(epoch)}
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, check=False)
+    if proc.returncode != 0:
+        tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-25:])
+        raise LeaderboardError(
+            f"mkdocs build failed (exit {proc.returncode}) for {config}:\n{tail}\n"
+            "Fix the warnings above, or rebuild with --no-strict to see the site anyway."
+        )
+
+
+def build_site(repo_root: Path, out_dir: Path | None = None, strict: bool = True) -> Path:
+    """Render `repo_root/submissions` into `repo_root/site/docs` and build HTML into out_dir
+    (default `repo_root/site/build`). Returns the output folder."""
+    repo_root = Path(repo_root).resolve()
+    config = _config(repo_root)
+    data = load_site_data(repo_root)
+    out = render(data)
+    write_docs(config.parent / "docs", out)
+    out_dir = Path(out_dir).resolve() if out_dir else config.parent / "build"
+    run_mkdocs(config, out_dir, strict, source_date_epoch(data))
+    return out_dir

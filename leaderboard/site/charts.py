@@ -1,0 +1,142 @@
+"""Charts drawn with matplotlib into SVG text (no hand-written SVG).
+
+Output is byte-stable for the same input: a fixed hash salt for element ids, no date metadata, text
+kept as text (svg.fonttype none: smaller files, and the browser's CJK fonts render any Chinese label).
+Every chart is embedded with alt text by the page builders; the numbers are always also in a table.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+_RC = {
+    "svg.hashsalt": "rgb-leaderboard",
+    "svg.fonttype": "none",
+    "font.family": ["sans-serif"],
+    "font.sans-serif": ["DejaVu Sans", "Noto Sans CJK SC", "Noto Sans CJK JP"],
+    "font.size": 9,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "path.simplify": True,
+}
+MAX_LEGEND = 24
+
+
+@dataclass(frozen=True)
+class Series:
+    label: str
+    x: tuple[float, ...]
+    y: tuple[float | None, ...]
+    low: tuple[float | None, ...] = ()
+    high: tuple[float | None, ...] = ()
+    reported: bool = False  # drawn dashed and grey: a paper's number, not measured here
+
+
+def _svg(fig) -> str:
+    buf = io.StringIO()
+    fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None}, facecolor="white")
+    plt.close(fig)
+    return buf.getvalue()
+
+
+def _legend(ax, n: int) -> None:
+    if n == 0:
+        return
+    if n <= MAX_LEGEND:
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, fontsize=7)
+    else:
+        ax.text(1.01, 1.0, f"{n} series: see the table", transform=ax.transAxes, va="top")
+
+
+def noise_curve(series: list[Series], title: str, xlabel: str = "noise rate") -> str:
+    """Accuracy (%) against noise rate, one line per model, shaded 95% CI when known."""
+    with plt.rc_context(_RC):
+        fig, ax = plt.subplots(figsize=(7.5, 3.8), dpi=100)
+        measured = [s for s in series if not s.reported]
+        colors = plt.get_cmap("tab20" if len(measured) > 10 else "tab10")
+        for i, s in enumerate(series):
+            pts = [(x, y) for x, y in zip(s.x, s.y, strict=True) if y is not None]
+            if not pts:
+                continue
+            xs, ys = zip(*pts, strict=True)
+            if s.reported:
+                ax.plot(xs, [100 * y for y in ys], linestyle="--", color="0.55", marker="x",
+                        linewidth=1, label=f"{s.label} (reported in paper)")
+                continue
+            color = colors(i % colors.N)
+            ax.plot(xs, [100 * y for y in ys], marker="o", markersize=3, linewidth=1.4,
+                    color=color, label=s.label)
+            band = [(x, lo, hi) for x, lo, hi in zip(s.x, s.low, s.high, strict=False)
+                    if lo is not None and hi is not None]
+            if len(band) >= 2 and len(series) <= MAX_LEGEND:
+                bx, blo, bhi = zip(*band, strict=True)
+                ax.fill_between(bx, [100 * v for v in blo], [100 * v for v in bhi],
+                                color=color, alpha=0.12, linewidth=0)
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel("accuracy (%)")
+        ax.set_ylim(0, 100)
+        xs_all = sorted({x for s in series for x in s.x})
+        if xs_all:
+            ax.set_xticks(xs_all)
+        ax.set_title(title, loc="left")
+        ax.grid(True, alpha=0.3)
+        _legend(ax, len(series))
+        fig.tight_layout()
+        return _svg(fig)
+
+
+@dataclass(frozen=True)
+class Pair:
+    label: str
+    zh: float | None
+    en: float | None
+
+
+def dumbbell(pairs: list[Pair], title: str) -> str:
+    """zh and en score per model on one line each: the segment shows which language holds up better."""
+    pairs = [p for p in pairs if p.zh is not None or p.en is not None]
+    with plt.rc_context(_RC):
+        height = max(1.8, 0.28 * len(pairs) + 1.0)
+        fig, ax = plt.subplots(figsize=(7.5, height), dpi=100)
+        for i, p in enumerate(pairs):
+            y = len(pairs) - 1 - i
+            if p.zh is not None and p.en is not None:
+                ax.plot([100 * p.zh, 100 * p.en], [y, y], color="0.7", linewidth=2, zorder=1)
+            if p.zh is not None:
+                ax.scatter([100 * p.zh], [y], color="#d62728", s=22, zorder=2,
+                           label="zh" if i == 0 else None)
+            if p.en is not None:
+                ax.scatter([100 * p.en], [y], color="#1f77b4", marker="s", s=22, zorder=2,
+                           label="en" if i == 0 else None)
+        ax.set_yticks(range(len(pairs)))
+        ax.set_yticklabels([p.label for p in reversed(pairs)], fontsize=7)
+        ax.set_xlim(0, 100)
+        ax.set_xlabel("score (%)")
+        ax.set_title(title, loc="left")
+        ax.grid(True, axis="x", alpha=0.3)
+        if pairs:
+            ax.legend(loc="lower right", fontsize=7)
+        fig.tight_layout()
+        return _svg(fig)
+
+
+def bars(labels: list[str], values: list[float | None], title: str, xlabel: str) -> str:
+    """Horizontal bars (rejection, counterfactual detection) for one metric across models."""
+    with plt.rc_context(_RC):
+        fig, ax = plt.subplots(figsize=(7.5, max(1.8, 0.26 * len(labels) + 1.0)), dpi=100)
+        ys = list(range(len(labels)))[::-1]
+        ax.barh(ys, [0 if v is None else 100 * v for v in values], color="#4c72b0")
+        ax.set_yticks(ys)
+        ax.set_yticklabels(labels, fontsize=7)
+        ax.set_xlim(0, 100)
+        ax.set_xlabel(xlabel)
+        ax.set_title(title, loc="left")
+        ax.grid(True, axis="x", alpha=0.3)
+        fig.tight_layout()
+        return _svg(fig)

@@ -1,0 +1,79 @@
+"""Formatting and escaping shared by every page builder.
+
+All untrusted text (model outputs, data, names from YAML) reaches HTML only through `esc`, and JSON
+embedded in a page only through `json_for_script`, so no input can open or close a tag.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$])")
+
+
+def esc(text: object) -> str:
+    """HTML-escape any value (quotes too, so it is safe inside attributes)."""
+    return html.escape("" if text is None else str(text), quote=True)
+
+
+def md_text(text: object) -> str:
+    """Escape text for a Markdown line (headings): HTML first, then Markdown punctuation."""
+    return _MD_SPECIAL.sub(r"\\\1", esc(text).replace("\n", " "))
+
+
+def json_for_script(obj: object) -> str:
+    """Serialise for a <script type="application/json"> block.
+
+    '<', '>' and '&' become \\u escapes so '</script>' or '<!--' inside data can never end the block;
+    U+2028/2029 are escaped for old parsers. Keys are sorted so output is byte-stable.
+    """
+    text = json.dumps(obj, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return (
+        text.replace("<", "\\u003c")
+        .replace(">", "\\u003e")
+        .replace("&", "\\u0026")
+        .replace("\u2028", "\\u2028")
+        .replace("\u2029", "\\u2029")
+    )
+
+
+def pct(value: float | None, digits: int = 1) -> str:
+    """A fraction as a percentage without the sign ('81.3'); '—' when missing."""
+    if value is None:
+        return "—"
+    return f"{100.0 * value:.{digits}f}"
+
+
+def pct_ci(ci: tuple[float, float] | None) -> str:
+    return "" if ci is None else f"{pct(ci[0])}–{pct(ci[1])}"
+
+
+def signed_pct(value: float | None) -> str:
+    if value is None:
+        return "—"
+    return f"{100.0 * value:+.1f}"
+
+
+def human_count(n: int | float | None) -> str:
+    """Parameter counts as 135M / 7.2B."""
+    if n is None:
+        return "—"
+    n = float(n)
+    for unit, size in (("T", 1e12), ("B", 1e9), ("M", 1e6), ("K", 1e3)):
+        if n >= size:
+            value = n / size
+            return f"{value:.0f}{unit}" if value >= 100 else f"{value:.3g}{unit}"
+    return f"{n:.0f}"
+
+
+def rate_key(noise_rate: float) -> str:
+    """Noise rates in file names and keys: 0.2 -> '0.2' (one decimal, as TestInstance.key)."""
+    return f"{noise_rate:.1f}"
+
+
+def slug(text: str) -> str:
+    """A file-name-safe form of an id (ids are already slugs; this is defence in depth)."""
+    out = re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-.")
+    return out or "x"

@@ -1,0 +1,26 @@
+"""Serve a built site on 127.0.0.1 (local viewing and the browser tests)."""
+
+from __future__ import annotations
+
+import functools
+import threading
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - stdlib signature
+        pass
+
+
+def make_server(directory: Path, port: int = 0, host: str = "127.0.0.1") -> ThreadingHTTPServer:
+    handler = functools.partial(_QuietHandler, directory=str(directory))
+    return ThreadingHTTPServer((host, port), handler)
+
+
+def serve_in_thread(directory: Path, port: int = 0) -> tuple[ThreadingHTTPServer, str]:
+    """Start a server in a daemon thread; returns it and its base URL (shut it down when done)."""
+    server = make_server(directory, port)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    host, real_port = server.server_address[:2]
+    return server, f"http://{host}:{real_port}/"

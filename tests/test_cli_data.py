@@ -1,0 +1,185 @@
+"""The data commands through the real CLI (typer's runner and the installed console script)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from leaderboard.cli import app
+from leaderboard.data import load_records
+from leaderboard.instances import build_instance
+from leaderboard.prompts import system_prompt
+
+runner = CliRunner()
+
+
+def _lines(output: str) -> list[dict]:
+    return [json.loads(x) for x in output.splitlines() if x.startswith("{")]
+
+
+def test_help_on_every_data_command() -> None:
+    for args in (
+        ["data", "--help"],
+        ["data", "fetch", "--help"],
+        ["data", "status", "--help"],
+        ["instances", "--help"],
+    ):
+        res = runner.invoke(app, args)
+        assert res.exit_code == 0, res.output
+        assert "Usage" in res.output
+
+
+@pytest.mark.parametrize(
+    ("lang", "ability", "rates"),
+    [
+        ("zh", "noise", [0.0, 0.2, 0.4, 0.6, 0.8]),
+        ("zh", "rejection", [1.0]),
+        ("zh", "integration", [0.0, 0.2, 0.4]),
+        ("zh", "counterfactual", [0.0]),
+        ("en", "counterfactual", [0.0]),
+    ],
+)
+def test_instances_every_available_split(
+    data_root: Path, lang: str, ability: str, rates: list[float]
+) -> None:
+    res = runner.invoke(
+        app,
+        [
+            "instances",
+            "--lang",
+            lang,
+            "--ability",
+            ability,
+            "--limit",
+            "2",
+            "--data-dir",
+            str(data_root),
+        ],
+    )
+    assert res.exit_code == 0, res.output
+    objs = _lines(res.output)
+    assert [(o["noise_rate"], o["id"]) for o in objs] == [(r, i) for r in rates for i in (0, 1)]
+    name = {"integration": "int", "counterfactual": "fact"}.get(ability, "refine")
+    rec = load_records(data_root / f"data_{lang}" / f"{lang}_{name}.json")[1]
+    inst = build_instance(rec, lang, ability, rates[-1])
+    last = objs[-1]
+    assert last["docs"] == list(inst.docs) and last["query"] == rec.query
+    assert set(last) >= {"id", "lang", "ability", "noise_rate", "query", "answer", "docs"}
+
+
+def test_instances_show_prompt_and_noise_rate(data_root: Path) -> None:
+    res = runner.invoke(
+        app,
+        [
+            "instances",
+            "--lang",
+            "zh",
+            "--ability",
+            "noise",
+            "--noise-rate",
+            "0.4",
+            "--limit",
+            "1",
+            "--show-prompt",
+            "--data-dir",
+            str(data_root),
+        ],
+    )
+    assert res.exit_code == 0, res.output
+    (obj,) = _lines(res.output)
+    assert obj["noise_rate"] == 0.4
+    assert [m["role"] for m in obj["messages"]] == ["system", "user"]
+    assert obj["messages"][0]["content"] == system_prompt("zh")
+    assert "问题：\n" + obj["query"] in obj["messages"][1]["content"]
+    assert "\\u" not in res.output  # ensure_ascii=False
+
+
+def test_instances_partial_and_missing(tmp_path: Path, shared_rgb: Path) -> None:
+    root = tmp_path / "root"
+    res = runner.invoke(
+        app,
+        [
+            "data",
+            "fetch",
+            "--from",
+            str(shared_rgb),
+            "--data-dir",
+            str(root),
+            "--lang",
+            "en",
+            "--no-progress",
+        ],
+    )
+    assert res.exit_code == 0, res.output
+    assert "missing" in res.output and "en_refine.json" in res.output
+    res = runner.invoke(
+        app, ["instances", "--lang", "en", "--ability", "rejection", "--data-dir", str(root)]
+    )
+    assert res.exit_code != 0
+    assert "rgb-leaderboard data fetch" in str(res.exception)
+    res = runner.invoke(
+        app,
+        [
+            "instances",
+            "--lang",
+            "en",
+            "--ability",
+            "rejection",
+            "--allow-partial",
+            "--data-dir",
+            str(root),
+        ],
+    )
+    assert res.exit_code == 0
+    objs = _lines(res.stdout)
+    assert len(objs) == 50 and {o["data_file"] for o in objs} == {"partial/en_head50.json"}
+
+
+def test_status_command(tmp_path: Path, shared_rgb: Path) -> None:
+    root = tmp_path / "root"
+    res = runner.invoke(app, ["data", "status", "--data-dir", str(root)])
+    assert res.exit_code == 0 and "missing" in res.output
+    (root / "data_zh").mkdir(parents=True)
+    shutil.copyfile(shared_rgb / "zh_int.json", root / "data_zh" / "zh_int.json")
+    res = runner.invoke(app, ["data", "status", "--data-dir", str(root)])
+    assert "zh integration    zh_int.json      ready" in res.output
+    res = runner.invoke(app, ["data", "status", "--data-dir", str(root), "--json"])
+    rows = _lines(res.output)
+    assert {r["name"]: r["state"] for r in rows}["zh_int.json"] == "verified"
+
+
+def test_console_script_refuses_corrupted_copy_without_traceback(
+    tmp_path: Path, shared_rgb: Path
+) -> None:
+    src = tmp_path / "src"
+    src.mkdir()
+    data = (shared_rgb / "en_fact.json").read_bytes()
+    (src / "en_fact.json").write_bytes(data[: len(data) // 2])
+    root = tmp_path / "root"
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "leaderboard",
+            "data",
+            "fetch",
+            "--from",
+            str(src),
+            "--data-dir",
+            str(root),
+            "--lang",
+            "en",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 2, proc.stderr
+    assert "refused" in proc.stderr and "Traceback" not in proc.stderr
+    assert not (root / "data_en" / "en_fact.json").exists()

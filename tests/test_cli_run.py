@@ -1,0 +1,206 @@
+"""`run`, `validate` and `submissions pin` through the real command line, including kill -9 + resume."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, HTTPServer
+from pathlib import Path
+
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from leaderboard.cli import app
+from leaderboard.config import load_submission
+from leaderboard.results import read_predictions, read_results
+
+REPO = Path(__file__).resolve().parents[1]
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def rgb_root(tmp_path_factory: pytest.TempPathFactory, shared_rgb: Path) -> Path:
+    if (REPO / "data_zh" / "zh_refine.json").exists() and (REPO / "data_en" / "en_fact.json").exists():
+        return REPO
+    from leaderboard.data import fetch
+
+    root = tmp_path_factory.mktemp("rgb")
+    fetch(root, source=shared_rgb, progress=False)
+    return root
+
+
+def write_yaml(folder: Path, **fields: object) -> Path:
+    data: dict[str, object] = {"id": folder.name, "display_name": "T", "model": "fake-model",
+                               "backend": "fake", "fake": {"strategy": "echo"}, "batch_size": 2}
+    data.update(fields)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "model.yaml"
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    return path
+
+
+def test_run_dry_run_then_run(tmp_path: Path, rgb_root: Path) -> None:
+    path = write_yaml(tmp_path / "s")
+    args = ["run", str(path), "--limit", "2", "--languages", "zh", "--abilities", "counterfactual",
+            "--data-dir", str(rgb_root), "--no-progress"]
+    dry = runner.invoke(app, [*args, "--dry-run"])
+    assert dry.exit_code == 0, dry.output
+    assert "zh/counterfactual" in dry.output and "2 unique prompts to generate" in dry.output
+    assert "[system]" in dry.output
+    out = runner.invoke(app, args)
+    assert out.exit_code == 0, out.output
+    assert "results:" in out.output and "partial results" in out.output
+    res = read_results(tmp_path / "s" / "results.json")
+    assert res.provenance.command.startswith("rgb-leaderboard")
+    assert len(read_predictions(tmp_path / "s")) == 2
+
+
+def test_run_options_are_checked(tmp_path: Path, rgb_root: Path) -> None:
+    path = write_yaml(tmp_path / "s")
+    out = subprocess.run(
+        [sys.executable, "-m", "leaderboard", "run", str(path), "--languages", "fr",
+         "--data-dir", str(rgb_root)], capture_output=True, text=True, timeout=120,
+    )
+    assert out.returncode == 2 and "--languages" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_noise_rates_option(tmp_path: Path, rgb_root: Path) -> None:
+    path = write_yaml(tmp_path / "s")
+    out = runner.invoke(app, ["run", str(path), "--limit", "1", "--languages", "zh", "--abilities",
+                              "noise", "--noise-rates", "noise=0.2,0.6", "--data-dir", str(rgb_root),
+                              "--no-progress"])
+    assert out.exit_code == 0, out.output
+    assert sorted(p.noise_rate for p in read_predictions(tmp_path / "s")) == [0.2, 0.6]
+
+
+def test_validate_lists_every_problem(tmp_path: Path) -> None:
+    good = write_yaml(tmp_path / "submissions" / "good")
+    bad = write_yaml(tmp_path / "submissions" / "bad", batch_size=0, colour="red")
+    wrong_id = write_yaml(tmp_path / "submissions" / "other", id="not-other")
+    out = runner.invoke(app, ["validate", str(good), str(bad), str(wrong_id)])
+    assert out.exit_code == 1
+    text = out.output
+    assert f"ok: {good}" in text
+    assert "field 'batch_size'" in text and "field 'colour'" in text
+    assert "must equal the folder name" in text
+    assert runner.invoke(app, ["validate", str(good)]).exit_code == 0
+
+
+def test_validate_flags_unpinned_and_strict_fails(tmp_path: Path) -> None:
+    path = write_yaml(tmp_path / "submissions" / "hub", backend="hf", fake=None, model="org/model",
+                      revision="main")
+    out = runner.invoke(app, ["validate", str(path)])
+    assert out.exit_code == 0 and "needs pin" in out.output
+    assert runner.invoke(app, ["validate", "--strict", str(path)]).exit_code == 1
+
+
+class _Hub(BaseHTTPRequestHandler):
+    sha = "0123456789abcdef0123456789abcdef01234567"
+
+    def do_GET(self) -> None:  # noqa: N802 - http.server API
+        if self.path == "/api/models/org/model/revision/main":
+            body, code = json.dumps({"id": "org/model", "sha": self.sha}).encode(), 200
+        else:
+            body, code = b'{"error": "not found"}', 404
+        self.send_response(code)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def hub():
+    server = HTTPServer(("127.0.0.1", 0), _Hub)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    server.server_close()
+
+
+def test_pin_resolves_through_the_hub_api(tmp_path: Path, hub: str,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "submissions" / "m" / "model.yaml"
+    path.parent.mkdir(parents=True)
+    path.write_text("# a comment that must survive\nid: m\ndisplay_name: M\nmodel: org/model\n"
+                    "revision: main  # branch\nbackend: hf\n", encoding="utf-8")
+    monkeypatch.setenv("HF_ENDPOINT", hub)
+    out = runner.invoke(app, ["submissions", "pin", str(path)])
+    assert out.exit_code == 0, out.output
+    text = path.read_text()
+    assert text.startswith("# a comment that must survive\n")
+    sub = load_submission(path)
+    assert sub.revision == _Hub.sha and sub.revision_pinned
+    again = runner.invoke(app, ["submissions", "pin", str(path)])
+    assert "already pinned" in again.output
+
+
+def test_pin_unknown_model_and_offline_errors(tmp_path: Path, hub: str) -> None:
+    path = write_yaml(tmp_path / "submissions" / "x", backend="hf", fake=None, model="org/absent")
+    env = {**os.environ, "HF_ENDPOINT": hub}
+    out = subprocess.run([sys.executable, "-m", "leaderboard", "submissions", "pin", str(path)],
+                         capture_output=True, text=True, env=env, timeout=120)
+    assert out.returncode == 2 and "HTTP 404" in out.stderr
+    env["HF_ENDPOINT"] = "http://127.0.0.1:9"  # nothing listens there: what offline looks like
+    out = subprocess.run([sys.executable, "-m", "leaderboard", "submissions", "pin", str(path)],
+                         capture_output=True, text=True, env=env, timeout=120)
+    assert out.returncode == 2 and "cannot reach" in out.stderr and "40-hex" in out.stderr
+    local = write_yaml(tmp_path / "submissions" / "y", backend="hf", fake=None, model=str(tmp_path))
+    res = runner.invoke(app, ["submissions", "pin", str(local)])
+    assert res.exit_code != 0
+
+
+# ----------------------------------------------------------------------------------- kill -9
+
+
+@pytest.fixture(scope="module")
+def tiny_llama(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    pytest.importorskip("transformers")
+    from tiny_model import build_tiny_model
+
+    return build_tiny_model(tmp_path_factory.mktemp("tiny") / "model")
+
+
+def test_kill_9_then_rerun_loses_nothing(tmp_path: Path, rgb_root: Path, tiny_llama: Path) -> None:
+    path = write_yaml(tmp_path / "s", backend="hf", fake=None, model=str(tiny_llama), dtype="float32",
+                      batch_size=1, device_map=None, generation={"max_new_tokens": 48})
+    cmd = [sys.executable, "-m", "leaderboard", "run", str(path), "--limit", "3", "--languages", "en",
+           "--abilities", "noise,counterfactual", "--data-dir", str(rgb_root), "--chunk-size", "1",
+           "--allow-partial-data",
+           "--no-progress"]
+    total = 3 * 5 + 3
+    plain = tmp_path / "s" / "predictions.jsonl"
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    deadline = time.time() + 300
+    try:
+        while time.time() < deadline and proc.poll() is None:
+            if plain.exists() and plain.read_bytes().count(b"\n") >= 2:
+                break
+            time.sleep(0.02)
+        assert proc.poll() is None, proc.stdout.read().decode() if proc.stdout else ""
+        os.kill(proc.pid, signal.SIGKILL)
+    finally:
+        proc.wait(timeout=60)
+    before = plain.read_bytes()
+    finished = [ln for ln in before.split(b"\n") if ln.endswith(b"}")]
+    assert 2 <= len(finished) < total
+    rerun = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    assert rerun.returncode == 0, rerun.stderr
+    preds = read_predictions(tmp_path / "s")
+    keys = [p.key for p in preds]
+    assert len(keys) == len(set(keys)) == total
+    after = plain.read_bytes()
+    for line in finished:  # every finished prediction is kept byte for byte, never regenerated
+        assert after.count(line) == 1
+    res = read_results(tmp_path / "s" / "results.json")
+    assert res.provenance.extra["this_invocation"]["generated_prompts"] == total - len(finished)
