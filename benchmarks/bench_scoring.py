@@ -112,10 +112,15 @@ def main() -> None:
     wall = time.perf_counter() - t0
     cpu = time.process_time() - cpu0
 
-    print(f"machine: {platform.machine()} {platform.processor() or ''} | {os.cpu_count()} logical CPUs")
+    print(
+        f"machine: {platform.machine()} {platform.processor() or ''} | "
+        f"{os.cpu_count()} logical CPUs"
+    )
     print(f"python {sys.version.split()[0]} on {platform.platform()}")
     print(f"jieba dictionary load: {t_jieba:.2f} s (not timed below)")
-    print(f"predictions: {len(pairs)} (half zh, half en), {distinct} distinct, mean {chars:.0f} chars")
+    print(
+        f"predictions: {len(pairs)} (half zh, half en), {distinct} distinct, mean {chars:.0f} chars"
+    )
     print(f"scored in both modes: {wall:.2f} s wall, {cpu:.2f} s CPU (one thread)")
     print(f"throughput: {len(pairs) / wall:,.0f} predictions/s (strict-correct: {correct})")
     print(f"target 100k in < 10 s: {'met' if wall * 100_000 / len(pairs) < 10 else 'NOT met'}")

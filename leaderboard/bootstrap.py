@@ -1,7 +1,8 @@
-"""Resampling statistics: cluster bootstrap weights, percentile intervals and the exact McNemar test.
+"""Resampling statistics: cluster bootstrap weights, percentile intervals and the exact McNemar
+test.
 
-A cluster bootstrap draws question ids (not instances) with replacement, because the same question is
-asked at every noise rate: its answers are correlated, and a mean over noise rates resampled per
+A cluster bootstrap draws question ids (not instances) with replacement, because the same question
+is asked at every noise rate: its answers are correlated, and a mean over noise rates resampled per
 instance would give intervals that are too narrow. Drawing is expressed as a weight matrix
 W[r, i] = how often id i was drawn in replicate r, so any per-id statistic's replicates are a matrix
 product, and every cell built on the same data file reuses the same draws (consistent intervals).
@@ -36,7 +37,8 @@ def draw_weights(n: int, resamples: int, rng: np.random.Generator) -> np.ndarray
 def ratio_replicates(
     weights: np.ndarray, numerator: np.ndarray, denominator: np.ndarray, empty: float = np.nan
 ) -> np.ndarray:
-    """Replicates of sum(num) / sum(den) under the cluster weights; `empty` where a replicate has den 0."""
+    """Replicates of sum(num) / sum(den) under the cluster weights; `empty` where a replicate has
+    den 0."""
     num = weights @ numerator
     den = weights @ denominator
     out = np.full(num.shape, empty, dtype=float)

@@ -1,12 +1,13 @@
 """Per-cell metrics, ability scores and overall scores, with cluster-bootstrap confidence intervals.
 
-Cells are (language, ability, noise rate, mode). Ability scores follow the RGB paper's abilities; the
-`definition` strings below are what the site shows, so they are the documentation of record.
+Cells are (language, ability, noise rate, mode). Ability scores follow the RGB paper's abilities;
+the `definition` strings below are what the site shows, so they are the documentation of record.
 A generation failure (error set) counts as an incorrect, non-rejecting, non-detecting answer.
 """
 
 from __future__ import annotations
 
+import warnings
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -72,8 +73,8 @@ DEFINITIONS: dict[tuple[str, Mode], str] = {
 COMPANION_DEFINITIONS = {
     "ed": "Error detection rate: share of counterfactual answers that say the documents contain "
     "factual errors.",
-    "cr": "Error correction rate (reference definition): among answers that detect the error, the share "
-    "with no missed answer element.",
+    "cr": "Error correction rate (reference definition): among answers that detect the error, "
+    "the share with no missed answer element.",
     "cr_all": "Share of all counterfactual answers that detect the error and give the true answer.",
 }
 ALL_DEFINITION = "Mean of the Chinese and English overall scores."
@@ -121,7 +122,8 @@ def scored_items(pairs: Iterable[tuple[TestInstance, str, str | None]]) -> list[
 
 
 def corrected(score: Score, mode: Mode) -> bool:
-    """Counterfactual: detected the error and gave the answer (rgb: the reference's `0 not in label`)."""
+    """Counterfactual: detected the error and gave the answer (rgb: the reference's `0 not in
+    label`)."""
     if not score.error_detected:
         return False
     return 0 not in score.labels if mode == "rgb" else score.correct
@@ -171,8 +173,8 @@ def _check(items: Sequence[ScoredItem], splits: Mapping[tuple[Lang, Ability], Sp
         seen.add(key)
         if (it.instance.lang, it.instance.ability) not in splits:
             raise ResultsError(
-                f"instance {key}: no data split for {it.instance.lang}/{it.instance.ability} was given "
-                "to compute_metrics; pass its SplitInfo (data file, completeness, expected n)"
+                f"instance {key}: no data split for {it.instance.lang}/{it.instance.ability} was "
+                "given to compute_metrics; pass its SplitInfo (data file, completeness, expected n)"
             )
 
 
@@ -287,7 +289,8 @@ def _combine(parts: list[_Value], expected: int) -> _Value:
         return _Value(None, None, set(), False)
     reps = None
     if all(p.reps is not None for p in have):
-        with np.errstate(all="ignore"):
+        with warnings.catch_warnings():  # an all-NaN replicate column stays NaN (ignored by the CI)
+            warnings.simplefilter("ignore", RuntimeWarning)
             reps = np.nanmean(np.vstack([p.reps for p in have]), axis=0)
     questions = set().union(*(p.questions for p in have))
     complete = len(have) == expected and all(p.complete for p in have)
@@ -301,7 +304,12 @@ def _ability_value(ability: Ability, mode: Mode, cells: dict[float, _Cell]) -> d
     full = len(present) == len(rates) and all(_cell_complete(c.metrics) for c in present)
 
     def qs(cs: list[_Cell]) -> set[tuple[str, int]]:
-        return {(c.metrics.data_file, i) for c in cs for i, p in zip(c.group.ids, c.present) if p}
+        return {
+            (c.metrics.data_file, i)
+            for c in cs
+            for i, p in zip(c.group.ids, c.present, strict=True)
+            if p
+        }
 
     def val(v: float | None, reps: np.ndarray | None) -> _Value:
         return _Value(v, reps, qs(present), full)
@@ -356,7 +364,8 @@ def compute_metrics(
     resamples: int = 1000,
     seed: int = 2333,
 ) -> tuple[list[CellMetrics], list[ScoreEntry], Bootstrap]:
-    """Cells for every (lang, ability, noise rate, mode) present, ability/overall scores, bootstrap info."""
+    """Cells for every (lang, ability, noise rate, mode) present, ability/overall scores, bootstrap
+    info."""
     _check(items, splits)
     groups = _groups(items, splits, resamples, seed)
     by_cell: dict[tuple[Lang, Ability, float], list[ScoredItem]] = defaultdict(list)
@@ -432,8 +441,8 @@ class PairedComparison:
 def success(item: ScoredItem, mode: Mode) -> bool:
     """The per-instance outcome compared: what each ability's score counts.
 
-    noise / integration: correct; rejection: rejected; counterfactual: detected the error and corrected
-    it (so the comparison is on one binary outcome McNemar can test).
+    noise / integration: correct; rejection: rejected; counterfactual: detected the error and
+    corrected it (so the comparison is on one binary outcome McNemar can test).
     """
     s = effective_score(item, mode)
     ability = item.instance.ability
@@ -456,7 +465,8 @@ def paired_compare(
     resamples: int = 2000,
     seed: int = 2333,
 ) -> PairedComparison:
-    """Paired difference of success rates with a cluster-bootstrap CI, and the exact McNemar p-value."""
+    """Paired difference of success rates with a cluster-bootstrap CI, and the exact McNemar
+    p-value."""
     amap = {it.instance.key: it for it in a}
     bmap = {it.instance.key: it for it in b}
     keys = sorted(amap.keys() & bmap.keys())
@@ -470,7 +480,7 @@ def paired_compare(
         index = {c: i for i, c in enumerate(clusters)}
         diff_sum = np.zeros(len(clusters))
         count = np.zeros(len(clusters))
-        for k, x, y in zip(keys, sa, sb):
+        for k, x, y in zip(keys, sa, sb, strict=True):
             j = index[_cluster(amap[k].instance)]
             diff_sum[j] += x - y
             count[j] += 1

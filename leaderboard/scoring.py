@@ -1,23 +1,27 @@
 """Judging one prediction in the two scoring modes.
 
 `rgb` reproduces the reference scorer (chen700564/RGB evalue.py: predict / checkanswer and the
-accuracy, fact-check and correction counts in its main) bit for bit, so numbers compare with the paper:
+accuracy, fact-check and correction counts in its main) bit for bit, so numbers compare with the
+paper:
 - zh: every ASCII space is removed from the prediction first;
-- labels are [-1] when the prediction contains 信息不足 or `insufficient information` (case-sensitive);
-  otherwise one label per answer element, 1 when its lowercase form (or any lowercase alternative of a
-  list element) is a substring of the lowercased prediction;
+- labels are [-1] when the prediction contains 信息不足 or `insufficient information`
+  (case-sensitive); otherwise one label per answer element, 1 when its lowercase form (or any
+  lowercase alternative of a list element) is a substring of the lowercased prediction;
 - correct: no 0 label and some 1 label, or (noise rate 1.0 only) labels == [-1] — the reference's
   rejection figure at noise 1.0 is this same count;
 - error detected: 事实性错误 or `factual errors` in the (space-stripped) prediction, case-sensitive.
 
-`strict` is the leaderboard's corrected judgement (see leaderboard/normalize.py for the normal form and
-boundary rules): labels are never [-1]; rejection comes from the phrase tables in
-resources/phrases/<lang>.yaml (plus the zh negation+verb pattern on jieba tokens) and is independent of
-correctness; a true answer that is a substring of the fake answer only counts outside the fake answer.
+`strict` is the leaderboard's corrected judgement (see leaderboard/normalize.py for the normal form
+and boundary rules): labels are never [-1]; rejection comes from the phrase tables in
+resources/phrases/<lang>.yaml (plus the zh negation+verb pattern on jieba tokens) and is independent
+of correctness; a true answer that is a substring of the fake answer only counts outside the fake
+answer.
 """
 
 from __future__ import annotations
 
+import re
+from bisect import bisect_left
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib import resources
@@ -57,7 +61,11 @@ class _PhraseFile(BaseModel):
 
 @dataclass(frozen=True)
 class PhraseTable:
-    """A language's phrase table with every phrase already in strict normal form."""
+    """A language's phrase table with every phrase already in strict normal form.
+
+    The phrases are also compiled into one regex per list (one C-level search per output instead of
+    a Python loop); for en the regex requires word boundaries.
+    """
 
     lang: Lang
     rejection: tuple[str, ...]
@@ -65,6 +73,26 @@ class PhraseTable:
     negations: tuple[str, ...] = ()
     verbs: tuple[str, ...] = ()
     window: int = 0
+
+    @property
+    def rejection_re(self) -> re.Pattern[str]:
+        return _phrase_regex(self.rejection, self.lang)
+
+    @property
+    def error_re(self) -> re.Pattern[str]:
+        return _phrase_regex(self.error, self.lang)
+
+    @property
+    def negation_re(self) -> re.Pattern[str] | None:
+        return _phrase_regex(self.negations, "zh") if self.negations else None
+
+
+@cache
+def _phrase_regex(phrases: tuple[str, ...], lang: Lang) -> re.Pattern[str]:
+    alternatives = "|".join(re.escape(p) for p in sorted(phrases, key=len, reverse=True))
+    if lang == "en":
+        return re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)")
+    return re.compile(alternatives)
 
 
 @cache
@@ -85,28 +113,32 @@ def phrase_table(lang: Lang) -> PhraseTable:
     )
 
 
-def _has_phrase(norm: str, phrases: tuple[str, ...], lang: Lang) -> bool:
-    if lang == "zh":
-        return any(p in norm for p in phrases)
-    return any(find_normalized(norm, p, lang) for p in phrases)
-
-
 def _negated_verb(norm: str, table: PhraseTable) -> bool:
-    """zh: a negation token followed within `window` tokens by an answering/knowing verb."""
-    if not table.negations or not any(n in norm for n in table.negations):
+    """zh: a negation followed within `window` jieba tokens by an answering/knowing verb.
+
+    The negation is found in the text and mapped to the token holding its last character, so it
+    matches whether jieba keeps it as a word (无法), splits it (没/办法) or glues the verb on
+    (无法回答).
+    """
+    negation_re = table.negation_re
+    if negation_re is None or negation_re.search(norm) is None:
         return False  # cheap pre-filter: most outputs never reach jieba here
     tokens = tokenize_normalized(norm, table.lang)
-    for i, tok in enumerate(tokens):
-        for neg in table.negations:
-            if not tok.startswith(neg):
-                continue
-            rest = tok[len(neg) :]
-            if rest and rest.startswith(table.verbs):
-                return True
-            if not rest and any(
-                t.startswith(table.verbs) for t in tokens[i + 1 : i + 1 + table.window]
-            ):
-                return True
+    ends, pos = [], 0
+    for t in tokens:  # token end offsets in norm (spaces between digits are not tokens)
+        pos = norm.index(t, pos) + len(t)
+        ends.append(pos)
+    for m in negation_re.finditer(norm):
+        j = bisect_left(ends, m.end())  # token holding the negation's last character
+        if j >= len(tokens):
+            continue
+        rest = norm[m.end() : ends[j]]
+        if rest and rest.startswith(table.verbs):
+            return True
+        if not rest and any(
+            t.startswith(table.verbs) for t in tokens[j + 1 : j + 1 + table.window]
+        ):
+            return True
     return False
 
 
@@ -118,13 +150,14 @@ def _rgb_text(text: str, lang: Lang) -> str:
 
 
 def is_rejection(text: str, lang: Lang, mode: Mode) -> bool:
-    """Does the output refuse to answer for lack of information? (rgb: the reference's two phrases.)"""
+    """Does the output refuse to answer for lack of information? (rgb: the reference's two
+    phrases.)"""
     if mode == "rgb":
         rgb = _rgb_text(text, lang)
         return any(p in rgb for p in RGB_REJECTION)
     norm = normalize(text, lang)
     table = phrase_table(lang)
-    return _has_phrase(norm, table.rejection, lang) or _negated_verb(norm, table)
+    return table.rejection_re.search(norm) is not None or _negated_verb(norm, table)
 
 
 def detects_error(text: str, lang: Lang, mode: Mode) -> bool:
@@ -132,14 +165,15 @@ def detects_error(text: str, lang: Lang, mode: Mode) -> bool:
     if mode == "rgb":
         rgb = _rgb_text(text, lang)
         return any(p in rgb for p in RGB_ERROR)
-    return _has_phrase(normalize(text, lang), phrase_table(lang).error, lang)
+    return phrase_table(lang).error_re.search(normalize(text, lang)) is not None
 
 
 # ---------------------------------------------------------------------------------------- labels
 
 
 def rgb_check_answer(prediction: str, answer: Answer) -> tuple[int, ...]:
-    """The reference's checkanswer: per element, lowercase substring test (any alternative of a list)."""
+    """The reference's checkanswer: per element, lowercase substring test (any alternative of a
+    list)."""
     prediction = prediction.lower()
     labels = []
     for element in answer:
@@ -158,16 +192,20 @@ def _normalized_answer(answer: Answer, lang: Lang) -> tuple[tuple[str, ...], ...
     )
 
 
-def _flatten(answer: Answer) -> tuple[str, ...]:
-    return tuple(a for el in answer for a in ((el,) if isinstance(el, str) else el))
+@lru_cache(maxsize=65536)
+def _normalized_fakes(fakeanswer: Answer, lang: Lang) -> tuple[str, ...]:
+    return tuple(
+        normalize(a, lang) for el in fakeanswer for a in ((el,) if isinstance(el, str) else el)
+    )
 
 
 def strict_labels(
     prediction: str, answer: Answer, lang: Lang, fakeanswer: Answer = ()
 ) -> tuple[int, ...]:
-    """Per answer element 1/0 under strict matching; fake answers containing a true one are masked."""
+    """Per answer element 1/0 under strict matching; fake answers containing a true one are
+    masked."""
     norm = normalize(prediction, lang)
-    fakes = tuple(normalize(f, lang) for f in _flatten(fakeanswer)) if fakeanswer else ()
+    fakes = _normalized_fakes(fakeanswer, lang) if fakeanswer else ()
     labels = []
     for alternatives in _normalized_answer(answer, lang):
         hit = False
@@ -215,7 +253,8 @@ def _score_strict(prediction: str, instance: TestInstance) -> Score:
 
 
 def score(prediction: str, instance: TestInstance, mode: Mode) -> Score:
-    """Judge one prediction for one instance. Generation errors are the caller's business (incorrect)."""
+    """Judge one prediction for one instance. Generation errors are the caller's business
+    (incorrect)."""
     if mode == "rgb":
         return _score_rgb(prediction, instance)
     if mode == "strict":

@@ -2,9 +2,9 @@
 
 Scoring segments every Chinese prediction (token F1, negation patterns) and jieba's own loop spends
 most of its time building an explicit DAG dict and calling math.log per edge. This module runs the
-same algorithm on jieba's own dictionary (same prefix dict, same log probabilities computed in the same
-float order, same tie-breaking, same block splitting and merging of single ASCII characters), fusing
-the DAG and the dynamic programme into one backward pass over precomputed log probabilities.
+same algorithm on jieba's own dictionary (same prefix dict, same log probabilities computed in the
+same float order, same tie-breaking, same block splitting and merging of single ASCII characters),
+fusing the DAG and the dynamic programme into one backward pass over precomputed log probabilities.
 tests/test_normalize.py checks the output equals jieba.lcut(HMM=False) on every passage of the data.
 """
 
@@ -36,21 +36,24 @@ class Segmenter:
         prefix, logp, unknown = self._prefix, self._logp, self._unknown
         best = [0.0] * (n + 1)
         end = [0] * n
+        get = logp.get
         for k in range(n - 1, -1, -1):
             top = None
             top_x = k
-            i = k
             frag = s[k]
-            while i < n and frag in prefix:
-                p = logp.get(frag)
+            i = k
+            while frag in prefix:
+                p = get(frag)
                 if p is not None:
                     value = p + best[i + 1]
                     if top is None or value >= top:  # max over (value, x): ties go to the larger x
                         top, top_x = value, i
                 i += 1
-                frag = s[k : i + 1]
+                if i == n:
+                    break
+                frag += s[i]
             if top is None:  # jieba's DAG[k] = [k]; log(FREQ.get(char) or 1)
-                top = logp.get(s[k], unknown) + best[k + 1]
+                top = get(s[k], unknown) + best[k + 1]
             best[k] = top
             end[k] = top_x
         return end

@@ -1,0 +1,218 @@
+"""Cell metrics, ability/overall scores, bootstrap intervals and paired comparison on synthetic
+data."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from leaderboard.bootstrap import draw_weights, mcnemar_exact, percentile_ci, rng_for
+from leaderboard.errors import ResultsError
+from leaderboard.metrics import (
+    ScoredItem,
+    SplitInfo,
+    compute_metrics,
+    paired_compare,
+    scored_items,
+)
+from leaderboard.types import DEFAULT_NOISE_RATES, Score, TestInstance
+
+ZH_SPLITS = {
+    ("zh", "noise"): SplitInfo("zh_refine.json", True, 10),
+    ("zh", "rejection"): SplitInfo("zh_refine.json", True, 10),
+    ("zh", "integration"): SplitInfo("zh_int.json", True, 10),
+    ("zh", "counterfactual"): SplitInfo("zh_fact.json", True, 10),
+}
+
+
+def inst(ability: str, rate: float, qid: int, lang: str = "zh") -> TestInstance:
+    fake = ("170",) if ability == "counterfactual" else ()
+    return TestInstance(lang, ability, rate, qid, "q", ("70",), (), fake)  # type: ignore[arg-type]
+
+
+def full_run(pred_for) -> list[ScoredItem]:
+    """Every zh instance of the protocol for 10 questions; pred_for(ability, rate, id) ->
+    prediction."""
+    pairs = []
+    for ability, rates in DEFAULT_NOISE_RATES.items():
+        for rate in rates:
+            for qid in range(10):
+                pairs.append((inst(ability, rate, qid), pred_for(ability, rate, qid), None))
+    return scored_items(pairs)
+
+
+def entry(scores, lang, mode, ability, metric="score"):
+    (e,) = [
+        s for s in scores if (s.lang, s.mode, s.ability, s.metric) == (lang, mode, ability, metric)
+    ]
+    return e
+
+
+def cell(cells, ability, rate, mode):
+    (c,) = [c for c in cells if (c.ability, c.noise_rate, c.mode) == (ability, rate, mode)]
+    return c
+
+
+def test_known_rates_and_ability_scores() -> None:
+    def pred(ability: str, rate: float, qid: int) -> str:
+        if ability == "noise":
+            return "答案70" if qid < 10 - int(rate * 10) else "不知道"  # accuracy 1.0, 0.8, ... 0.2
+        if ability == "rejection":
+            return "文档信息不足" if qid < 3 else "无法回答" if qid < 5 else "猜是70"
+        if ability == "integration":
+            return "70" if qid < 5 else "x"
+        return "事实性错误，答案是70" if qid < 4 else "事实性错误，170" if qid < 6 else "170"
+
+    cells, scores, boot = compute_metrics(full_run(pred), ZH_SPLITS, resamples=200, seed=1)
+    assert boot.resamples == 200 and boot.seed == 1 and "cluster" in boot.method
+    assert cell(cells, "noise", 0.4, "strict").accuracy == pytest.approx(0.6)
+    assert entry(scores, "zh", "strict", "noise").value == pytest.approx(0.6)  # mean of 1..0.2
+    assert entry(scores, "zh", "rgb", "noise").value == pytest.approx(0.6)
+    # rejection: rgb counts only the instructed phrase (3/10); strict also the paraphrase (5/10)
+    assert entry(scores, "zh", "rgb", "rejection").value == pytest.approx(0.3)
+    assert entry(scores, "zh", "strict", "rejection").value == pytest.approx(0.5)
+    # rgb accuracy at 1.0 is the reference all_rate: [-1] labels plus the 2 '猜是70' hits... of 5
+    # guesses
+    assert cell(cells, "rejection", 1.0, "rgb").accuracy == pytest.approx(0.3 + 0.5)
+    assert entry(scores, "zh", "strict", "integration").value == pytest.approx(0.5)
+    # counterfactual: ED 6/10; rgb CR 4/6 ('170' contains '70'); strict CR 4/6, CR_all 4/10
+    c = cell(cells, "counterfactual", 0.0, "rgb")
+    assert (c.ed, c.cr) == (
+        pytest.approx(0.6),
+        pytest.approx(1.0),
+    )  # reference: 70 found inside 170
+    s = cell(cells, "counterfactual", 0.0, "strict")
+    assert (s.ed, s.cr, s.cr_all) == (pytest.approx(0.6), pytest.approx(4 / 6), pytest.approx(0.4))
+    assert entry(scores, "zh", "strict", "counterfactual").value == pytest.approx((0.6 + 0.4) / 2)
+    assert entry(scores, "zh", "rgb", "counterfactual").value == pytest.approx((0.6 + 1.0) / 2)
+    assert entry(scores, "zh", "strict", "counterfactual", "cr_all").value == pytest.approx(0.4)
+    overall = entry(scores, "zh", "strict", "overall")
+    assert overall.value == pytest.approx(np.mean([0.6, 0.5, 0.5, 0.5]))
+    assert overall.complete and overall.n_questions == 30  # 10 ids in each of 3 files
+    both = entry(scores, "all", "strict", "overall")
+    assert both.value == pytest.approx(overall.value) and not both.complete  # en missing
+    for s in scores:
+        assert s.definition
+        if s.value is not None:
+            assert s.ci is not None and s.ci[0] <= s.value + 1e-9 and s.value - 1e-9 <= s.ci[1]
+
+
+def test_generation_errors_count_as_incorrect_and_over_refusal() -> None:
+    items = scored_items(
+        [
+            (inst("noise", 0.0, 0), "70", None),
+            (inst("noise", 0.0, 1), "70", "timeout"),  # failed: incorrect whatever the text
+            (inst("noise", 0.0, 2), "信息不足", None),
+            (inst("noise", 0.0, 3), "70", None),
+        ]
+    )
+    cells, scores, _ = compute_metrics(items, ZH_SPLITS, resamples=0)
+    c = cell(cells, "noise", 0.0, "strict")
+    assert (c.n, c.n_errors, c.expected_n) == (4, 1, 10)
+    assert c.accuracy == pytest.approx(0.5) and c.accuracy_ci is None
+    assert c.over_refusal_rate == pytest.approx(0.25)
+    assert c.mean_output_chars == pytest.approx((2 + 2 + 4 + 2) / 4)
+    noise = entry(scores, "zh", "strict", "noise")
+    assert not noise.complete and noise.ci is None  # partial cell, one noise rate only
+    assert entry(scores, "zh", "strict", "integration").value is None
+
+
+def test_runner_style_items_with_error_are_failures() -> None:
+    """The runner builds ScoredItem itself (scores of an empty prediction); errors still fail."""
+    i = inst("rejection", 1.0, 0)
+    ok_scores = {m: Score((-1,), True, True, False) for m in ("rgb", "strict")}
+    items = [ScoredItem(i, "", "boom", ok_scores)]  # type: ignore[arg-type]
+    cells, _, _ = compute_metrics(items, ZH_SPLITS, resamples=0)
+    assert cell(cells, "rejection", 1.0, "rgb").rejection_rate == 0.0
+
+
+def test_reference_cr_quirks() -> None:
+    """rgb CR counts a detected refusal ([-1] has no 0 label); with no detection it reports 0."""
+    items = scored_items([(inst("counterfactual", 0.0, 0), "事实性错误，信息不足", None)])
+    cells, _, _ = compute_metrics(items, ZH_SPLITS, resamples=0)
+    assert cell(cells, "counterfactual", 0.0, "rgb").cr == 1.0
+    assert cell(cells, "counterfactual", 0.0, "strict").cr == 0.0
+    items = scored_items([(inst("counterfactual", 0.0, 0), "70", None)])
+    cells, scores, _ = compute_metrics(items, ZH_SPLITS, resamples=50)
+    assert cell(cells, "counterfactual", 0.0, "rgb").cr == 0.0
+    assert cell(cells, "counterfactual", 0.0, "strict").cr is None
+    assert entry(scores, "zh", "strict", "counterfactual").value == 0.0  # (ED 0 + CR_all 0) / 2
+
+
+def test_bad_inputs_are_errors() -> None:
+    items = scored_items([(inst("noise", 0.0, 0), "70", None)] * 2)
+    with pytest.raises(ResultsError, match="scored twice"):
+        compute_metrics(items, ZH_SPLITS)
+    with pytest.raises(ResultsError, match="no data split"):
+        compute_metrics(items[:1], {})
+
+
+def test_bootstrap_is_deterministic() -> None:
+    items = full_run(lambda a, r, q: "70" if (q + int(r * 10)) % 3 else "x")
+    first = compute_metrics(items, ZH_SPLITS, resamples=100, seed=7)
+    again = compute_metrics(list(reversed(items)), ZH_SPLITS, resamples=100, seed=7)
+    assert first[0] == again[0] and first[1] == again[1]
+
+
+def _synthetic_run(rng: np.random.Generator, n: int, base: np.ndarray) -> list[ScoredItem]:
+    """n questions with their own difficulty, correlated across noise rates."""
+    skill = rng.beta(2, 1, size=n)
+    items = []
+    for k, rate in enumerate(DEFAULT_NOISE_RATES["noise"]):
+        ok = rng.random(n) < skill * base[k]
+        for qid in range(n):
+            s = Score((int(ok[qid]),), bool(ok[qid]), False, False, 0.0)
+            items.append(ScoredItem(inst("noise", rate, qid), "", None, {"rgb": s, "strict": s}))
+    return items
+
+
+def test_cluster_bootstrap_ci_covers_the_true_rate() -> None:
+    """Simulated draws with a known expected noise score: the 95% CI covers it in most draws."""
+    rng = np.random.default_rng(0)
+    base = np.array([1.0, 0.95, 0.9, 0.8, 0.6])
+    truth = (2 / 3) * base.mean()  # E[skill] = 2/3 for Beta(2, 1)
+    splits = {("zh", "noise"): SplitInfo("zh_refine.json", True, 60)}
+    covered = 0
+    draws = 120
+    for d in range(draws):
+        _, scores, _ = compute_metrics(_synthetic_run(rng, 60, base), splits, resamples=300, seed=d)
+        lo, hi = entry(scores, "zh", "strict", "noise").ci
+        covered += lo <= truth <= hi
+    assert covered / draws >= 0.88, covered / draws
+
+
+def test_percentile_ci_and_weights() -> None:
+    w = draw_weights(5, 1000, rng_for(1, "x"))
+    assert w.shape == (1000, 5) and (w.sum(axis=1) == 5).all()
+    assert percentile_ci(np.array([np.nan])) is None
+    assert percentile_ci(np.arange(101.0)) == pytest.approx((2.5, 97.5))
+
+
+def test_mcnemar_exact() -> None:
+    assert mcnemar_exact(0, 0) == 1.0
+    assert mcnemar_exact(0, 5) == pytest.approx(2 / 32)
+    assert mcnemar_exact(5, 0) == pytest.approx(2 / 32)
+    assert mcnemar_exact(3, 3) == 1.0
+    # 10 vs 2 discordant: 2 * P(X <= 2), X ~ Bin(12, 1/2) = 2 * 79 / 4096
+    assert mcnemar_exact(10, 2) == pytest.approx(2 * 79 / 4096)
+
+
+def test_paired_compare_known_difference() -> None:
+    a = scored_items([(inst("noise", 0.0, q), "70" if q < 80 else "x", None) for q in range(100)])
+    b = scored_items([(inst("noise", 0.0, q), "70" if q < 50 else "x", None) for q in range(105)])
+    cmp = paired_compare(a, b, "strict", resamples=500, seed=3)
+    assert (cmp.n, cmp.n_only_a, cmp.n_only_b) == (100, 0, 5)
+    assert cmp.diff == pytest.approx(0.3) and (cmp.a_only, cmp.b_only) == (30, 0)
+    assert cmp.ci is not None and cmp.ci[0] > 0.15 and cmp.ci[1] <= 0.45
+    assert cmp.p_value == pytest.approx(mcnemar_exact(30, 0))
+    same = paired_compare(a, a, "rgb", resamples=100)
+    assert same.diff == 0.0 and same.p_value == 1.0 and same.ci == (0.0, 0.0)
+
+
+def test_paired_compare_outcome_per_ability() -> None:
+    a = scored_items([(inst("rejection", 1.0, 0), "信息不足", None)])
+    b = scored_items([(inst("rejection", 1.0, 0), "70", None)])
+    cmp = paired_compare(a, b, "strict", resamples=0)
+    assert (cmp.rate_a, cmp.rate_b, cmp.ci) == (1.0, 0.0, None)
+    none = paired_compare(a, [], "strict")
+    assert none.n == 0 and none.diff is None
