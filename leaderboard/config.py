@@ -1,6 +1,7 @@
 """The submission file: `submissions/<id>/model.yaml`, validated at the edge.
 
-Everything a model author controls lives here, so a results file can be reproduced from the YAML alone.
+Everything a model author controls lives here, so a results file can be reproduced from the YAML
+alone.
 Errors point at the YAML line of the offending field (found by walking the composed YAML node tree),
 because a submission is usually checked in a pull request where "line 12, field 'quantization.mode'"
 is what the author needs.
@@ -27,14 +28,13 @@ from pydantic import (
 
 from leaderboard.errors import ConfigError
 from leaderboard.types import ABILITIES, DEFAULT_NOISE_RATES, LANGS, Ability, GenerationConfig, Lang
+from leaderboard.yaml_lines import check_duplicate_keys, format_validation_errors, line_of
 
 SUBMISSION_FILE = "model.yaml"
 PKG_PREFIX = "pkg:"
 _SLUG = re.compile(r"^[a-z0-9][a-z0-9._-]{0,79}$")
 _COMMIT = re.compile(r"^[0-9a-f]{40}$")
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-# pydantic adds the tried union member to an error's loc (e.g. "int", "literal['auto']"): not a field
-_UNION_TAG = re.compile(r"^(int|str|float|bool|none|literal\[|dict\[|list\[|function-)")
 
 Dtype = Literal["auto", "float32", "bfloat16", "float16"]
 
@@ -77,7 +77,7 @@ class Generation(_Strict):
 
 
 class OpenAISettings(_Strict):
-    """An OpenAI-compatible chat completions server (vLLM server, llama.cpp, Ollama, TGI, an API)."""
+    """An OpenAI-compatible chat completions server (vLLM, llama.cpp, Ollama, TGI, an API)."""
 
     base_url: str  # e.g. http://127.0.0.1:8000/v1 ; requests go to {base_url}/chat/completions
     model: str | None = (
@@ -175,7 +175,7 @@ class RunPlan(_Strict):
 
 @dataclass(frozen=True)
 class ResolvedModel:
-    """Where the weights are: what to pass to from_pretrained (and gguf_file), and how it was found."""
+    """Where the weights are: from_pretrained arguments (and gguf_file), and how they were found."""
 
     path_or_id: str
     gguf_file: str | None
@@ -217,8 +217,8 @@ class Submission(_Strict):
     def _slug(cls, v: str) -> str:
         if not _SLUG.match(v):
             raise ValueError(
-                "must be a slug: lowercase letters, digits, '.', '_' or '-', starting with a letter "
-                f"or digit (got {v!r})"
+                "must be a slug: lowercase letters, digits, '.', '_' or '-', starting "
+                f"with a letter or digit (got {v!r})"
             )
         return v
 
@@ -246,8 +246,8 @@ class Submission(_Strict):
         model = info.data.get("model") or ""
         if v and _model_source(model) == "hub" and not (rev and _COMMIT.match(rev)):
             raise ValueError(
-                "trust_remote_code runs code downloaded from the hub, so it needs 'revision' pinned "
-                "to a 40-hex commit (run `rgb-leaderboard submissions pin PATH`)"
+                "trust_remote_code runs code downloaded from the hub, so it needs "
+                "'revision' pinned to a 40-hex commit (run `rgb-leaderboard submissions pin PATH`)"
             )
         return v
 
@@ -277,7 +277,7 @@ class Submission(_Strict):
         return self._source_path
 
     def resolve_model(self) -> ResolvedModel:
-        """Turn `model` (+ gguf_file) into from_pretrained arguments; raises ConfigError if missing."""
+        """`model` (+ gguf_file) as from_pretrained arguments; ConfigError if it is missing."""
         return resolve_model(self.model, self.gguf_file, submission_dir(self))
 
     def resolve_chat_template(self) -> str | None:
@@ -330,7 +330,7 @@ def package_file(ref: str) -> Path:
 
 
 def resolve_model(model: str, gguf_file: str | None, base: Path | None) -> ResolvedModel:
-    """A .gguf file (directly or via pkg:) becomes (its folder, its file name), as transformers wants."""
+    """A .gguf file (directly or via pkg:) becomes (its folder, its name), as transformers wants."""
     source = _model_source(model)
     if source == "hub":
         return ResolvedModel(model, gguf_file, "hub")
@@ -352,11 +352,11 @@ def resolve_model(model: str, gguf_file: str | None, base: Path | None) -> Resol
 
 
 def submission_dir(sub: Submission) -> Path | None:
-    """The folder of the submission (where predictions and results are written), if loaded from one."""
+    """The submission's folder (where predictions and results go), if it was loaded from one."""
     return sub.source_path.parent if sub.source_path is not None else None
 
 
-# --------------------------------------------------------------------------- loading + error lines
+# --------------------------------------------------------------------------- loading
 
 
 def load_submission(path: Path | str) -> Submission:
@@ -365,7 +365,8 @@ def load_submission(path: Path | str) -> Submission:
     file = path / SUBMISSION_FILE if path.is_dir() else path
     if not file.is_file():
         raise ConfigError(
-            f"{file}: no such file; a submission is a folder submissions/<id>/ with a {SUBMISSION_FILE}"
+            f"{file}: no such file; a submission is a folder submissions/<id>/ with a "
+            f"{SUBMISSION_FILE}"
         )
     text = file.read_text(encoding="utf-8")
     try:
@@ -377,11 +378,11 @@ def load_submission(path: Path | str) -> Submission:
         raise ConfigError(f"{file}:{line}: not valid YAML ({exc}); fix the syntax") from None
     if not isinstance(data, dict) or root is None:
         raise ConfigError(f"{file}:1: expected a mapping of fields (id, display_name, model, ...)")
-    _check_duplicate_keys(root, file)
+    check_duplicate_keys(root, file)
     try:
         sub = Submission.model_validate(data)
     except ValidationError as exc:
-        raise ConfigError(_format_errors(exc, root, file)) from None
+        raise ConfigError(format_validation_errors(exc, root, file, Submission)) from None
     sub._source_path = file.resolve()
     folder = file.parent.name
     if (
@@ -389,79 +390,9 @@ def load_submission(path: Path | str) -> Submission:
         and folder != sub.id
         and file.parent.parent.name == "submissions"
     ):
-        line = _line_of(root, ("id",))
+        line = line_of(root, ("id",))
         raise ConfigError(
             f"{file}:{line}: field 'id': {sub.id!r} must equal the folder name {folder!r}; rename "
             "one of them"
         )
     return sub
-
-
-def _check_duplicate_keys(node: yaml.Node, file: Path) -> None:
-    if isinstance(node, yaml.MappingNode):
-        seen: set[str] = set()
-        for key, value in node.value:
-            if key.value in seen:
-                raise ConfigError(
-                    f"{file}:{key.start_mark.line + 1}: field {key.value!r} is given twice; keep one"
-                )
-            seen.add(key.value)
-            _check_duplicate_keys(value, file)
-    elif isinstance(node, yaml.SequenceNode):
-        for item in node.value:
-            _check_duplicate_keys(item, file)
-
-
-def _line_of(root: yaml.Node, loc: tuple[int | str, ...]) -> int:
-    """1-based line of the deepest YAML node on the path `loc` (the parent when a field is missing)."""
-    node, line = root, root.start_mark.line + 1
-    for part in loc:
-        if isinstance(node, yaml.MappingNode):
-            match = next(((k, v) for k, v in node.value if k.value == str(part)), None)
-            if match is None:
-                break
-            line, node = match[0].start_mark.line + 1, match[1]
-        elif isinstance(node, yaml.SequenceNode) and isinstance(part, int):
-            if part >= len(node.value):
-                break
-            node = node.value[part]
-            line = node.start_mark.line + 1
-        else:
-            break
-    return line
-
-
-def _format_errors(exc: ValidationError, root: yaml.Node, file: Path) -> str:
-    by_loc: dict[tuple[int | str, ...], list[str]] = {}
-    for err in exc.errors():
-        loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and _UNION_TAG.match(p)))
-        msg = err["msg"].removeprefix("Value error, ")
-        if err["type"] == "extra_forbidden":
-            msg = f"unknown field; allowed here: {_allowed_fields(loc[:-1])}"
-        elif err["type"] == "missing":
-            msg = "required field is missing; add it"
-        by_loc.setdefault(loc, [])
-        if msg not in by_loc[loc]:
-            by_loc[loc].append(msg)
-    lines = []
-    for loc, msgs in by_loc.items():
-        field = ".".join(str(p) for p in loc) or "<top>"
-        lines.append(f"{file}:{_line_of(root, loc)}: field '{field}': {'; or '.join(msgs)}")
-    return "\n".join(lines)
-
-
-def _allowed_fields(parent: tuple[int | str, ...]) -> str:
-    model: type[BaseModel] = Submission
-    for part in parent:
-        annotation = model.model_fields.get(str(part))
-        if annotation is None:
-            break
-        inner = [
-            t
-            for t in getattr(annotation.annotation, "__args__", (annotation.annotation,))
-            if isinstance(t, type) and issubclass(t, BaseModel)
-        ]
-        if not inner:
-            break
-        model = inner[0]
-    return ", ".join(model.model_fields)

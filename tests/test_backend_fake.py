@@ -1,8 +1,8 @@
-"""The in-package fake provider honours the Backend contract (used by pipeline tests and dry runs)."""
+"""The in-package fake provider honours the Backend contract (for pipeline tests, dry runs)."""
 
 from __future__ import annotations
 
-from leaderboard.backends import Backend, load_backend
+from leaderboard.backends import Backend, load_backend, missing_dependency
 from leaderboard.backends.fake import FakeBackend, echo_question
 from leaderboard.config import FakeSettings, Submission
 from leaderboard.types import ChatMessage, ChatRequest, GenerationConfig
@@ -61,3 +61,12 @@ def test_load_backend_builds_fake_from_submission() -> None:
     out = backend.generate([req("1"), req("2")], sub.generation.to_config())
     assert out[0].error and out[1].text == "y"
     assert backend.describe()["model"] == "fake-model"
+
+
+def test_missing_optional_dependency_message_says_what_to_install() -> None:
+    try:
+        import leaderboard_h3_no_such_module  # type: ignore[import-not-found]  # noqa: F401
+    except ImportError as exc:
+        err = missing_dependency("hf", exc)
+    assert "leaderboard_h3_no_such_module" in str(err)
+    assert "pip install 'rgb-leaderboard[hf]'" in str(err)

@@ -95,8 +95,12 @@ class Handler(BaseHTTPRequestHandler):
             200,
             {
                 "model": "served-model",
-                "choices": [{"message": {"role": "assistant", "content": f" echo {cmd} "},
-                             "finish_reason": "stop"}],
+                "choices": [
+                    {
+                        "message": {"role": "assistant", "content": f" echo {cmd} "},
+                        "finish_reason": "stop",
+                    }
+                ],
                 "usage": {"prompt_tokens": 11, "completion_tokens": 3},
             },
         )
@@ -186,7 +190,7 @@ def test_key_sent_but_never_recorded(server: Server, monkeypatch: pytest.MonkeyP
     b.generate([req("ok:2")], GenerationConfig())
     assert server.auth[-1] == "Bearer sk-rotated"
     monkeypatch.delenv("H3_TEST_KEY")
-    with pytest.raises(BackendUnavailable, match="H3_TEST_KEY .* is not set"):
+    with pytest.raises(BackendUnavailable, match=r"H3_TEST_KEY .* is not set"):
         b.generate([req("ok:3")], GenerationConfig())
 
 
@@ -213,4 +217,6 @@ def test_helpers() -> None:
     assert apply_system_policy(msgs, "none") == [{"role": "user", "content": "q"}]
     assert parse_retry_after("2") == 2.0 and parse_retry_after(None) is None
     assert parse_retry_after("Wed, 21 Oct 2015 07:28:00 GMT") == 0.0
-    assert public_url("https://user:pw@api.example.org:8443/v1") == "https://api.example.org:8443/v1"
+    assert (
+        public_url("https://user:pw@api.example.org:8443/v1") == "https://api.example.org:8443/v1"
+    )

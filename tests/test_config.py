@@ -1,4 +1,4 @@
-"""Submission YAML validation: defaults, cross-field rules, and errors that name file, line, field."""
+"""Submission YAML validation: defaults, cross-field rules, errors naming file, line, field."""
 
 from __future__ import annotations
 
@@ -227,5 +227,5 @@ def test_chat_template_path_relative_to_submission(tmp_path: Path) -> None:
     (d / "tpl.jinja").write_text("{{ messages }}", encoding="utf-8")
     assert load_submission(d).resolve_chat_template() == "{{ messages }}"
     d = write(tmp_path, "id: demo\ndisplay_name: D\nmodel: m\nchat_template: gone.jinja\n")
-    with pytest.raises(ConfigError, match="field 'chat_template'.*not found"):
+    with pytest.raises(ConfigError, match=r"field 'chat_template'.*not found"):
         load_submission(d).resolve_chat_template()

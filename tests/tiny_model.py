@@ -13,7 +13,7 @@ CHATML_TEMPLATE = (
     "{% for m in messages %}<|im_start|>{{ m['role'] }}\n{{ m['content'] }}<|im_end|>\n{% endfor %}"
     "{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}"
 )
-# Like Mistral/Gemma templates: a system turn is an error, so backends must merge it into the user turn.
+# Like Mistral/Gemma templates: a system turn is an error; backends merge it into the user turn.
 NO_SYSTEM_TEMPLATE = (
     "{% for m in messages %}{% if m['role'] == 'system' %}"
     "{{ raise_exception('System role not supported') }}{% endif %}"

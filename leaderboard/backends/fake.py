@@ -1,7 +1,8 @@
 """A deterministic in-package provider, for dry runs and pipeline tests (like inspect_ai's mockllm).
 
 It is a real Backend: it honours the contract (one Completion per request, in order, failures as
-Completions with `error`), counts tokens, records every call and can be told to fail chosen requests,
+Completions with `error`), counts tokens, records every call and can be told to fail chosen
+requests,
 so the runner's error handling, resume and scoring can be exercised without a model. It never
 stands in for the real backends in their own tests.
 """

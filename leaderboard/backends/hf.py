@@ -10,8 +10,6 @@ means the same thing for every model.
 from __future__ import annotations
 
 import hashlib
-import importlib.metadata
-import platform
 import time
 import warnings
 from collections.abc import Sequence
@@ -23,8 +21,14 @@ from transformers import AutoModelForCausalLM, AutoTokenizer, BitsAndBytesConfig
 from transformers import GenerationConfig as HFGenerationConfig
 
 from leaderboard.backends.batching import length_sorted, run_batches
+from leaderboard.backends.environment import (
+    data_parallel_rank,
+    device_map_summary,
+    device_name,
+    library_versions,
+    log_once,
+)
 from leaderboard.config import Quantization
-from leaderboard.errors import BackendUnavailable
 from leaderboard.types import ChatMessage, ChatRequest, Completion, GenerationConfig
 
 if TYPE_CHECKING:
@@ -108,6 +112,8 @@ class HFBackend:
                 "backend of bitsandbytes: it works but is slow; use a CUDA GPU for real runs",
                 stacklevel=2,
             )
+        if self.quantization.mode == "8bit":
+            log_once("bitsandbytes.autograd._functions")
         common: dict[str, Any] = {"trust_remote_code": trust_remote_code}
         if revision:
             common["revision"] = revision
@@ -166,7 +172,10 @@ class HFBackend:
             )
         elif q.mode == "8bit":
             kw["quantization_config"] = BitsAndBytesConfig(load_in_8bit=True)
-        if self.cuda and device_map is not None:
+        _rank, world, local = data_parallel_rank()
+        if self.cuda and world > 1:  # data parallel: one full copy per process, on its own GPU
+            kw["device_map"] = {"": f"cuda:{local}"}
+        elif self.cuda and device_map is not None:
             kw["device_map"] = device_map
         elif q.mode != "none":
             kw["device_map"] = {"": "cpu"}
@@ -290,10 +299,8 @@ class HFBackend:
         order = length_sorted([len(p.ids) for p in prompts])
         items = [prompts[j] for j in order]
         auto = self.batch_setting == "auto"
-        if auto:  # the cap only shrinks (on OOM); a small call does not limit later large ones
-            start = min(self._auto_cap, max(1, len(items)))
-        else:
-            start = int(self.batch_setting)
+        # auto: the cap only shrinks (on OOM); a small call does not limit later large ones
+        start = min(self._auto_cap, max(1, len(items))) if auto else int(self.batch_setting)
         if not config.greedy:
             set_seed(config.seed)
         outcome = run_batches(
@@ -386,7 +393,7 @@ class HFBackend:
             "max_input_tokens": self.max_input_tokens,
             "truncation": self.truncation,
             "device": device_name(),
-            "device_map": _device_map_summary(self.model),
+            "device_map": device_map_summary(self.model),
             "versions": library_versions(),
             "stats": asdict(self.stats),
         }
@@ -394,50 +401,3 @@ class HFBackend:
 
 class PromptTooLong(ValueError):
     """A prompt exceeds max_input_tokens under the 'error' truncation policy."""
-
-
-def device_name() -> str:
-    """GPU names (with count) when CUDA is used, else the CPU brand: speed depends on it."""
-    if torch.cuda.is_available():
-        names = [torch.cuda.get_device_name(i) for i in range(torch.cuda.device_count())]
-        return f"{len(names)}x {names[0]}" if len(set(names)) == 1 else ", ".join(names)
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as fh:
-            for line in fh:
-                if line.startswith("model name"):
-                    return f"cpu: {line.split(':', 1)[1].strip()}"
-    except OSError:
-        pass
-    return f"cpu: {platform.processor() or platform.machine()}"
-
-
-def library_versions() -> dict[str, str | None]:
-    out: dict[str, str | None] = {"python": platform.python_version()}
-    for name in ("torch", "transformers", "accelerate", "bitsandbytes", "tokenizers", "gguf"):
-        try:
-            out[name] = importlib.metadata.version(name)
-        except importlib.metadata.PackageNotFoundError:
-            out[name] = None
-    out["cuda"] = torch.version.cuda
-    return out
-
-
-def _device_map_summary(model: Any) -> dict[str, int] | str:
-    hf_map = getattr(model, "hf_device_map", None)
-    if not hf_map:
-        return str(model.device)
-    counts: dict[str, int] = {}
-    for dev in hf_map.values():
-        counts[str(dev)] = counts.get(str(dev), 0) + 1
-    return counts
-
-
-def require_hf() -> None:
-    """Raise BackendUnavailable early when the hf extra is incomplete (for `validate`)."""
-    for name in ("torch", "transformers", "accelerate"):
-        try:
-            importlib.metadata.version(name)
-        except importlib.metadata.PackageNotFoundError:
-            raise BackendUnavailable(
-                f"backend 'hf' needs {name}; install it with: pip install 'rgb-leaderboard[hf]'"
-            ) from None

@@ -176,7 +176,9 @@ class OpenAIBackend:
             latency_s=time.perf_counter() - t0,
         )
 
-    def _parse(self, resp: httpx.Response, latency: float, attempts: int, key: str | None) -> Completion:
+    def _parse(
+        self, resp: httpx.Response, latency: float, attempts: int, key: str | None
+    ) -> Completion:
         try:
             data = resp.json()
             choice = data["choices"][0]
@@ -189,7 +191,10 @@ class OpenAIBackend:
                 latency_s=latency,
             )
         usage = data.get("usage") or {}
-        prompt_tokens, completion_tokens = usage.get("prompt_tokens"), usage.get("completion_tokens")
+        prompt_tokens, completion_tokens = (
+            usage.get("prompt_tokens"),
+            usage.get("completion_tokens"),
+        )
         with self._lock:
             self.stats.prompt_tokens += prompt_tokens or 0
             self.stats.completion_tokens += completion_tokens or 0
@@ -209,7 +214,9 @@ class OpenAIBackend:
             return min(retry_after, MAX_RETRY_AFTER_S)
         base = min(self.backoff_max_s, self.backoff_base_s * 2**attempt)
         with self._lock:
-            return base * (0.5 + 0.5 * self._rng.random())  # jitter spreads out synchronized retries
+            return base * (
+                0.5 + 0.5 * self._rng.random()
+            )  # jitter spreads out synchronized retries
 
     def _count(self, **kw: int) -> None:
         with self._lock:

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from leaderboard.backends.batching import run_batches
+from leaderboard.backends.environment import device_name
 from leaderboard.backends.openai_compat import apply_system_policy
 from leaderboard.errors import BackendUnavailable
 from leaderboard.types import ChatRequest, Completion, GenerationConfig
@@ -149,8 +150,6 @@ class VLLMBackend:
                 versions[name] = importlib.metadata.version(name)
             except importlib.metadata.PackageNotFoundError:
                 versions[name] = None
-        from leaderboard.backends.hf import device_name
-
         return {
             "backend": "vllm",
             "model": self.model_id,

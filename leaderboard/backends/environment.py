@@ -1,0 +1,90 @@
+"""What a local backend records about its machine, and logging hygiene for noisy libraries.
+
+Torch is imported lazily, so any backend (and the tests) can use this without the hf extra.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import logging
+import os
+import platform
+from typing import Any
+
+
+class _OnceFilter(logging.Filter):
+    """bitsandbytes logs its 8-bit dtype-cast notice on every matmul: keep the first of each."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: set[str] = set()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        msg = str(record.msg)
+        if msg in self.seen:
+            return False
+        self.seen.add(msg)
+        return True
+
+
+def log_once(name: str) -> None:
+    logger = logging.getLogger(name)
+    if not any(isinstance(f, _OnceFilter) for f in logger.filters):
+        logger.addFilter(_OnceFilter())
+
+
+def device_name() -> str:
+    """GPU names (with count) when CUDA is used, else the CPU brand: speed depends on it."""
+    try:
+        import torch
+    except ImportError:
+        torch = None  # type: ignore[assignment]
+    if torch is not None and torch.cuda.is_available():
+        names = [torch.cuda.get_device_name(i) for i in range(torch.cuda.device_count())]
+        return f"{len(names)}x {names[0]}" if len(set(names)) == 1 else ", ".join(names)
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as fh:
+            for line in fh:
+                if line.startswith("model name"):
+                    return f"cpu: {line.split(':', 1)[1].strip()}"
+    except OSError:
+        pass
+    return f"cpu: {platform.processor() or platform.machine()}"
+
+
+def library_versions() -> dict[str, str | None]:
+    out: dict[str, str | None] = {"python": platform.python_version()}
+    for name in ("torch", "transformers", "accelerate", "bitsandbytes", "tokenizers", "gguf"):
+        try:
+            out[name] = importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            out[name] = None
+    try:
+        import torch
+
+        out["cuda"] = torch.version.cuda
+    except ImportError:
+        out["cuda"] = None
+    return out
+
+
+def device_map_summary(model: Any) -> dict[str, int] | str:
+    hf_map = getattr(model, "hf_device_map", None)
+    if not hf_map:
+        return str(model.device)
+    counts: dict[str, int] = {}
+    for dev in hf_map.values():
+        counts[str(dev)] = counts.get(str(dev), 0) + 1
+    return counts
+
+
+def data_parallel_rank() -> tuple[int, int, int]:
+    """(rank, world size, local rank) under `accelerate launch` / torchrun, else (0, 1, 0).
+
+    With several processes each one holds a full model copy on its own GPU (data parallel) and
+    takes every world-th instance; the runner merges the per-process predictions.
+    """
+    world = int(os.environ.get("WORLD_SIZE", "1"))
+    rank = int(os.environ.get("RANK", "0"))
+    local = int(os.environ.get("LOCAL_RANK", str(rank)))
+    return rank, max(1, world), local
