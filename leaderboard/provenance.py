@@ -1,8 +1,8 @@
 """What a run records about itself: the fingerprint that guards resume, and the provenance block.
 
 The fingerprint is computed from the submission alone (no model load), so a dry run, a resume check
-and a refusal to mix settings all happen before minutes of loading. It covers everything that changes
-model outputs: the weights' identity (a local file's sha256, or hub id + revision), dtype,
+and a refusal to mix settings all happen before minutes of loading. It covers everything that
+changes model outputs: the weights' identity (a local file's sha256, or hub id + revision), dtype,
 quantization, chat template, system-prompt handling, generation config, input budget and truncation,
 the prompt texts and the instance-building parameters. It leaves out what only changes speed
 (batch size, device map, concurrency); the batch size is recorded per prediction instead.
@@ -82,12 +82,14 @@ def model_identity(sub: Submission) -> dict[str, object]:
         return {"served_model": served, "revision": sub.revision}
     resolved = sub.resolve_model()
     if resolved.source == "hub":
-        return {"hub_id": resolved.path_or_id, "gguf_file": resolved.gguf_file,
-                "revision": sub.revision or "main"}
+        return {
+            "hub_id": resolved.path_or_id,
+            "gguf_file": resolved.gguf_file,
+            "revision": sub.revision or "main",
+        }
     folder = Path(resolved.path_or_id)
     if resolved.gguf_file:
-        return {"gguf_file": resolved.gguf_file,
-                "sha256": sha256_file(folder / resolved.gguf_file)}
+        return {"gguf_file": resolved.gguf_file, "sha256": sha256_file(folder / resolved.gguf_file)}
     return _local_dir_identity(folder)
 
 
@@ -151,11 +153,17 @@ def git_state(where: Path = PACKAGE_ROOT) -> tuple[str | None, bool | None]:
     try:
         head = subprocess.run(
             ["git", "-C", str(where), "rev-parse", "HEAD"],
-            capture_output=True, text=True, timeout=10, check=True,
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
         ).stdout.strip()
         status = subprocess.run(
             ["git", "-C", str(where), "status", "--porcelain", "--untracked-files=no"],
-            capture_output=True, text=True, timeout=30, check=True,
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=True,
         ).stdout
     except (OSError, subprocess.SubprocessError):
         return None, None

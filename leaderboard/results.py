@@ -1,12 +1,12 @@
 """Reading and writing the two files a run leaves in a submission folder.
 
-predictions.jsonl is append-only: one PredictionRecord per line, flushed and fsynced after every chunk,
-so a run killed at any moment loses at most the line being written. When the file grows large,
-`compact_predictions` folds it into predictions.jsonl.gz (the old gzip members are copied, the new
-lines appended as a new member, written to a temporary file and renamed atomically); later runs append
-to a fresh predictions.jsonl again. Readers always read the .gz first and then the .jsonl, so the
-scheme stays append-only and resumable, and a crash between the rename and the removal of the .jsonl
-only leaves duplicate lines, which readers drop.
+predictions.jsonl is append-only: one PredictionRecord per line, flushed and fsynced after
+every chunk, so a run killed at any moment loses at most the line being written. When the file
+grows large, `compact_predictions` folds it into predictions.jsonl.gz (the old gzip members are
+copied, the new lines appended as a new member, written to a temporary file and renamed
+atomically); later runs append to a fresh predictions.jsonl again. Readers always read the .gz
+first and then the .jsonl, so the scheme stays append-only and resumable, and a crash between the
+rename and the removal of the .jsonl only leaves duplicate lines, which readers drop.
 
 results.json is written atomically (temporary file + rename) and validated on read.
 """
@@ -42,7 +42,8 @@ class PredictionsRead:
 
 
 def predictions_paths(folder: Path) -> tuple[Path, Path]:
-    """The compressed and the plain predictions file of a submission folder (either may be absent)."""
+    """The compressed and the plain predictions file of a submission folder (either
+    may be absent)."""
     folder = Path(folder)
     return folder / PREDICTIONS_GZ_NAME, folder / PREDICTIONS_NAME
 
@@ -55,7 +56,9 @@ def _format_validation(exc: ValidationError) -> str:
     return "; ".join(parts)
 
 
-def _parse_lines(path: Path, lines: list[bytes], tolerate_tail: bool) -> Iterator[PredictionRecord | str]:
+def _parse_lines(
+    path: Path, lines: list[bytes], tolerate_tail: bool
+) -> Iterator[PredictionRecord | str]:
     """Yield records; yield a "FILE:LINE" string for a cut-off final line (kill -9 mid-write)."""
     last = len(lines)
     for lineno, raw in enumerate(lines, start=1):
@@ -69,8 +72,10 @@ def _parse_lines(path: Path, lines: list[bytes], tolerate_tail: bool) -> Iterato
                 yield f"{path}:{lineno}"
                 continue
             raise ResultsError(
-                f"{path}:{lineno}: not valid JSON ({exc}). Earlier lines are intact; move the damaged "
-                "file aside (or restore it from version control) and rerun to regenerate what is missing."
+                f"{path}:{lineno}: not valid JSON ({exc}). Earlier lines are intact; "
+                "move the damaged "
+                "file aside (or restore it from version control) and rerun to "
+                "regenerate what is missing."
             ) from exc
         try:
             yield PredictionRecord.model_validate(obj)
@@ -87,7 +92,8 @@ def _read_gz_lines(path: Path) -> list[bytes]:
             data = fh.read()
     except (OSError, EOFError) as exc:
         raise ResultsError(
-            f"{path}: cannot decompress ({exc}). The compressed predictions are damaged; restore the "
+            f"{path}: cannot decompress ({exc}). The compressed predictions are "
+            "damaged; restore the "
             "file from version control or move it aside and rerun."
         ) from exc
     return data.splitlines(keepends=True)
@@ -254,7 +260,8 @@ def read_results(path: Path) -> Results:
         obj = json.loads(text)
     except json.JSONDecodeError as exc:
         raise ResultsError(
-            f"{path}:{exc.lineno}: not valid JSON ({exc.msg}). Regenerate it with `rgb-leaderboard run` "
+            f"{path}:{exc.lineno}: not valid JSON ({exc.msg}). Regenerate it with "
+            "`rgb-leaderboard run` "
             "(predictions are kept, so nothing is generated again)."
         ) from exc
     try:

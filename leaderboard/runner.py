@@ -73,7 +73,8 @@ class Plan:
 
 @dataclass(frozen=True)
 class DryRunReport:
-    """What `run --dry-run` prints: counts per split, what resume will skip, and the first prompt."""
+    """What `run --dry-run` prints: counts per split, what resume will skip, and the
+    first prompt."""
 
     submission_id: str
     fingerprint: str
@@ -160,8 +161,14 @@ def build_plan(
         for ability in abls:
             try:
                 source, instances = build_instances(
-                    root, lang, ability, noise_rates=rates[ability], variant=sub.run.variant,
-                    allow_partial=allow, limit=limit, passage_num=sub.run.passage_num,
+                    root,
+                    lang,
+                    ability,
+                    noise_rates=rates[ability],
+                    variant=sub.run.variant,
+                    allow_partial=allow,
+                    limit=limit,
+                    passage_num=sub.run.passage_num,
                 )
             except DataError as exc:
                 if allow and _split_missing(root, lang, ability, sub.run.variant):
@@ -178,7 +185,9 @@ def build_plan(
             for inst in instances:
                 req = build_request(inst)
                 items.append(
-                    WorkItem(inst, req, prompt_sha256(req), tuple(passage_sha256(d) for d in inst.docs))
+                    WorkItem(
+                        inst, req, prompt_sha256(req), tuple(passage_sha256(d) for d in inst.docs)
+                    )
                 )
             plan.splits.append(PlannedSplit(lang, ability, source, tuple(items)))
             plan.items.extend(items)
@@ -206,18 +215,26 @@ def load_existing(
     gz_path, plain_path = predictions_paths(out_dir)
     read = read_predictions_detailed(out_dir)
     for where in read.truncated_tail:
-        _say(progress, f"note: {where}: dropped a cut-off last line (interrupted write); it is regenerated")
+        _say(
+            progress,
+            f"note: {where}: dropped a cut-off last line (interrupted write); it is regenerated",
+        )
     others = sorted({r.fingerprint for r in read.records} - {fingerprint})
     if others:
         if not overwrite:
             raise ResultsError(
                 f"{out_dir}: the predictions there were made with different settings (fingerprint "
-                f"{', '.join(others)}; this run is {fingerprint}). Predictions of different settings are "
-                "never mixed. Use a new output folder (--out DIR), or pass --overwrite to move the old "
+                f"{', '.join(others)}; this run is {fingerprint}). Predictions of "
+                "different settings are "
+                "never mixed. Use a new output folder (--out DIR), or pass "
+                "--overwrite to move the old "
                 "files aside (renamed *.superseded-TIME, nothing is deleted)."
             )
         if dry_run:  # report what a real --overwrite run would do, move nothing
-            _say(progress, f"--overwrite would move aside predictions of fingerprint {', '.join(others)}")
+            _say(
+                progress,
+                f"--overwrite would move aside predictions of fingerprint {', '.join(others)}",
+            )
             return {}
         stamp = time.strftime("%Y%m%dT%H%M%S")
         moved = move_aside([gz_path, plain_path, out_dir / "results.json"], stamp)
@@ -226,14 +243,19 @@ def load_existing(
     return {r.key: r for r in read.records}
 
 
-def _check_prompts(items: Sequence[WorkItem], existing: dict[str, PredictionRecord], out_dir: Path) -> None:
+def _check_prompts(
+    items: Sequence[WorkItem], existing: dict[str, PredictionRecord], out_dir: Path
+) -> None:
     stale = [
-        it.instance.key for it in items
-        if it.instance.key in existing and existing[it.instance.key].prompt_sha256 != it.prompt_sha256
+        it.instance.key
+        for it in items
+        if it.instance.key in existing
+        and existing[it.instance.key].prompt_sha256 != it.prompt_sha256
     ]
     if stale:
         raise ResultsError(
-            f"{out_dir}: {len(stale)} stored predictions were made from a different prompt than the one "
+            f"{out_dir}: {len(stale)} stored predictions were made from a different "
+            "prompt than the one "
             f"built now (first: {stale[0]}); the data or the prompt code changed. Use a new output "
             "folder (--out DIR) or --overwrite (moves the old files aside)."
         )
@@ -244,21 +266,39 @@ def _record(
 ) -> PredictionRecord:
     inst = item.instance
     return PredictionRecord(
-        key=inst.key, fingerprint=fingerprint, lang=inst.lang, ability=inst.ability,
-        noise_rate=inst.noise_rate, id=inst.id, prompt_sha256=item.prompt_sha256,
-        passage_sha256=list(item.passage_sha256), prediction=c.text if c.error is None else (c.text or ""),
-        error=c.error, prompt_tokens=c.prompt_tokens, completion_tokens=c.completion_tokens,
-        latency_s=c.latency_s, batch_size=batch_size, created=prov.now_iso(),
+        key=inst.key,
+        fingerprint=fingerprint,
+        lang=inst.lang,
+        ability=inst.ability,
+        noise_rate=inst.noise_rate,
+        id=inst.id,
+        prompt_sha256=item.prompt_sha256,
+        passage_sha256=list(item.passage_sha256),
+        prediction=c.text if c.error is None else (c.text or ""),
+        error=c.error,
+        prompt_tokens=c.prompt_tokens,
+        completion_tokens=c.completion_tokens,
+        latency_s=c.latency_s,
+        batch_size=batch_size,
+        created=prov.now_iso(),
     )
 
 
 def _copy_for(item: WorkItem, rec: PredictionRecord) -> PredictionRecord:
-    """Reuse the answer to an identical prompt under another key (generated once, recorded for all)."""
+    """Reuse the answer to an identical prompt under another key (generated once,
+    recorded for all)."""
     inst = item.instance
-    return rec.model_copy(update={
-        "key": inst.key, "lang": inst.lang, "ability": inst.ability, "noise_rate": inst.noise_rate,
-        "id": inst.id, "passage_sha256": list(item.passage_sha256), "created": prov.now_iso(),
-    })
+    return rec.model_copy(
+        update={
+            "key": inst.key,
+            "lang": inst.lang,
+            "ability": inst.ability,
+            "noise_rate": inst.noise_rate,
+            "id": inst.id,
+            "passage_sha256": list(item.passage_sha256),
+            "created": prov.now_iso(),
+        }
+    )
 
 
 # ------------------------------------------------------------------------------------ generation
@@ -311,15 +351,19 @@ def generate_pending(
             stats.model_time_s += time.perf_counter() - t0
             if len(completions) != len(chunk):
                 raise ResultsError(
-                    f"backend {sub.backend} returned {len(completions)} completions for {len(chunk)} "
-                    "requests (the Backend contract is exactly one per request); nothing of this chunk "
+                    f"backend {sub.backend} returned {len(completions)} completions "
+                    f"for {len(chunk)} "
+                    "requests (the Backend contract is exactly one per request); "
+                    "nothing of this chunk "
                     "was recorded. This is a backend bug: report it."
                 )
             records = []
             for (_, group), c in zip(chunk, completions, strict=True):
                 bs = c.extra.get("batch_size", declared_bs) if c.extra else declared_bs
                 for item in group:
-                    records.append(_record(item, c, fingerprint, bs if isinstance(bs, int) else None))
+                    records.append(
+                        _record(item, c, fingerprint, bs if isinstance(bs, int) else None)
+                    )
                 stats.generated += 1
                 stats.errors += c.error is not None
                 stats.prompt_tokens += c.prompt_tokens or 0
@@ -380,7 +424,9 @@ def _split_infos(plan: Plan) -> dict[tuple[str, str], object]:
     from leaderboard.metrics import SplitInfo
 
     return {
-        (s.lang, s.ability): SplitInfo(s.source.name, bool(s.source.complete), int(s.source.expected_n))
+        (s.lang, s.ability): SplitInfo(
+            s.source.name, bool(s.source.complete), int(s.source.expected_n)
+        )
         for s in plan.splits
     }
 
@@ -435,12 +481,19 @@ def run_submission(
     started, t_start = prov.now_iso(), time.perf_counter()
     out_dir = Path(out_dir) if out_dir is not None else submission_dir(sub)
     if out_dir is None:
-        raise ConfigError("no output folder: pass out_dir (--out DIR) for a submission built in code")
+        raise ConfigError(
+            "no output folder: pass out_dir (--out DIR) for a submission built in code"
+        )
     if limit is not None and limit < 1:
         raise ConfigError(f"--limit must be a positive number of records per split (got {limit})")
     plan = build_plan(
-        sub, Path(root), limit=limit, languages=languages, abilities=abilities,
-        noise_rates=noise_rates, allow_partial_data=allow_partial_data,
+        sub,
+        Path(root),
+        limit=limit,
+        languages=languages,
+        abilities=abilities,
+        noise_rates=noise_rates,
+        allow_partial_data=allow_partial_data,
     )
     fp = prov.fingerprint(sub)
     existing = load_existing(out_dir, fp, overwrite=overwrite, dry_run=dry_run, progress=progress)
@@ -448,15 +501,26 @@ def run_submission(
     reused, pending = group_pending(plan.items, existing, retry_errors)
     if dry_run:
         return DryRunReport(
-            submission_id=sub.id, fingerprint=fp, out_dir=out_dir,
+            submission_id=sub.id,
+            fingerprint=fp,
+            out_dir=out_dir,
             splits=[
-                (s.lang, s.ability, s.source.name, bool(s.source.complete), len(s.items),
-                 sum(1 for it in s.items if it.instance.key in existing))
+                (
+                    s.lang,
+                    s.ability,
+                    s.source.name,
+                    bool(s.source.complete),
+                    len(s.items),
+                    sum(1 for it in s.items if it.instance.key in existing),
+                )
                 for s in plan.splits
             ],
-            skipped=plan.skipped, partial_reasons=plan.partial_reasons, total=len(plan.items),
+            skipped=plan.skipped,
+            partial_reasons=plan.partial_reasons,
+            total=len(plan.items),
             done=sum(1 for it in plan.items if it.instance.key in existing),
-            to_generate=len(pending), first_request=plan.items[0].request,
+            to_generate=len(pending),
+            first_request=plan.items[0].request,
         )
     stats = GenStats()
     previous = _previous_results(out_dir, fp)
@@ -470,16 +534,34 @@ def run_submission(
         if reused:
             stats.reused = stats.recorded = writer.append(reused)
         if pending:
-            _say(progress, f"{len(pending)} unique prompts to generate "
-                           f"({len(existing)} predictions already on disk)")
+            _say(
+                progress,
+                f"{len(pending)} unique prompts to generate "
+                f"({len(existing)} predictions already on disk)",
+            )
             generate_pending(
-                backend, sub, pending, writer, fp,  # type: ignore[arg-type]
-                chunk_size=chunk_size or CHUNK_FACTOR * bs, progress=progress, stats=stats,
+                backend,
+                sub,
+                pending,
+                writer,
+                fp,  # type: ignore[arg-type]
+                chunk_size=chunk_size or CHUNK_FACTOR * bs,
+                progress=progress,
+                stats=stats,
             )
     records = load_existing(out_dir, fp, progress=False)
     results = assemble_results(
-        sub, plan, records, fp, stats, backend, previous,
-        started=started, wall_s=time.perf_counter() - t_start, command=command, resamples=resamples,
+        sub,
+        plan,
+        records,
+        fp,
+        stats,
+        backend,
+        previous,
+        started=started,
+        wall_s=time.perf_counter() - t_start,
+        command=command,
+        resamples=resamples,
     )
     write_results(out_dir / "results.json", results)
     compact_predictions(out_dir)
@@ -517,10 +599,15 @@ def assemble_results(
     info = _backend_info(backend, previous)
     in_plan = [records[it.instance.key] for it in plan.items if it.instance.key in records]
     commit, dirty = prov.git_state()
-    sources = {s.source.name: (s.source.blob_id or f"unverified:{s.source.file_blob_id}")
-               for s in plan.splits}
-    tps = ((stats.prompt_tokens + stats.completion_tokens) / stats.model_time_s
-           if stats.model_time_s > 0 else None)
+    sources = {
+        s.source.name: (s.source.blob_id or f"unverified:{s.source.file_blob_id}")
+        for s in plan.splits
+    }
+    tps = (
+        (stats.prompt_tokens + stats.completion_tokens) / stats.model_time_s
+        if stats.model_time_s > 0
+        else None
+    )
     provenance = Provenance(
         package_version=__version__,
         git_commit=commit,
@@ -552,9 +639,12 @@ def assemble_results(
             "revision_pinned": sub.revision_pinned,
             "fingerprint_inputs": prov.jsonable(prov.fingerprint_inputs(sub)),
             "this_invocation": {
-                "generated_prompts": stats.generated, "recorded": stats.recorded,
-                "reused_identical_prompts": stats.reused, "errors": stats.errors,
-                "prompt_tokens": stats.prompt_tokens, "completion_tokens": stats.completion_tokens,
+                "generated_prompts": stats.generated,
+                "recorded": stats.recorded,
+                "reused_identical_prompts": stats.reused,
+                "errors": stats.errors,
+                "prompt_tokens": stats.prompt_tokens,
+                "completion_tokens": stats.completion_tokens,
                 "overhead_share": round(1 - stats.model_time_s / wall_s, 4) if wall_s > 0 else None,
             },
             "predictions_in_results": len(in_plan),
@@ -564,7 +654,12 @@ def assemble_results(
         },
     )
     return Results(
-        submission_id=sub.id, display_name=sub.display_name, partial=bool(reasons),
-        partial_reasons=reasons, provenance=provenance, bootstrap=bootstrap, cells=cells,
+        submission_id=sub.id,
+        display_name=sub.display_name,
+        partial=bool(reasons),
+        partial_reasons=reasons,
+        provenance=provenance,
+        bootstrap=bootstrap,
+        cells=cells,
         scores=scores,
     )

@@ -1,4 +1,5 @@
-"""`run`, `validate` and `submissions pin` through the real command line, including kill -9 + resume."""
+"""`run`, `validate` and `submissions pin` through the real command line, including
+kill -9 + resume."""
 
 from __future__ import annotations
 
@@ -26,7 +27,9 @@ runner = CliRunner()
 
 @pytest.fixture(scope="module")
 def rgb_root(tmp_path_factory: pytest.TempPathFactory, shared_rgb: Path) -> Path:
-    if (REPO / "data_zh" / "zh_refine.json").exists() and (REPO / "data_en" / "en_fact.json").exists():
+    if (REPO / "data_zh" / "zh_refine.json").exists() and (
+        REPO / "data_en" / "en_fact.json"
+    ).exists():
         return REPO
     from leaderboard.data import fetch
 
@@ -36,8 +39,14 @@ def rgb_root(tmp_path_factory: pytest.TempPathFactory, shared_rgb: Path) -> Path
 
 
 def write_yaml(folder: Path, **fields: object) -> Path:
-    data: dict[str, object] = {"id": folder.name, "display_name": "T", "model": "fake-model",
-                               "backend": "fake", "fake": {"strategy": "echo"}, "batch_size": 2}
+    data: dict[str, object] = {
+        "id": folder.name,
+        "display_name": "T",
+        "model": "fake-model",
+        "backend": "fake",
+        "fake": {"strategy": "echo"},
+        "batch_size": 2,
+    }
     data.update(fields)
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / "model.yaml"
@@ -47,8 +56,19 @@ def write_yaml(folder: Path, **fields: object) -> Path:
 
 def test_run_dry_run_then_run(tmp_path: Path, rgb_root: Path) -> None:
     path = write_yaml(tmp_path / "s")
-    args = ["run", str(path), "--limit", "2", "--languages", "zh", "--abilities", "counterfactual",
-            "--data-dir", str(rgb_root), "--no-progress"]
+    args = [
+        "run",
+        str(path),
+        "--limit",
+        "2",
+        "--languages",
+        "zh",
+        "--abilities",
+        "counterfactual",
+        "--data-dir",
+        str(rgb_root),
+        "--no-progress",
+    ]
     dry = runner.invoke(app, [*args, "--dry-run"])
     assert dry.exit_code == 0, dry.output
     assert "zh/counterfactual" in dry.output and "2 unique prompts to generate" in dry.output
@@ -64,17 +84,44 @@ def test_run_dry_run_then_run(tmp_path: Path, rgb_root: Path) -> None:
 def test_run_options_are_checked(tmp_path: Path, rgb_root: Path) -> None:
     path = write_yaml(tmp_path / "s")
     out = subprocess.run(
-        [sys.executable, "-m", "leaderboard", "run", str(path), "--languages", "fr",
-         "--data-dir", str(rgb_root)], capture_output=True, text=True, timeout=120,
+        [
+            sys.executable,
+            "-m",
+            "leaderboard",
+            "run",
+            str(path),
+            "--languages",
+            "fr",
+            "--data-dir",
+            str(rgb_root),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert out.returncode == 2 and "--languages" in out.stderr and "Traceback" not in out.stderr
 
 
 def test_noise_rates_option(tmp_path: Path, rgb_root: Path) -> None:
     path = write_yaml(tmp_path / "s")
-    out = runner.invoke(app, ["run", str(path), "--limit", "1", "--languages", "zh", "--abilities",
-                              "noise", "--noise-rates", "noise=0.2,0.6", "--data-dir", str(rgb_root),
-                              "--no-progress"])
+    out = runner.invoke(
+        app,
+        [
+            "run",
+            str(path),
+            "--limit",
+            "1",
+            "--languages",
+            "zh",
+            "--abilities",
+            "noise",
+            "--noise-rates",
+            "noise=0.2,0.6",
+            "--data-dir",
+            str(rgb_root),
+            "--no-progress",
+        ],
+    )
     assert out.exit_code == 0, out.output
     assert sorted(p.noise_rate for p in read_predictions(tmp_path / "s")) == [0.2, 0.6]
 
@@ -93,8 +140,13 @@ def test_validate_lists_every_problem(tmp_path: Path) -> None:
 
 
 def test_validate_flags_unpinned_and_strict_fails(tmp_path: Path) -> None:
-    path = write_yaml(tmp_path / "submissions" / "hub", backend="hf", fake=None, model="org/model",
-                      revision="main")
+    path = write_yaml(
+        tmp_path / "submissions" / "hub",
+        backend="hf",
+        fake=None,
+        model="org/model",
+        revision="main",
+    )
     out = runner.invoke(app, ["validate", str(path)])
     assert out.exit_code == 0 and "needs pin" in out.output
     assert runner.invoke(app, ["validate", "--strict", str(path)]).exit_code == 1
@@ -103,7 +155,7 @@ def test_validate_flags_unpinned_and_strict_fails(tmp_path: Path) -> None:
 class _Hub(BaseHTTPRequestHandler):
     sha = "0123456789abcdef0123456789abcdef01234567"
 
-    def do_GET(self) -> None:  # noqa: N802 - http.server API
+    def do_GET(self) -> None:
         if self.path == "/api/models/org/model/revision/main":
             body, code = json.dumps({"id": "org/model", "sha": self.sha}).encode(), 200
         else:
@@ -128,12 +180,16 @@ def hub():
     server.server_close()
 
 
-def test_pin_resolves_through_the_hub_api(tmp_path: Path, hub: str,
-                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_pin_resolves_through_the_hub_api(
+    tmp_path: Path, hub: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = tmp_path / "submissions" / "m" / "model.yaml"
     path.parent.mkdir(parents=True)
-    path.write_text("# a comment that must survive\nid: m\ndisplay_name: M\nmodel: org/model\n"
-                    "revision: main  # branch\nbackend: hf\n", encoding="utf-8")
+    path.write_text(
+        "# a comment that must survive\nid: m\ndisplay_name: M\nmodel: org/model\n"
+        "revision: main  # branch\nbackend: hf\n",
+        encoding="utf-8",
+    )
     monkeypatch.setenv("HF_ENDPOINT", hub)
     out = runner.invoke(app, ["submissions", "pin", str(path)])
     assert out.exit_code == 0, out.output
@@ -148,12 +204,22 @@ def test_pin_resolves_through_the_hub_api(tmp_path: Path, hub: str,
 def test_pin_unknown_model_and_offline_errors(tmp_path: Path, hub: str) -> None:
     path = write_yaml(tmp_path / "submissions" / "x", backend="hf", fake=None, model="org/absent")
     env = {**os.environ, "HF_ENDPOINT": hub}
-    out = subprocess.run([sys.executable, "-m", "leaderboard", "submissions", "pin", str(path)],
-                         capture_output=True, text=True, env=env, timeout=120)
+    out = subprocess.run(
+        [sys.executable, "-m", "leaderboard", "submissions", "pin", str(path)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
     assert out.returncode == 2 and "HTTP 404" in out.stderr
     env["HF_ENDPOINT"] = "http://127.0.0.1:9"  # nothing listens there: what offline looks like
-    out = subprocess.run([sys.executable, "-m", "leaderboard", "submissions", "pin", str(path)],
-                         capture_output=True, text=True, env=env, timeout=120)
+    out = subprocess.run(
+        [sys.executable, "-m", "leaderboard", "submissions", "pin", str(path)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
     assert out.returncode == 2 and "cannot reach" in out.stderr and "40-hex" in out.stderr
     local = write_yaml(tmp_path / "submissions" / "y", backend="hf", fake=None, model=str(tmp_path))
     res = runner.invoke(app, ["submissions", "pin", str(local)])
@@ -172,13 +238,38 @@ def tiny_llama(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_kill_9_then_rerun_loses_nothing(tmp_path: Path, rgb_root: Path, tiny_llama: Path) -> None:
-    path = write_yaml(tmp_path / "s", backend="hf", fake=None, model=str(tiny_llama), dtype="float32",
-                      batch_size=1, device_map=None, generation={"max_new_tokens": 48})
-    cmd = [sys.executable, "-m", "leaderboard", "run", str(path), "--limit", "3", "--languages", "en",
-           "--abilities", "noise,counterfactual", "--data-dir", str(rgb_root), "--chunk-size", "1",
-           "--allow-partial-data",
-           "--no-progress"]
-    total = 3 * 5 + 3
+    path = write_yaml(
+        tmp_path / "s",
+        backend="hf",
+        fake=None,
+        model=str(tiny_llama),
+        dtype="float32",
+        batch_size=1,
+        device_map=None,
+        generation={"max_new_tokens": 24},
+    )
+    cmd = [
+        sys.executable,
+        "-m",
+        "leaderboard",
+        "run",
+        str(path),
+        "--limit",
+        "3",
+        "--languages",
+        "en",
+        "--abilities",
+        "noise,counterfactual",
+        "--data-dir",
+        str(rgb_root),
+        "--chunk-size",
+        "1",
+        "--allow-partial-data",
+        "--noise-rates",
+        "noise=0.0,0.4",
+        "--no-progress",
+    ]
+    total = 3 * 2 + 3
     plain = tmp_path / "s" / "predictions.jsonl"
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     deadline = time.time() + 300
@@ -203,4 +294,4 @@ def test_kill_9_then_rerun_loses_nothing(tmp_path: Path, rgb_root: Path, tiny_ll
     for line in finished:  # every finished prediction is kept byte for byte, never regenerated
         assert after.count(line) == 1
     res = read_results(tmp_path / "s" / "results.json")
-    assert res.provenance.extra["this_invocation"]["generated_prompts"] == total - len(finished)
+    assert res.provenance.extra["this_invocation"]["recorded"] == total - len(finished)

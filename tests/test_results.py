@@ -1,4 +1,5 @@
-"""Predictions (append-only JSONL, compaction into .gz) and results.json: reading, writing, damage."""
+"""Predictions (append-only JSONL, compaction into .gz) and results.json: reading,
+writing, damage."""
 
 from __future__ import annotations
 
@@ -22,11 +23,24 @@ from leaderboard.results import (
 from leaderboard.schema import Bootstrap, PredictionRecord, Provenance, Results
 
 
-def rec(i: int, fp: str = "fp1", error: str | None = None, text: str | None = None) -> PredictionRecord:
+def rec(
+    i: int, fp: str = "fp1", error: str | None = None, text: str | None = None
+) -> PredictionRecord:
     return PredictionRecord(
-        key=f"zh/noise/0.2/{i}", fingerprint=fp, lang="zh", ability="noise", noise_rate=0.2, id=i,
-        prompt_sha256="a" * 64, passage_sha256=["b" * 64], prediction=text or f"答案 {i}",
-        error=error, prompt_tokens=10, completion_tokens=3, latency_s=0.1, batch_size=2,
+        key=f"zh/noise/0.2/{i}",
+        fingerprint=fp,
+        lang="zh",
+        ability="noise",
+        noise_rate=0.2,
+        id=i,
+        prompt_sha256="a" * 64,
+        passage_sha256=["b" * 64],
+        prediction=text or f"答案 {i}",
+        error=error,
+        prompt_tokens=10,
+        completion_tokens=3,
+        latency_s=0.1,
+        batch_size=2,
         created="2025-01-01T00:00:00Z",
     )
 
@@ -124,16 +138,41 @@ def test_move_aside_never_overwrites(tmp_path: Path) -> None:
 
 def _results() -> Results:
     prov = Provenance(
-        package_version="0.1.0", git_commit=None, command="test", data_blob_ids={"zh_refine.json": "x"},
-        model="m", model_revision=None, backend="fake", dtype=None, quantization={"mode": "none"},
-        chat_template_sha256=None, chat_template_source=None, generation={"max_new_tokens": 8},
-        seeds={"bootstrap": 2333}, batch_size=1, fingerprint="fp1", versions={"python": "3"},
-        device="cpu", started="s", finished="f", wall_time_s=1.0, generation_time_s=0.5,
-        prompt_tokens=1, completion_tokens=1, tokens_per_s=None,
+        package_version="0.1.0",
+        git_commit=None,
+        command="test",
+        data_blob_ids={"zh_refine.json": "x"},
+        model="m",
+        model_revision=None,
+        backend="fake",
+        dtype=None,
+        quantization={"mode": "none"},
+        chat_template_sha256=None,
+        chat_template_source=None,
+        generation={"max_new_tokens": 8},
+        seeds={"bootstrap": 2333},
+        batch_size=1,
+        fingerprint="fp1",
+        versions={"python": "3"},
+        device="cpu",
+        started="s",
+        finished="f",
+        wall_time_s=1.0,
+        generation_time_s=0.5,
+        prompt_tokens=1,
+        completion_tokens=1,
+        tokens_per_s=None,
     )
-    return Results(submission_id="x", display_name="X", partial=True, partial_reasons=["--limit 1"],
-                   provenance=prov, bootstrap=Bootstrap(method="m", resamples=10, seed=1),
-                   cells=[], scores=[])
+    return Results(
+        submission_id="x",
+        display_name="X",
+        partial=True,
+        partial_reasons=["--limit 1"],
+        provenance=prov,
+        bootstrap=Bootstrap(method="m", resamples=10, seed=1),
+        cells=[],
+        scores=[],
+    )
 
 
 def test_results_roundtrip_and_errors(tmp_path: Path) -> None:

@@ -18,9 +18,14 @@ from leaderboard.types import ABILITIES, LANGS
 HF_ENDPOINT_ENV = "HF_ENDPOINT"
 DEFAULT_HF_ENDPOINT = "https://huggingface.co"
 # Architectures outside transformers: they load only with trust_remote_code (which needs a pin).
-NEEDS_REMOTE_CODE = frozenset({"Qwen/Qwen-7B-Chat", "THUDM/chatglm2-6b", "internlm/internlm2_5-7b-chat"})
+NEEDS_REMOTE_CODE = frozenset(
+    {"Qwen/Qwen-7B-Chat", "THUDM/chatglm2-6b", "internlm/internlm2_5-7b-chat"}
+)
 
-_DATA_DIR_HELP = "Folder holding data_en/ and data_zh/ (default: $RGB_DATA_DIR, the current folder or the repository)."
+_DATA_DIR_HELP = (
+    "Folder holding data_en/ and data_zh/ (default: $RGB_DATA_DIR, the current folder or the "
+    "repository)."
+)
 
 
 def _csv(value: str | None, allowed: tuple[str, ...], option: str) -> list[str] | None:
@@ -29,12 +34,14 @@ def _csv(value: str | None, allowed: tuple[str, ...], option: str) -> list[str] 
     items = [v.strip() for v in value.split(",") if v.strip()]
     bad = [v for v in items if v not in allowed]
     if bad or not items:
-        raise ConfigError(f"{option}: unknown value(s) {bad or value!r}; use a comma list of {', '.join(allowed)}")
+        raise ConfigError(
+            f"{option}: unknown value(s) {bad or value!r}; use a comma list of {', '.join(allowed)}"
+        )
     return items
 
 
 def parse_noise_rates(value: str | None) -> dict[str, list[float]] | None:
-    """"0,0.4" sets the rates of noise and integration (the abilities whose noise rate varies);
+    """ "0,0.4" sets the rates of noise and integration (the abilities whose noise rate varies);
     "noise=0,0.4;integration=0" sets them per ability."""
     if value is None:
         return None
@@ -58,41 +65,73 @@ def parse_noise_rates(value: str | None) -> dict[str, list[float]] | None:
         ability, _, text = part.partition("=")
         ability = ability.strip()
         if ability not in ABILITIES:
-            raise ConfigError(f"--noise-rates: unknown ability {ability!r}; use {', '.join(ABILITIES)}")
+            raise ConfigError(
+                f"--noise-rates: unknown ability {ability!r}; use {', '.join(ABILITIES)}"
+            )
         out[ability] = floats(text)
     return out
 
 
 def run(
     path: Path = typer.Argument(..., help="submissions/<id>/model.yaml (or its folder)."),
-    limit: int | None = typer.Option(None, "--limit", help="Only the first N records of each split (marked partial)."),
-    languages: str | None = typer.Option(None, "--languages", help="Comma list, e.g. zh,en (default: the YAML's run plan)."),
-    abilities: str | None = typer.Option(None, "--abilities", help="Comma list of noise,rejection,integration,counterfactual."),
-    noise_rates: str | None = typer.Option(None, "--noise-rates", help="'0,0.4' (noise+integration) or 'noise=0,0.4;integration=0'."),
-    data_dir: Path | None = typer.Option(None, "--data-dir", help=_DATA_DIR_HELP),
-    out: Path | None = typer.Option(None, "--out", help="Output folder (default: the submission folder)."),
-    dry_run: bool = typer.Option(False, "--dry-run", help="Print counts and the first prompt; load no model."),
-    allow_partial_data: bool | None = typer.Option(
-        None, "--allow-partial-data/--no-partial-data",
-        help="Use partial stand-in files and skip unavailable splits (default: the YAML's run plan).",
+    limit: int | None = typer.Option(
+        None, "--limit", help="Only the first N records of each split (marked partial)."
     ),
-    overwrite: bool = typer.Option(False, "--overwrite", help="Move predictions of other settings aside (never deletes)."),
-    retry_errors: bool = typer.Option(False, "--retry-errors", help="Generate again the instances that failed before."),
-    chunk_size: int | None = typer.Option(None, "--chunk-size", help="Prompts per append (default 4 x batch size)."),
-    progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar with throughput and ETA."),
+    languages: str | None = typer.Option(
+        None, "--languages", help="Comma list, e.g. zh,en (default: the YAML's run plan)."
+    ),
+    abilities: str | None = typer.Option(
+        None, "--abilities", help="Comma list of noise,rejection,integration,counterfactual."
+    ),
+    noise_rates: str | None = typer.Option(
+        None, "--noise-rates", help="'0,0.4' (noise+integration) or 'noise=0,0.4;integration=0'."
+    ),
+    data_dir: Path | None = typer.Option(None, "--data-dir", help=_DATA_DIR_HELP),
+    out: Path | None = typer.Option(
+        None, "--out", help="Output folder (default: the submission folder)."
+    ),
+    dry_run: bool = typer.Option(
+        False, "--dry-run", help="Print counts and the first prompt; load no model."
+    ),
+    allow_partial_data: bool | None = typer.Option(
+        None,
+        "--allow-partial-data/--no-partial-data",
+        help="Use partial stand-in files and skip unavailable splits (default: the YAML's "
+        "run plan).",
+    ),
+    overwrite: bool = typer.Option(
+        False, "--overwrite", help="Move predictions of other settings aside (never deletes)."
+    ),
+    retry_errors: bool = typer.Option(
+        False, "--retry-errors", help="Generate again the instances that failed before."
+    ),
+    chunk_size: int | None = typer.Option(
+        None, "--chunk-size", help="Prompts per append (default 4 x batch size)."
+    ),
+    progress: bool = typer.Option(
+        True, "--progress/--no-progress", help="Show a progress bar with throughput and ETA."
+    ),
 ) -> None:
-    """Generate, score and write predictions.jsonl + results.json; rerunning resumes where it stopped."""
+    """Generate, score and write predictions.jsonl + results.json; rerunning resumes
+    where it stopped."""
     from leaderboard.data import data_root
     from leaderboard.runner import DryRunReport, run_submission
 
     sub = load_submission(path)
     result = run_submission(
-        sub, root=data_root(data_dir), out_dir=out, limit=limit,
+        sub,
+        root=data_root(data_dir),
+        out_dir=out,
+        limit=limit,
         languages=_csv(languages, LANGS, "--languages"),  # type: ignore[arg-type]
         abilities=_csv(abilities, ABILITIES, "--abilities"),  # type: ignore[arg-type]
         noise_rates=parse_noise_rates(noise_rates),  # type: ignore[arg-type]
-        dry_run=dry_run, allow_partial_data=allow_partial_data, overwrite=overwrite,
-        retry_errors=retry_errors, chunk_size=chunk_size, progress=progress,
+        dry_run=dry_run,
+        allow_partial_data=allow_partial_data,
+        overwrite=overwrite,
+        retry_errors=retry_errors,
+        chunk_size=chunk_size,
+        progress=progress,
         command="rgb-leaderboard " + " ".join(shlex.quote(a) for a in sys.argv[1:]),
     )
     if isinstance(result, DryRunReport):
@@ -104,9 +143,14 @@ def run(
         if s.metric == "score" and s.value is not None:
             ci = f" [{s.ci[0]:.3f}, {s.ci[1]:.3f}]" if s.ci else ""
             flag = "" if s.complete else " (partial)"
-            typer.echo(f"  {s.lang:<4}{s.mode:<7}{s.ability:<15}{s.value:.3f}{ci}  n={s.n_questions}{flag}")
+            typer.echo(
+                f"  {s.lang:<4}{s.mode:<7}{s.ability:<15}{s.value:.3f}{ci}  n={s.n_questions}{flag}"
+            )
     if result.partial:
-        typer.echo(f"partial results: {len(result.partial_reasons)} reason(s), first: {result.partial_reasons[0]}")
+        typer.echo(
+            f"partial results: {len(result.partial_reasons)} reason(s), first: "
+            f"{result.partial_reasons[0]}"
+        )
 
 
 # ------------------------------------------------------------------------------------- validate
@@ -126,7 +170,8 @@ def _submission_files(paths: list[Path]) -> list[Path]:
 
 
 def check_submission(file: Path) -> tuple[Submission | None, list[str], list[str]]:
-    """(submission, errors, warnings) for one model.yaml; errors already name file, line and field."""
+    """(submission, errors, warnings) for one model.yaml; errors already name file,
+    line and field."""
     try:
         sub = load_submission(file)
     except ConfigError as exc:
@@ -145,20 +190,26 @@ def check_submission(file: Path) -> tuple[Submission | None, list[str], list[str
     if resolved is not None and resolved.source == "hub" and sub.backend in ("hf", "vllm"):
         if not sub.revision_pinned:
             warnings.append(
-                f"{file}: field 'revision': needs pin: {sub.revision or '(none)'!r} is not a commit; run "
+                f"{file}: field 'revision': needs pin: {sub.revision or '(none)'!r} is "
+                "not a commit; run "
                 f"`rgb-leaderboard submissions pin {file}` before submitting results"
             )
         if sub.model in NEEDS_REMOTE_CODE and not sub.trust_remote_code:
             warnings.append(
-                f"{file}: field 'trust_remote_code': needs pin: {sub.model} only loads with remote code; "
+                f"{file}: field 'trust_remote_code': needs pin: {sub.model} only loads "
+                "with remote code; "
                 "pin the revision, review the code at that commit, then set trust_remote_code: true"
             )
     return sub, errors, warnings
 
 
 def validate(
-    paths: list[Path] = typer.Argument(..., help="model.yaml files, submission folders, or submissions/."),
-    strict: bool = typer.Option(False, "--strict", help="Treat warnings (e.g. unpinned revisions) as errors."),
+    paths: list[Path] = typer.Argument(
+        ..., help="model.yaml files, submission folders, or submissions/."
+    ),
+    strict: bool = typer.Option(
+        False, "--strict", help="Treat warnings (e.g. unpinned revisions) as errors."
+    ),
 ) -> None:
     """Check submissions (for pull requests): lists every problem; exit 1 if any is an error."""
     failed = False
@@ -167,7 +218,9 @@ def validate(
         for e in errors:
             typer.secho(f"error: {e}", fg=typer.colors.RED, err=True)
         for w in warnings:
-            typer.secho(f"{'error' if strict else 'warning'}: {w}", fg=typer.colors.YELLOW, err=True)
+            typer.secho(
+                f"{'error' if strict else 'warning'}: {w}", fg=typer.colors.YELLOW, err=True
+            )
         bad = bool(errors) or (strict and bool(warnings))
         failed |= bad
         if not bad:
@@ -180,8 +233,11 @@ def validate(
 # ------------------------------------------------------------------------------------------ pin
 
 
-def resolve_revision(repo_id: str, revision: str, *, endpoint: str | None = None, timeout: float = 20.0) -> str:
-    """The commit a hub branch or tag points to, from `{endpoint}/api/models/{id}/revision/{rev}`."""
+def resolve_revision(
+    repo_id: str, revision: str, *, endpoint: str | None = None, timeout: float = 20.0
+) -> str:
+    """The commit a hub branch or tag points to, from
+    `{endpoint}/api/models/{id}/revision/{rev}`."""
     import httpx
 
     base = (endpoint or os.environ.get(HF_ENDPOINT_ENV) or DEFAULT_HF_ENDPOINT).rstrip("/")
@@ -195,20 +251,27 @@ def resolve_revision(repo_id: str, revision: str, *, endpoint: str | None = None
     except httpx.HTTPError as exc:
         raise LeaderboardError(
             f"cannot reach {base} to resolve {repo_id}@{revision} ({type(exc).__name__}: {exc}). "
-            f"Pinning needs the hub: run it where you are online (or set {HF_ENDPOINT_ENV} to a mirror), "
+            "Pinning needs the hub: run it where you are online (or set "
+            f"{HF_ENDPOINT_ENV} to a mirror), "
             "or write the 40-hex commit into 'revision' yourself."
         ) from None
     if resp.status_code in (401, 403):
-        raise LeaderboardError(f"{url}: HTTP {resp.status_code}; the model is gated or private: accept its "
-                               "licence on the hub and export HF_TOKEN, then retry")
+        raise LeaderboardError(
+            f"{url}: HTTP {resp.status_code}; the model is gated or private: accept its "
+            "licence on the hub and export HF_TOKEN, then retry"
+        )
     if resp.status_code == 404:
-        raise LeaderboardError(f"{url}: HTTP 404; no model {repo_id!r} with revision {revision!r} (check both)")
+        raise LeaderboardError(
+            f"{url}: HTTP 404; no model {repo_id!r} with revision {revision!r} (check both)"
+        )
     if resp.status_code != 200:
         raise LeaderboardError(f"{url}: HTTP {resp.status_code}; retry later")
     try:
         sha = resp.json()["sha"]
     except (ValueError, KeyError, TypeError):
-        raise LeaderboardError(f"{url}: the answer has no 'sha' field; is {base} a Hugging Face hub API?") from None
+        raise LeaderboardError(
+            f"{url}: the answer has no 'sha' field; is {base} a Hugging Face hub API?"
+        ) from None
     if not isinstance(sha, str) or not re.fullmatch(r"[0-9a-f]{40}", sha):
         raise LeaderboardError(f"{url}: 'sha' is {sha!r}, not a 40-hex commit")
     return sha
@@ -232,15 +295,20 @@ def write_revision(file: Path, sha: str, note: str) -> None:
 
 def pin(
     path: Path = typer.Argument(..., help="submissions/<id>/model.yaml (or its folder)."),
-    endpoint: str | None = typer.Option(None, "--endpoint", help=f"Hub URL (default ${HF_ENDPOINT_ENV} or {DEFAULT_HF_ENDPOINT})."),
+    endpoint: str | None = typer.Option(
+        None, "--endpoint", help=f"Hub URL (default ${HF_ENDPOINT_ENV} or {DEFAULT_HF_ENDPOINT})."
+    ),
 ) -> None:
-    """Resolve the submission's branch/tag revision to a commit on the hub and write it into the YAML."""
+    """Resolve the submission's branch/tag revision to a commit on the hub and write
+    it into the YAML."""
     sub = load_submission(path)
     file = sub.source_path
     assert file is not None
     if sub.resolve_model().source != "hub":
-        raise ConfigError(f"{file}: field 'model': {sub.model!r} is not a hub model; local files are "
-                          "identified by their sha256, there is nothing to pin")
+        raise ConfigError(
+            f"{file}: field 'model': {sub.model!r} is not a hub model; local files are "
+            "identified by their sha256, there is nothing to pin"
+        )
     if sub.revision_pinned:
         typer.echo(f"{file}: already pinned to {sub.revision}")
         return
@@ -256,7 +324,10 @@ def register(app: typer.Typer, data_app: typer.Typer) -> None:
     """Add this module's commands to the CLI."""
     app.command("run")(run)
     app.command("validate")(validate)
-    subs = typer.Typer(help="Manage submission files (pin revisions).", no_args_is_help=True,
-                       context_settings={"help_option_names": ["-h", "--help"]})
+    subs = typer.Typer(
+        help="Manage submission files (pin revisions).",
+        no_args_is_help=True,
+        context_settings={"help_option_names": ["-h", "--help"]},
+    )
     subs.command("pin")(pin)
     app.add_typer(subs, name="submissions")
