@@ -34,7 +34,12 @@ def _ci(rng: random.Random, value: float, n: int) -> tuple[float, float]:
 def _data_file(lang: str, ability: str) -> tuple[str, bool]:
     if lang == "en" and ability in ("noise", "rejection"):
         return "partial/en_head50.json", False
-    stem = {"noise": "refine", "rejection": "refine", "integration": "int", "counterfactual": "fact"}
+    stem = {
+        "noise": "refine",
+        "rejection": "refine",
+        "integration": "int",
+        "counterfactual": "fact",
+    }
     return f"{lang}_{stem[ability]}.json", True
 
 
@@ -61,49 +66,88 @@ def make_results(
                 data_file, complete = _data_file(lang, ability)
                 accs = []
                 for rate in DEFAULT_NOISE_RATES[ability]:
-                    acc = max(0.0, min(1.0, skill - 0.4 * rate - penalty + rng.uniform(-0.05, 0.05)))
+                    acc = max(
+                        0.0, min(1.0, skill - 0.4 * rate - penalty + rng.uniform(-0.05, 0.05))
+                    )
                     acc = round(acc, 4)
                     accs.append(acc)
                     rej = round(rng.uniform(0.0, 0.6), 4) if ability == "rejection" else 0.02
                     fact = ability == "counterfactual"
                     ed = round(rng.uniform(0.0, 0.5), 4) if fact else None
-                    cells.append(CellMetrics(
-                        lang=lang, ability=ability, noise_rate=rate, mode=mode, n=n, n_errors=0,
-                        expected_n=expected_n or n, data_file=data_file, data_complete=complete,
-                        accuracy=acc, accuracy_ci=_ci(rng, acc, n), rejection_rate=rej,
-                        rejection_rate_ci=_ci(rng, rej, n),
-                        over_refusal_rate=0.02 if ability in ("noise", "integration") else None,
-                        ed=ed, ed_ci=_ci(rng, ed, n) if fact else None,
-                        cr=round(rng.uniform(0, 1), 4) if fact else None,
-                        cr_ci=(0.0, 1.0) if fact else None,
-                        cr_all=round(rng.uniform(0, 0.3), 4) if fact else None,
-                        mean_output_chars=round(rng.uniform(20, 200), 1), token_f1=None,
-                    ))
+                    cells.append(
+                        CellMetrics(
+                            lang=lang,
+                            ability=ability,
+                            noise_rate=rate,
+                            mode=mode,
+                            n=n,
+                            n_errors=0,
+                            expected_n=expected_n or n,
+                            data_file=data_file,
+                            data_complete=complete,
+                            accuracy=acc,
+                            accuracy_ci=_ci(rng, acc, n),
+                            rejection_rate=rej,
+                            rejection_rate_ci=_ci(rng, rej, n),
+                            over_refusal_rate=0.02 if ability in ("noise", "integration") else None,
+                            ed=ed,
+                            ed_ci=_ci(rng, ed, n) if fact else None,
+                            cr=round(rng.uniform(0, 1), 4) if fact else None,
+                            cr_ci=(0.0, 1.0) if fact else None,
+                            cr_all=round(rng.uniform(0, 0.3), 4) if fact else None,
+                            mean_output_chars=round(rng.uniform(20, 200), 1),
+                            token_f1=None,
+                        )
+                    )
                 value = {
                     "rejection": cells[-1].rejection_rate,
                     "counterfactual": cells[-1].ed or 0.0,
                 }.get(ability, round(sum(accs) / len(accs), 4))
                 ability_values.append(value)
-                scores.append(ScoreEntry(
-                    lang=lang, mode=mode, ability=ability, metric="score", value=value,
-                    ci=_ci(rng, value, n * len(accs)), n_questions=n, complete=complete,
-                    definition=f"Synthetic {ability} score ({mode}).",
-                ))
+                scores.append(
+                    ScoreEntry(
+                        lang=lang,
+                        mode=mode,
+                        ability=ability,
+                        metric="score",
+                        value=value,
+                        ci=_ci(rng, value, n * len(accs)),
+                        n_questions=n,
+                        complete=complete,
+                        definition=f"Synthetic {ability} score ({mode}).",
+                    )
+                )
             overall = round(sum(ability_values) / len(ability_values), 4)
             lang_overall[(lang, mode)] = overall
-            scores.append(ScoreEntry(
-                lang=lang, mode=mode, ability="overall", metric="score", value=overall,
-                ci=_ci(rng, overall, 4 * n), n_questions=4 * n, complete=lang != "en",
-                definition=f"Mean of the ability scores ({mode}).",
-            ))
+            scores.append(
+                ScoreEntry(
+                    lang=lang,
+                    mode=mode,
+                    ability="overall",
+                    metric="score",
+                    value=overall,
+                    ci=_ci(rng, overall, 4 * n),
+                    n_questions=4 * n,
+                    complete=lang != "en",
+                    definition=f"Mean of the ability scores ({mode}).",
+                )
+            )
     for mode in MODES:
         vals = [lang_overall[(lang, mode)] for lang in langs]
         value = round(sum(vals) / len(vals), 4)
-        scores.append(ScoreEntry(
-            lang="all", mode=mode, ability="overall", metric="score", value=value,
-            ci=_ci(rng, value, 8 * n), n_questions=8 * n, complete=False,
-            definition="Mean of the zh and en overall scores.",
-        ))
+        scores.append(
+            ScoreEntry(
+                lang="all",
+                mode=mode,
+                ability="overall",
+                metric="score",
+                value=value,
+                ci=_ci(rng, value, 8 * n),
+                n_questions=8 * n,
+                complete=False,
+                definition="Mean of the zh and en overall scores.",
+            )
+        )
     return Results(
         submission_id=sub_id,
         display_name=display_name or sub_id,
@@ -118,42 +162,74 @@ def make_results(
 
 def _provenance(sub_id: str) -> Provenance:
     return Provenance(
-        package_version="0.1.0", git_commit="0" * 40, git_dirty=False,
+        package_version="0.1.0",
+        git_commit="0" * 40,
+        git_dirty=False,
         command=f"rgb-leaderboard run submissions/{sub_id}/model.yaml",
-        data_blob_ids={"zh_refine.json": "abc"}, model=f"org/{sub_id}", model_revision="main",
-        backend="hf", dtype="bfloat16", quantization={"mode": "none"},
-        chat_template_sha256=None, chat_template_source="tokenizer",
-        generation={"temperature": 0.0, "max_new_tokens": 256}, seeds={"generation": 2333},
-        batch_size=4, fingerprint=f"fp-{sub_id}", versions={"python": "3.11"}, device="cpu",
-        started="2025-01-01T00:00:00Z", finished="2025-01-02T03:04:05Z", wall_time_s=10.0,
-        generation_time_s=9.0, prompt_tokens=1000, completion_tokens=100, tokens_per_s=11.1,
+        data_blob_ids={"zh_refine.json": "abc"},
+        model=f"org/{sub_id}",
+        model_revision="main",
+        backend="hf",
+        dtype="bfloat16",
+        quantization={"mode": "none"},
+        chat_template_sha256=None,
+        chat_template_source="tokenizer",
+        generation={"temperature": 0.0, "max_new_tokens": 256},
+        seeds={"generation": 2333},
+        batch_size=4,
+        fingerprint=f"fp-{sub_id}",
+        versions={"python": "3.11"},
+        device="cpu",
+        started="2025-01-01T00:00:00Z",
+        finished="2025-01-02T03:04:05Z",
+        wall_time_s=10.0,
+        generation_time_s=9.0,
+        prompt_tokens=1000,
+        completion_tokens=100,
+        tokens_per_s=11.1,
     )
 
 
 def default_text(sub_id: str, key: str, idx: int) -> str:
     """Cycle through harmless, Chinese and hostile answers so every page sees all of them."""
-    pool = ["The answer is Paris.", "答案是北京。", XSS, "</script><script>alert(2)</script>",
-            "信息不足，无法回答。", "I can not answer the question because of the insufficient information."]
+    pool = [
+        "The answer is Paris.",
+        "答案是北京。",
+        XSS,
+        "</script><script>alert(2)</script>",
+        "信息不足，无法回答。",
+        "I can not answer the question because of the insufficient information.",
+    ]
     return pool[(idx + len(sub_id)) % len(pool)]
 
 
 def make_predictions(
     sub_id: str,
-    n: int = 10,
+    n: int | dict[str, int] = 10,
     text: Callable[[str, str, int], str] = default_text,
     langs: tuple[str, ...] = LANGS,
 ) -> list[PredictionRecord]:
     out = []
     for lang in langs:
         for ability in ABILITIES:
+            count = n if isinstance(n, int) else n[ability]
             for rate in DEFAULT_NOISE_RATES[ability]:
-                for i in range(n):
+                for i in range(count):
                     key = f"{lang}/{ability}/{rate:.1f}/{i}"
-                    out.append(PredictionRecord(
-                        key=key, fingerprint=f"fp-{sub_id}", lang=lang, ability=ability,
-                        noise_rate=rate, id=i, prompt_sha256="0" * 64, passage_sha256=[],
-                        prediction=text(sub_id, key, i), created="2025-01-01T00:00:00Z",
-                    ))
+                    out.append(
+                        PredictionRecord(
+                            key=key,
+                            fingerprint=f"fp-{sub_id}",
+                            lang=lang,
+                            ability=ability,
+                            noise_rate=rate,
+                            id=i,
+                            prompt_sha256="0" * 64,
+                            passage_sha256=[],
+                            prediction=text(sub_id, key, i),
+                            created="2025-01-01T00:00:00Z",
+                        )
+                    )
     return out
 
 
@@ -174,14 +250,18 @@ def write_submission(
         else:
             (d / "predictions.jsonl").write_bytes(lines)
     (d / "model.yaml").write_text(
-        model_yaml or f"id: {results.submission_id}\ndisplay_name: {results.display_name!r}\n"
-        f"params: 7B\nbackend: hf\n\n# a blank line above\n", encoding="utf-8")
+        model_yaml
+        or f"id: {results.submission_id}\ndisplay_name: {results.display_name!r}\n"
+        f"params: 7B\nbackend: hf\n\n# a blank line above\n",
+        encoding="utf-8",
+    )
     return d
 
 
-def make_repo(root: Path, n_models: int = 3, n: int = 6, predictions: bool = True,
-              reported: bool = True) -> Path:
-    """A repository folder with synthetic submissions, the real site/mkdocs.yml and reported.yaml."""
+def make_repo(
+    root: Path, n_models: int = 3, n: int = 6, predictions: bool = True, reported: bool = True
+) -> Path:
+    """A repository folder: synthetic submissions, the real site/mkdocs.yml and reported.yaml."""
     (root / "site").mkdir(parents=True, exist_ok=True)
     shutil.copyfile(REPO / "site" / "mkdocs.yml", root / "site" / "mkdocs.yml")
     if reported:

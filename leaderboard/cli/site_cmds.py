@@ -6,6 +6,8 @@ from pathlib import Path
 
 import typer
 
+from leaderboard.errors import LeaderboardError
+
 
 def register(app: typer.Typer, data_app: typer.Typer) -> None:
     """Add this module's commands to the CLI."""
@@ -18,9 +20,13 @@ def register(app: typer.Typer, data_app: typer.Typer) -> None:
 
     @site_app.command("build")
     def build(
-        repo: Path = typer.Option(Path("."), "--repo", help="Repository root holding submissions/ and site/."),
+        repo: Path = typer.Option(
+            Path("."), "--repo", help="Repository root holding submissions/ and site/."
+        ),
         out: Path | None = typer.Option(None, "--out", help="Output folder (default: site/build)."),
-        no_strict: bool = typer.Option(False, "--no-strict", help="Do not fail on mkdocs warnings."),
+        no_strict: bool = typer.Option(
+            False, "--no-strict", help="Do not fail on mkdocs warnings."
+        ),
     ) -> None:
         """Validate every submissions/<id>/results.json and build the site into site/build/."""
         from leaderboard.site.build import build_site
@@ -30,7 +36,9 @@ def register(app: typer.Typer, data_app: typer.Typer) -> None:
 
     @site_app.command("serve")
     def serve(
-        repo: Path = typer.Option(Path("."), "--repo", help="Repository root holding submissions/ and site/."),
+        repo: Path = typer.Option(
+            Path("."), "--repo", help="Repository root holding submissions/ and site/."
+        ),
         port: int = typer.Option(8000, "--port", help="Port on 127.0.0.1."),
         no_build: bool = typer.Option(False, "--no-build", help="Serve site/build as it is."),
     ) -> None:
@@ -39,8 +47,15 @@ def register(app: typer.Typer, data_app: typer.Typer) -> None:
         from leaderboard.site.serve import make_server
 
         target = (repo / "site" / "build") if no_build else build_site(repo)
+        if not (target / "index.html").is_file():
+            raise LeaderboardError(
+                f"{target}/index.html is missing: run `rgb-leaderboard site build` first "
+                "(or drop --no-build)."
+            )
         server = make_server(target, port)
-        typer.echo(f"serving {target} on http://127.0.0.1:{server.server_address[1]}/ (Ctrl-C to stop)")
+        typer.echo(
+            f"serving {target} on http://127.0.0.1:{server.server_address[1]}/ (Ctrl-C to stop)"
+        )
         try:
             server.serve_forever()
         except KeyboardInterrupt:

@@ -5,7 +5,7 @@ from __future__ import annotations
 __all__ = ["build_site"]
 
 
-def build_site(repo_root, out_dir=None, strict: bool = True):  # noqa: ANN001 - re-export
+def build_site(repo_root, out_dir=None, strict: bool = True):
     """See leaderboard.site.build.build_site (imported lazily: matplotlib is slow to import)."""
     from leaderboard.site.build import build_site as _build
 

@@ -1,8 +1,9 @@
 """Build the site: load and validate submissions, render every page, write site/docs/, run mkdocs.
 
-`render(data)` is pure (SiteData -> Output); `build_site` does the I/O. The same inputs give the same
-bytes: everything is sorted, charts carry no dates, and mkdocs runs with SOURCE_DATE_EPOCH set from
-the newest `provenance.finished` in the results (0 without results), so the sitemap is stable too.
+`render(data)` is pure (SiteData -> Output); `build_site` does the I/O. The same inputs give the
+same bytes: everything is sorted, charts carry no dates, and mkdocs runs with SOURCE_DATE_EPOCH set
+from the newest `provenance.finished` in the results (0 without results), so the sitemap is stable
+too.
 """
 
 from __future__ import annotations
@@ -48,11 +49,14 @@ def render(data: SiteData) -> Output:
         out.pages[f"models/{sub.id}.md"] = model_page(sub, out)
         out.files[f"models/{sub.id}/results.json"] = (sub.dir / "results.json").read_bytes()
         if sub.predictions_file is not None:
-            out.files[f"models/{sub.id}/{sub.predictions_file.name}"] = sub.predictions_file.read_bytes()
+            out.files[f"models/{sub.id}/{sub.predictions_file.name}"] = (
+                sub.predictions_file.read_bytes()
+            )
         if sub.model_yaml is not None:
             out.files[f"models/{sub.id}/model.yaml"] = (sub.dir / "model.yaml").read_bytes()
     instance_pages(data, out)
-    out.pages["methodology.md"] = methodology_page(data)
+    out.pages["methodology.md"] = methodology_page(data, out)
+    out.draw_charts()
     seen: set[str] = set()
     for table in out.tables:
         if table.id in seen:
@@ -110,14 +114,26 @@ def source_date_epoch(data: SiteData) -> int:
     stamps = []
     for sub in data.submissions:
         try:
-            stamps.append(datetime.fromisoformat(sub.results.provenance.finished.replace("Z", "+00:00")))
+            stamps.append(
+                datetime.fromisoformat(sub.results.provenance.finished.replace("Z", "+00:00"))
+            )
         except ValueError:
             continue
     return int(max(stamps).timestamp()) if stamps else 0
 
 
 def run_mkdocs(config: Path, out_dir: Path, strict: bool, epoch: int) -> None:
-    cmd = [sys.executable, "-m", "mkdocs", "build", "--clean", "-f", str(config), "-d", str(out_dir)]
+    cmd = [
+        sys.executable,
+        "-m",
+        "mkdocs",
+        "build",
+        "--clean",
+        "-f",
+        str(config),
+        "-d",
+        str(out_dir),
+    ]
     if strict:
         cmd.append("--strict")
     env = {**os.environ, "SOURCE_DATE_EPOCH": str(epoch)}

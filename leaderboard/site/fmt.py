@@ -26,8 +26,8 @@ def md_text(text: object) -> str:
 def json_for_script(obj: object) -> str:
     """Serialise for a <script type="application/json"> block.
 
-    '<', '>' and '&' become \\u escapes so '</script>' or '<!--' inside data can never end the block;
-    U+2028/2029 are escaped for old parsers. Keys are sorted so output is byte-stable.
+    '<', '>' and '&' become \\u escapes so '</script>' or '<!--' inside data can never end the
+    block; U+2028/2029 are escaped for old parsers. Keys are sorted so output is byte-stable.
     """
     text = json.dumps(obj, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     return (

@@ -1,9 +1,9 @@
 """Read everything the site is built from: `submissions/<id>/{results.json, predictions.jsonl[.gz],
 model.yaml, reported.yaml}`.
 
-Every file is validated on the way in (schema.Results, schema.PredictionRecord, reported.ReportedFile);
-an invalid file stops the build with an error that names the file, the line and the field, because a
-site silently missing a model is worse than no site.
+Every file is validated on the way in (schema.Results, schema.PredictionRecord,
+reported.ReportedFile); an invalid file stops the build with an error that names the file, the line
+and the field, because a site silently missing a model is worse than no site.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
-from pydantic import ValidationError
+from pydantic import TypeAdapter, ValidationError
 
 from leaderboard.errors import ResultsError
 from leaderboard.schema import PredictionRecord, Results
@@ -79,26 +79,40 @@ def _open_text(path: Path):
     return path.open(encoding="utf-8")
 
 
+_RECORDS = TypeAdapter(list[PredictionRecord])
+
+
+def _validate_lines(path: Path, lines: list[str]) -> list[PredictionRecord]:
+    """All lines in one validator call (fast); on failure, line by line to name the bad line."""
+    numbered = [(i, line) for i, line in enumerate(lines, start=1) if line.strip()]
+    try:
+        return _RECORDS.validate_json("[" + ",".join(line for _, line in numbered) + "]")
+    except ValidationError:
+        pass
+    out = []
+    for lineno, line in numbered:
+        try:
+            out.append(PredictionRecord.model_validate_json(line))
+        except ValidationError as exc:
+            raise ResultsError(
+                _validation_message(path, exc, lineno)
+                + ". Each line must be one PredictionRecord (leaderboard/schema.py)."
+            ) from exc
+    return out
+
+
 def load_predictions(path: Path, fingerprint: str | None = None) -> tuple[PredictionRecord, ...]:
     """Latest record per key (files are append-only; a resumed run may repeat a key).
 
     When `fingerprint` is given, records from other fingerprints (an earlier configuration) are
     ignored, as the runner does.
     """
-    latest: dict[str, PredictionRecord] = {}
     with _open_text(path) as fh:
-        for lineno, line in enumerate(fh, start=1):
-            if not line.strip():
-                continue
-            try:
-                rec = PredictionRecord.model_validate_json(line)
-            except ValidationError as exc:
-                raise ResultsError(
-                    _validation_message(path, exc, lineno)
-                    + ". Each line must be one PredictionRecord (leaderboard/schema.py)."
-                ) from exc
-            if fingerprint is None or rec.fingerprint == fingerprint:
-                latest[rec.key] = rec
+        records = _validate_lines(path, fh.read().split("\n"))
+    latest: dict[str, PredictionRecord] = {}
+    for rec in records:
+        if fingerprint is None or rec.fingerprint == fingerprint:
+            latest[rec.key] = rec
     return tuple(latest[k] for k in sorted(latest))
 
 
@@ -159,7 +173,11 @@ def model_size_and_quant(sub: Submission) -> tuple[str | None, str]:
     info = sub.model_info
     prov = sub.results.provenance
     size = None
-    for source in (info, info.get("model") if isinstance(info.get("model"), dict) else {}, prov.extra):
+    for source in (
+        info,
+        info.get("model") if isinstance(info.get("model"), dict) else {},
+        prov.extra,
+    ):
         for key in ("params", "parameters", "n_params", "num_parameters", "size", "model_size"):
             if isinstance(source, dict) and source.get(key) not in (None, ""):
                 size = source[key]
@@ -180,7 +198,11 @@ def model_size_and_quant(sub: Submission) -> tuple[str | None, str]:
     else:
         detail = quant.get("quant_type") if mode == "4bit" else None
         method = quant.get("method")
-        quant_text = " ".join(str(x) for x in (mode, detail) if x) + (f" ({method})" if method else "")
-    if str(prov.model).lower().endswith(".gguf") or str(info.get("model", "")).lower().endswith(".gguf"):
+        quant_text = " ".join(str(x) for x in (mode, detail) if x) + (
+            f" ({method})" if method else ""
+        )
+    if str(prov.model).lower().endswith(".gguf") or str(info.get("model", "")).lower().endswith(
+        ".gguf"
+    ):
         quant_text += " (from GGUF)"
     return size_text, quant_text

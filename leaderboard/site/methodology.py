@@ -8,7 +8,8 @@ from pathlib import Path
 
 from leaderboard.site.fmt import esc
 from leaderboard.site.load import SiteData
-from leaderboard.site.pages import ABILITY_NAMES, definitions
+from leaderboard.site.pages import ABILITY_NAMES, Output, definitions
+from leaderboard.site.tables import Cell, Column, Row, Table
 
 TEXT = """
 # Methodology
@@ -26,41 +27,42 @@ the RGB prompt (system instruction from the reference repository) and answers on
   noise rates 0, 0.2 and 0.4.
 - **Counterfactual robustness**: the passages state a false fact. Error detection (ED) is the share
   of answers that flag the factual error; error correction (CR) the share of detected errors whose
-  answer also gives the true fact (reference definition: corrected / detected); CR (all) is corrected
-  and detected over all questions.
+  answer also gives the true fact (reference definition: corrected / detected); CR (all) is
+  corrected and detected over all questions.
 
 ## Two scoring modes
 
 **Reference (rgb) mode** reproduces the official RGB scorer (`evalue.py`) bit for bit, so numbers
 compare with the paper: in Chinese every ASCII space is removed from the answer first; an answer
-element counts as found when its lower-case form (or any alternative) is a substring of the lower-cased
-answer; an answer containing 信息不足 / `insufficient information` is a rejection; one containing
-事实性错误 / `factual errors` detects the counterfactual error.
+element counts as found when its lower-case form (or any alternative) is a substring of the
+lower-cased answer; an answer containing 信息不足 / `insufficient information` is a rejection; one
+containing 事实性错误 / `factual errors` detects the counterfactual error.
 
 **Strict mode** is this leaderboard's corrected judgement (`leaderboard/normalize.py`,
 `leaderboard/scoring.py`). Answer and gold go through the same normal form (Unicode NFKC, casefold,
 punctuation as separators, `1,361` → `1361`), and a match must respect number boundaries in both
-languages and word boundaries in English, so `70` no longer matches inside `170`, nor `1月3日` inside
-`11月3日`, nor `2` inside `2022`. Rejections are recognised from phrase tables per language (plus a
-Chinese negation-and-verb pattern), independently of correctness, instead of one exact phrase. A true
-answer that is a substring of the fake answer only counts outside the fake answer.
+languages and word boundaries in English, so `70` no longer matches inside `170`, nor `1月3日`
+inside `11月3日`, nor `2` inside `2022`. Rejections are recognised from phrase tables per language
+(plus a Chinese negation-and-verb pattern), independently of correctness, instead of one exact
+phrase. A true answer that is a substring of the fake answer only counts outside the fake answer.
 
-Where the modes disagree the site shows both; the home ranking uses the reference mode so numbers stay
-comparable with the paper, and a [strict-mode ranking](ranking-strict.md) is published next to it.
+Where the modes disagree the site shows both; the home ranking uses the reference mode so numbers
+stay comparable with the paper, and a [strict-mode ranking](ranking-strict.md) is published next to
+it.
 
 ## Confidence intervals and ranks
 
-Every rate comes with a 95% percentile bootstrap interval, resampling questions (all noise rates of a
-question move together). Ranks are ranges: a model's best rank is 1 + the number of models whose lower
-bound is above its upper bound; its worst rank counts every model whose upper bound reaches its lower
-bound. The zh − en difference uses the normal approximation sqrt(se_zh² + se_en²) because the two
-languages use disjoint questions.
+Every rate comes with a 95% percentile bootstrap interval, resampling questions (all noise rates of
+a question move together). Ranks are ranges: a model's best rank is 1 + the number of models whose
+lower bound is above its upper bound; its worst rank counts every model whose upper bound reaches
+its lower bound. The zh − en difference uses the normal approximation sqrt(se_zh² + se_en²) because
+the two languages use disjoint questions.
 
 ## Coverage and partial runs
 
 `n` is the number of questions scored and coverage the share of instances run. A run is flagged
-*partial* when it used `--limit`, skipped cells, or ran on a partial data file: the English noise and
-rejection splits here come from the first 50 records of the original `en.json`
+*partial* when it used `--limit`, skipped cells, or ran on a partial data file: the English noise
+and rejection splits here come from the first 50 records of the original `en.json`
 (`partial/en_head50.json`), because the refined English files are not available offline.
 
 ## Reported rows
@@ -101,47 +103,59 @@ def _as_dict(item: object) -> dict[str, object]:
     return {"finding": str(item)}
 
 
-def audit_section(root: Path | None) -> str:
-    """The data audit list from leaderboard.audit, or why it is not shown."""
-    head = "\n## Data audit\n\nKnown problems in the data files, found by `rgb-leaderboard data audit`:\n"
+def audit_section(root: Path | None, out: Output) -> str:
+    """The data audit list from leaderboard.audit as a filterable table, or why it is not shown."""
+    head = (
+        "\n## Data audit\n\nKnown problems in the data files, found by code "
+        "(`rgb-leaderboard data audit`, leaderboard/audit.py):\n"
+    )
     try:
         from leaderboard.audit import audit
     except ImportError:
         return head + "\n*The audit module is not installed in this build.*\n"
     try:
         findings = list(audit(root)) if root is not None else []
-    except Exception as exc:  # noqa: BLE001 - an audit failure must not stop the site
-        return head + f"\n<p class=\"lb-warn\">Audit unavailable: {esc(exc)}</p>\n"
+    except Exception as exc:
+        return head + f'\n<p class="lb-warn">Audit unavailable: {esc(exc)}</p>\n'
     if not findings:
-        return head + "\n*No findings (or no data fetched: run `rgb-leaderboard data fetch`).*\n"
+        return head + "\n*No findings, or no data fetched: run `rgb-leaderboard data fetch`.*\n"
     rows = [_as_dict(f) for f in findings]
     keys: list[str] = []
     for r in rows:
         keys.extend(k for k in r if k not in keys)
-    out = ['\n<div class="lb-scroll"><table class="lb-table" id="audit"><thead><tr>']
-    out += [f'<th scope="col">{esc(k)}</th>' for k in keys]
-    out.append("</tr></thead><tbody>")
-    for r in rows:
-        cells = []
-        for k in keys:
-            v = r.get(k)
-            text = v if isinstance(v, str) else json.dumps(v, ensure_ascii=False, sort_keys=True,
-                                                           default=str)
-            cells.append(f"<td>{esc(text)}</td>")
-        out.append("<tr>" + "".join(cells) + "</tr>")
-    out.append("</tbody></table></div>\n")
-    return head + "\n".join(out) + "\n"
+    table = Table(
+        id="data-audit",
+        title="Data audit findings",
+        columns=tuple(Column(k, k, k == "id") for k in keys),
+        rows=tuple(
+            Row({k: Cell.text(_plain(r.get(k)), r.get(k) if k == "id" else None) for k in keys})
+            for r in rows
+        ),
+        note=f"{len(rows)} findings.",
+    )
+    return head + out.table(table, "")
 
 
-def methodology_page(data: SiteData) -> str:
+def _plain(value: object) -> object:
+    if value is None or isinstance(value, str | int | float):
+        return value
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
+
+
+def methodology_page(data: SiteData, out: Output) -> str:
     parts = [TEXT]
     for mode in ("rgb", "strict"):
         defs = definitions(data, mode)
         if defs:
             parts.append(f"\n### Score definitions ({mode} mode, from the results files)\n")
-            parts.append('\n<dl class="lb-defs">' + "".join(
-                f"<dt>{esc(ABILITY_NAMES.get(a, a))}</dt><dd>{esc(d)}</dd>"
-                for a, d in sorted(defs.items())) + "</dl>\n")
-    parts.append(audit_section(data.root))
+            parts.append(
+                '\n<dl class="lb-defs">'
+                + "".join(
+                    f"<dt>{esc(ABILITY_NAMES.get(a, a))}</dt><dd>{esc(d)}</dd>"
+                    for a, d in sorted(defs.items())
+                )
+                + "</dl>\n"
+            )
+    parts.append(audit_section(data.root, out))
     parts.append(LICENCE)
     return "\n".join(parts)

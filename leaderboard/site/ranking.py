@@ -63,7 +63,7 @@ class Ranked:
 
 
 def rank_ranges(items: list[tuple[str, float | None, tuple[float, float] | None]]) -> list[Ranked]:
-    """Rank (key, value, ci) triples; returns them sorted by value (desc, then key), unranked last."""
+    """Rank (key, value, ci) triples; sorted by value (desc, then key), unranked last."""
     scored = [(k, v, bounds(v, ci)) for k, v, ci in items if v is not None]
     out: list[Ranked] = []
     for key, value, (lo, hi) in scored:
@@ -122,8 +122,8 @@ class Difference:
 
 
 def difference(a: ScoreEntry | None, b: ScoreEntry | None) -> Difference | None:
-    """a - b with a normal-approximation 95% CI: the two languages use disjoint question sets, so the
-    estimates are independent and se = sqrt(se_a^2 + se_b^2), each se read back from its CI."""
+    """a - b with a normal-approximation 95% CI: the two languages use disjoint question sets, so
+    the estimates are independent and se = sqrt(se_a^2 + se_b^2), each se read back from its CI."""
     if a is None or b is None or a.value is None or b.value is None:
         return None
     d = a.value - b.value

@@ -100,5 +100,6 @@ def load_reported(path: Path) -> ReportedFile:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "(top level)"
         raise ResultsError(
-            f"{path}: field {where}: {first['msg']}. See the format in leaderboard/site/reported.py."
+            f"{path}: field {where}: {first['msg']}. "
+            "See the format in leaderboard/site/reported.py."
         ) from exc

@@ -25,7 +25,7 @@ class Column:
 
 @dataclass(frozen=True)
 class Cell:
-    """A table cell: `value` is exported; `html` (already escaped) is displayed; `sort` orders it."""
+    """A table cell: `value` is exported, `html` (already escaped) displayed, `sort` ordered by."""
 
     value: object
     html: str
@@ -41,11 +41,15 @@ class Cell:
 
     @staticmethod
     def rate(value: float | None, ci: tuple[float, float] | None = None) -> Cell:
-        """A fraction shown as a percentage with its CI underneath; exported as fraction + bounds."""
+        """A fraction shown as a percentage with its CI underneath; exported with its bounds."""
         body = esc(pct(value))
         if ci is not None:
             body += f' <span class="lb-ci">{esc(pct_ci(ci))}</span>'
-        exported = {"value": value, "ci_low": ci[0] if ci else None, "ci_high": ci[1] if ci else None}
+        exported = {
+            "value": value,
+            "ci_low": ci[0] if ci else None,
+            "ci_high": ci[1] if ci else None,
+        }
         return Cell(exported, body, -1.0 if value is None else round(value, 6))
 
 
@@ -134,7 +138,9 @@ def records(table: Table) -> list[dict[str, object]]:
 
 def to_json(table: Table) -> str:
     doc = {"id": table.id, "title": table.title, "note": table.note, "rows": records(table)}
-    doc["columns"] = [{"key": c.key, "label": c.label, "definition": c.title} for c in table.columns]
+    doc["columns"] = [
+        {"key": c.key, "label": c.label, "definition": c.title} for c in table.columns
+    ]
     return json.dumps(doc, ensure_ascii=False, sort_keys=True, indent=1) + "\n"
 
 

@@ -1,0 +1,315 @@
+"""Page generation units: ranking maths, escaping, tables, charts, loading, golden pages."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+from site_factory import XSS, make_predictions, make_repo, make_results, write_submission
+
+from leaderboard.errors import ResultsError
+from leaderboard.schema import ScoreEntry
+from leaderboard.site import charts
+from leaderboard.site.build import render
+from leaderboard.site.fmt import esc, json_for_script, md_text
+from leaderboard.site.load import load_site_data, model_size_and_quant
+from leaderboard.site.pages import Output, home_page
+from leaderboard.site.ranking import difference, rank_ranges
+from leaderboard.site.reported import load_reported
+from leaderboard.site.tables import Cell, Column, Row, Table, render_html, to_csv, to_json
+
+FIXTURES = Path(__file__).parent / "fixtures"
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory):
+    root = make_repo(tmp_path_factory.mktemp("repo"), n_models=3, n=4)
+    return load_site_data(root)
+
+
+@pytest.fixture(scope="module")
+def out(data):
+    return render(data)
+
+
+# ------------------------------------------------------------------------------ ranking maths
+
+
+def test_rank_ranges_overlapping_cis_share_ranks():
+    ranked = rank_ranges(
+        [
+            ("a", 0.90, (0.85, 0.95)),
+            ("b", 0.88, (0.80, 0.93)),  # overlaps a
+            ("c", 0.50, (0.45, 0.55)),  # clearly below both
+            ("d", None, None),
+        ]
+    )
+    by = {r.key: r for r in ranked}
+    assert [r.key for r in ranked] == ["a", "b", "c", "d"]
+    assert (by["a"].best, by["a"].worst) == (1, 2)
+    assert (by["b"].best, by["b"].worst) == (1, 2)
+    assert (by["c"].best, by["c"].worst) == (3, 3)
+    assert by["a"].label == "1–2" and by["c"].label == "3" and by["d"].label == "—"
+
+
+def test_rank_ranges_without_ci_use_points_and_ties():
+    ranked = rank_ranges([("x", 0.5, None), ("y", 0.5, None), ("z", 0.7, None)])
+    by = {r.key: r for r in ranked}
+    assert by["z"].label == "1"
+    assert by["x"].label == "2–3" and by["y"].label == "2–3"
+
+
+def _entry(value, ci):
+    return ScoreEntry(
+        lang="zh",
+        mode="rgb",
+        ability="overall",
+        metric="score",
+        value=value,
+        ci=ci,
+        n_questions=10,
+        complete=True,
+        definition="d",
+    )
+
+
+def test_difference_ci_is_root_sum_of_squares():
+    z = 1.959963984540054
+    d = difference(_entry(0.8, (0.8 - 0.1, 0.8 + 0.1)), _entry(0.6, (0.6 - 0.05, 0.6 + 0.05)))
+    se = ((0.1 / z) ** 2 + (0.05 / z) ** 2) ** 0.5
+    assert d.value == pytest.approx(0.2)
+    assert d.ci == pytest.approx((0.2 - z * se, 0.2 + z * se))
+    assert difference(_entry(0.8, None), _entry(0.6, None)).ci is None
+    assert difference(None, _entry(0.6, None)) is None
+
+
+# ------------------------------------------------------------------------------ escaping
+
+
+def test_json_for_script_cannot_close_the_script_block():
+    payload = {"t": "</script><script>alert(1)</script><!-- & \u2028", "k": "中文"}
+    text = json_for_script(payload)
+    assert "<" not in text and ">" not in text and "&" not in text and "\u2028" not in text
+    assert json.loads(text) == payload
+    assert "中文" in text  # not \\u-escaped: pages stay readable and small
+
+
+def test_esc_and_md_text():
+    assert esc(XSS) == "&lt;script&gt;alert(1)&lt;/script&gt;"
+    assert esc('a"b') == "a&quot;b"
+    assert "<" not in md_text("*x* <b>[link](y)</b>")
+    assert md_text("a_b*c") == r"a\_b\*c"
+
+
+def test_no_page_contains_raw_untrusted_markup(out):
+    for path, text in out.pages.items():
+        assert "<script>alert" not in text, path
+        # only our own script tag (the JSON data block) may appear
+        assert set(re.findall(r"<script[^>]*>", text)) <= {
+            '<script type="application/json" id="lb-instances-data">'
+        }, path
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in out.pages["index.md"]
+
+
+# ------------------------------------------------------------------------------ tables
+
+
+def test_table_html_csv_json_roundtrip():
+    table = Table(
+        id="t",
+        title="T <x>",
+        columns=(Column("m", "Model"), Column("v", "Value", True, "def")),
+        rows=(Row({"m": Cell.text("a<b"), "v": Cell.rate(0.5, (0.4, 0.6))}),),
+        reported_rows=(Row({"m": Cell.text("paper"), "v": Cell.rate(0.7)}, "lb-reported-row"),),
+    )
+    html = render_html(table, "../")
+    assert "a&lt;b" in html and 'data-sort="0.5"' in html and "40.0–60.0" in html
+    assert html.count("<tbody") == 2 and 'class="lb-reported-body"' in html
+    assert 'href="../downloads/t.csv"' in html
+    csv_text = to_csv(table)
+    assert csv_text.splitlines()[0] == "row_kind,m,v,v_ci_low,v_ci_high"
+    assert "reported in paper,paper,0.7,," in csv_text
+    doc = json.loads(to_json(table))
+    assert doc["rows"][0] == {
+        "row_kind": "measured",
+        "m": "a<b",
+        "v": 0.5,
+        "v_ci_low": 0.4,
+        "v_ci_high": 0.6,
+    }
+
+
+# ------------------------------------------------------------------------------ charts
+
+
+def test_charts_are_deterministic_svg_with_text():
+    series = [
+        charts.Series("m1", (0.0, 0.2), (0.9, 0.8), (0.85, 0.7), (0.95, 0.9)),
+        charts.Series("paper", (0.0, 0.2), (0.95, 0.9), reported=True),
+    ]
+    a = charts.noise_curve(series, "t")
+    assert a == charts.noise_curve(series, "t")
+    assert a.lstrip().startswith("<?xml") and "<svg" in a and "Date" not in a
+    assert "paper (reported in paper)" in a
+    d = charts.dumbbell([charts.Pair("m1", 0.8, 0.6), charts.Pair("m2", None, 0.5)], "x")
+    assert "m1" in d and "m2" in d
+
+
+# ------------------------------------------------------------------------------ loading
+
+
+def test_load_reports_file_and_field_of_bad_results(tmp_path):
+    res = make_results("bad", n=2)
+    d = write_submission(tmp_path, res)
+    doc = json.loads((d / "results.json").read_text())
+    doc["cells"][3]["accuracy"] = "high"
+    (d / "results.json").write_text(json.dumps(doc))
+    with pytest.raises(ResultsError, match=r"results\.json: field cells\.3\.accuracy"):
+        load_site_data(tmp_path)
+
+
+def test_load_reports_line_of_bad_prediction(tmp_path):
+    res = make_results("p", n=2)
+    d = write_submission(tmp_path, res, make_predictions("p", 2), gz=True)
+    lines = gzip.decompress((d / "predictions.jsonl.gz").read_bytes()).decode().splitlines()
+    lines[4] = lines[4].replace('"prediction"', '"predicton"')
+    (d / "predictions.jsonl.gz").write_bytes(gzip.compress(("\n".join(lines) + "\n").encode()))
+    with pytest.raises(ResultsError, match=r"predictions\.jsonl\.gz, line 5: field"):
+        load_site_data(tmp_path)
+
+
+def test_load_rejects_folder_id_mismatch(tmp_path):
+    d = write_submission(tmp_path, make_results("a", n=2))
+    d.rename(tmp_path / "submissions" / "b")
+    with pytest.raises(ResultsError, match="submission_id is 'a' but the folder is 'b'"):
+        load_site_data(tmp_path)
+
+
+def test_latest_prediction_per_key_wins(tmp_path):
+    preds = make_predictions("r", 1)
+    again = preds[0].model_copy(update={"prediction": "second try"})
+    write_submission(tmp_path, make_results("r", n=1), [*preds, again], gz=False)
+    sub = load_site_data(tmp_path).submissions[0]
+    assert {p.key: p.prediction for p in sub.predictions}[preds[0].key] == "second try"
+    assert len(sub.predictions) == len(preds)
+
+
+def test_size_and_quantization(data):
+    sub = data.submissions[0]
+    assert model_size_and_quant(sub) == ("7B", "bfloat16")
+
+
+def test_reported_yaml_matches_shared_paper_file(shared_rgb):
+    ours = load_reported(REPO / "submissions" / "rgb-paper" / "reported.yaml")
+    paper = yaml.safe_load((shared_rgb / "paper_reported.yaml").read_text())
+    assert ours.source.citation == paper["citation"]
+    assert [m.id for m in ours.models] == list(paper["models"])
+    for m in ours.models:
+        src = paper["models"][m.id]
+        assert m.display_name == src["display_name"]
+        for lang in ("zh", "en"):
+            mine, theirs = m.lang(lang), src[lang]
+            assert mine.noise == {float(k): v for k, v in theirs["noise"].items()}
+            assert mine.integration == {float(k): v for k, v in theirs["integration"].items()}
+            assert (mine.rejection.rej, mine.rejection.rej_star) == (
+                theirs["rej"],
+                theirs["rej_star"],
+            )
+            cf = theirs.get("counterfactual")
+            assert (mine.counterfactual is None) == (cf is None)
+            if cf:
+                assert mine.counterfactual.model_dump() == cf
+
+
+def test_reported_yaml_errors_name_the_field(tmp_path):
+    bad = tmp_path / "reported.yaml"
+    bad.write_text(
+        "format: reported-v1\nsource: {citation: x}\nunits: percent\n"
+        "models: [{id: a, display_name: A, zh: {noise: {0.0: high}}}]\n"
+    )
+    with pytest.raises(ResultsError, match=r"field models\.0\.zh\.noise\.0\.0"):
+        load_reported(bad)
+
+
+# ------------------------------------------------------------------------------ pages
+
+
+def test_render_is_deterministic_and_complete(data, out):
+    a, b = out, render(data)
+    assert a.pages == b.pages and a.files == b.files
+    expected = {
+        "index.md",
+        "ranking-strict.md",
+        "zh-vs-en.md",
+        "methodology.md",
+        "downloads.md",
+        "models/index.md",
+        "instances/index.md",
+        "abilities/zh-noise.md",
+        "abilities/en-counterfactual.md",
+        "models/model-000.md",
+        "instances/zh-noise-0.0.md",
+    }
+    assert expected <= set(a.pages)
+    assert "downloads/ranking-zh-rgb.csv" in a.files
+    assert "charts/zh-noise-rgb.svg" in a.files and "models/model-001/results.json" in a.files
+
+
+def test_home_ranks_measured_and_separates_reported(out):
+    home = out.pages["index.md"]
+    for title in ("## Chinese (zh)", "## English (en)", "## Combined (zh + en)"):
+        assert title in home
+    assert "reported in paper" in home and "ChatGPT (gpt-3.5-turbo)" in home
+    table = home.split('id="reported-paper"')[1]
+    assert '<tbody class="lb-reported-body">' in table
+    ranking = home.split('id="ranking-zh-rgb"')[1].split("</table>")[0]
+    assert "ChatGPT" not in ranking  # reported rows never enter a measured ranking
+    assert "partial" in ranking and "7B" in ranking and "Coverage" in ranking
+
+
+def test_ability_page_has_curve_table_chart_and_reported_rows(out):
+    page = out.pages["abilities/zh-noise.md"]
+    assert "Acc. @ 0.8" in page and 'alt="Line chart: accuracy (%) against noise rate' in page
+    assert '<tbody class="lb-reported-body">' in page and "95.7" in page  # ChatGPT zh noise 0.0
+    strict = page.split("## Strict mode")[1]
+    assert "reported in paper" not in strict  # the paper has no strict-mode numbers
+
+
+def test_zh_vs_en_states_its_ci_method(out):
+    page = out.pages["zh-vs-en.md"]
+    assert "sqrt(se_zh² + se_en²)" in page and "Dumbbell chart" in page
+    assert "zh − en" in page
+
+
+def test_model_page_has_yaml_provenance_reproduce_downloads(out):
+    page = out.pages["models/model-000.md"]
+    assert "rgb-leaderboard run submissions/model-000/model.yaml" in page
+    assert 'href="model-000/predictions.jsonl.gz"' in page
+    assert "# a blank line above" in page and "fingerprint" in page
+    heading = next(line for line in page.splitlines() if line.startswith("# "))
+    assert "&lt;script&gt;" in heading and "<script>" not in heading
+
+
+def test_instance_page_without_data_says_fetch(out):
+    page = out.pages["instances/zh-noise-0.0.md"]
+    assert "rgb-leaderboard data fetch" in page
+    assert "search:\n  exclude: true" in page and "hide:\n  - toc" in page
+    doc = json.loads(page.split('id="lb-instances-data">')[1].split("</script>")[0])
+    assert doc["scored"] is False and len(doc["items"]) == 4 and len(doc["models"]) == 3
+    assert doc["items"][0]["preds"]["model-000"]["t"]  # predictions still shown
+
+
+def test_golden_home_page(tmp_path):
+    """The home page of a fixed synthetic set; UPDATE_GOLDEN=1 rewrites the golden file."""
+    root = make_repo(tmp_path / "g", n_models=3, n=4, predictions=False)
+    home = home_page(load_site_data(root), Output())
+    golden = FIXTURES / "site_home.md"
+    if os.environ.get("UPDATE_GOLDEN"):
+        golden.write_text(home, encoding="utf-8")
+    assert home == golden.read_text(encoding="utf-8")
