@@ -4,7 +4,8 @@ Predictions are built from the real RGB records when the data is fetched (else f
 questions): half Chinese, half English, mixing short answers, answers inside passage text (20-160
 characters cut from the record's own passages, so nearly every prediction is distinct and caches do
 not help), the instructed refusal, paraphrased refusals and error-detection sentences. jieba's
-dictionary is loaded before timing starts.
+dictionary is loaded before timing starts. Both wall and process CPU time are reported: on a shared
+machine wall time includes waiting for a core.
 
 Run: python benchmarks/bench_scoring.py [--n 100000] [--data-dir DIR]
 """
@@ -112,9 +113,10 @@ def main() -> None:
     wall = time.perf_counter() - t0
     cpu = time.process_time() - cpu0
 
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "?"
     print(
         f"machine: {platform.machine()} {platform.processor() or ''} | "
-        f"{os.cpu_count()} logical CPUs"
+        f"{os.cpu_count()} logical CPUs | load average {load}"
     )
     print(f"python {sys.version.split()[0]} on {platform.platform()}")
     print(f"jieba dictionary load: {t_jieba:.2f} s (not timed below)")
@@ -123,7 +125,12 @@ def main() -> None:
     )
     print(f"scored in both modes: {wall:.2f} s wall, {cpu:.2f} s CPU (one thread)")
     print(f"throughput: {len(pairs) / wall:,.0f} predictions/s (strict-correct: {correct})")
-    print(f"target 100k in < 10 s: {'met' if wall * 100_000 / len(pairs) < 10 else 'NOT met'}")
+    scale = 100_000 / len(pairs)
+    print(
+        f"target 100k in < 10 s: {'met' if cpu * scale < 10 else 'NOT met'} on CPU time, "
+        f"{'met' if wall * scale < 10 else 'NOT met'} on wall time "
+        "(CPU time is the fairer figure on a shared machine)"
+    )
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
+from dataclasses import dataclass
 from functools import lru_cache
 
 from leaderboard.segment import segmenter
@@ -49,43 +50,72 @@ def _char_class(chars: list[str]) -> str:
     return "".join(parts)
 
 
-def _punctuation_pattern() -> re.Pattern[str]:
-    """Every Unicode punctuation character or whitespace; `.` only when it is not a decimal point.
+def _separator_chars() -> list[str]:
+    """Every Unicode punctuation character or whitespace, except `.` and apostrophes.
 
     Planes 2-16 hold no punctuation or whitespace (checked against unicodedata), so the scan stops
     there.
     """
-    chars = [
+    return [
         chr(c)
         for c in range(_SCAN_LIMIT)
         if (unicodedata.category(chr(c))[0] == "P" or chr(c).isspace())
         and chr(c) != "."
         and chr(c) not in _APOSTROPHES
     ]
+
+
+def _class_pattern(chars: list[str]) -> re.Pattern[str]:
     return re.compile(f"[{_char_class(chars)}]+")
 
 
-_PUNCT = _punctuation_pattern()
-_NON_DECIMAL_DOT = re.compile(r"(?<![0-9])\.|\.(?![0-9])")
-_THOUSANDS = re.compile(r"(?<=[0-9]),(?=[0-9]{3}(?![0-9]))")
+_SEPARATOR_CHARS = _separator_chars()
+# The regex engine checks BMP characters against a bitmap but tries every astral range one by one
+# for each character outside the set, so text without astral characters uses the BMP-only class.
+_PUNCT = _class_pattern(_SEPARATOR_CHARS)
+_PUNCT_BMP = _class_pattern([c for c in _SEPARATOR_CHARS if c <= "\uffff"])
+_PUNCT_ASCII = _class_pattern([c for c in _SEPARATOR_CHARS if c.isascii()])
+# Patterns start with their literal so the engine scans for it in C (same matches as lookbehind
+# first): a dot not between two digits; a comma between a digit and exactly three digits.
+_NON_DECIMAL_DOT = re.compile(r"\.(?:(?<![0-9]\.)|(?![0-9]))")
+_THOUSANDS = re.compile(r",(?<=[0-9],)(?=[0-9]{3}(?![0-9]))")
 _SEPARATORS = re.compile(r" +")
+_ASTRAL = "\U00010000"
+# Characters whose compatibility decomposition is one character (full-width forms, no-break and
+# ideographic spaces, ...): replacing them by it leaves NFKD, hence NFKC, of the text unchanged,
+# and most Chinese outputs are then already NFKC, skipping the slow normalize call.
+_COMPAT = {
+    c: d
+    for c in range(0x10000)
+    if len(d := unicodedata.normalize("NFKD", chr(c))) == 1 and d != chr(c)
+}
+
+
+# The ones Chinese outputs are full of: a few replace() calls beat translate() over every character.
+_FREQUENT_COMPAT = tuple((c, _COMPAT[ord(c)]) for c in "，：（）；？！％\xa0\u3000")
+
+
+def _nfkc(text: str) -> str:
+    if unicodedata.is_normalized("NFKC", text):  # the quick check is much cheaper than normalising
+        return text
+    for c, d in _FREQUENT_COMPAT:
+        if c in text:
+            text = text.replace(c, d)
+    if unicodedata.is_normalized("NFKC", text):
+        return text
+    text = text.translate(_COMPAT)
+    return text if unicodedata.is_normalized("NFKC", text) else unicodedata.normalize("NFKC", text)
 
 
 def _fold(text: str) -> str:
     """NFKC + casefold (+ NFKC again, as casefolding can leave text that is not NFKC)."""
     if text.isascii():
         return text.lower()
-    if not unicodedata.is_normalized(
-        "NFKC", text
-    ):  # the quick check is much cheaper than normalising
-        text = unicodedata.normalize("NFKC", text)
-    text = text.casefold()
-    if not unicodedata.is_normalized("NFKC", text):
-        text = unicodedata.normalize("NFKC", text)
-    return text
+    return _nfkc(_nfkc(text).casefold())
 
 
-_ZH_DROP_SPACES = re.compile(r"(?<![0-9]) +| +(?![0-9])")
+# After separators are collapsed every space is single: drop it unless it sits between two digits.
+_ZH_DROP_SPACES = re.compile(r" (?:(?<![0-9] )|(?![0-9]))")
 
 
 def _normalize_once(text: str, lang: Lang) -> str:
@@ -97,7 +127,10 @@ def _normalize_once(text: str, lang: Lang) -> str:
         text = _THOUSANDS.sub("", text)
     if "." in text:
         text = _NON_DECIMAL_DOT.sub(" ", text)
-    text = _PUNCT.sub(" ", text)
+    if text.isascii():
+        text = _PUNCT_ASCII.sub(" ", text)
+    else:
+        text = (_PUNCT_BMP if max(text) < _ASTRAL else _PUNCT).sub(" ", text)
     if "  " in text:
         text = _SEPARATORS.sub(" ", text)
     if lang == "zh":  # spaces go, except one between two digits ("3 12" must not become "312")
@@ -194,7 +227,8 @@ def _tokenize_normalized(norm: str, lang: Lang) -> tuple[str, ...]:
         # jieba dictionary segmentation with HMM off (leaderboard.segment: same output as
         # jieba.lcut(HMM=False), faster): deterministic, and keeps dates apart (4/日/至, not
         # 4/日至).
-        return tuple(t for t in segmenter().lcut(norm) if t != " ")
+        tokens = segmenter().lcut(norm)
+        return tuple(t for t in tokens if t != " ") if " " in norm else tuple(tokens)
     return tuple(t for t in _EN_WORD.findall(norm) if t not in _EN_ARTICLES)
 
 
@@ -209,21 +243,38 @@ def tokenize(text: str, lang: Lang) -> list[str]:
     return list(_tokenize_normalized(normalize(text, lang), lang))
 
 
-def _f1(pred: tuple[str, ...], gold: tuple[str, ...]) -> float:
-    if not pred or not gold:
-        return 0.0
-    common = sum(min(pred.count(t), c) for t, c in Counter(gold).items())
-    if common == 0:
-        return 0.0
-    precision = common / len(pred)
-    recall = common / len(gold)
-    return 2 * precision * recall / (precision + recall)
+@dataclass(frozen=True)
+class _Gold:
+    """An answer's tokens, prepared once per answer: per element, per alternative, (token counts,
+    token count); and every gold token, to skip segmenting outputs that cannot share one."""
+
+    elements: tuple[tuple[tuple[Counter[str], int], ...], ...]
+    any_token: re.Pattern[str] | None  # finds any gold token (None: there is none)
 
 
 @lru_cache(maxsize=65536)
-def _answer_chars(answers: Answer, lang: Lang) -> frozenset[str]:
-    alts = (a for el in answers for a in ((el,) if isinstance(el, str) else el))
-    return frozenset("".join(normalize(a, lang) for a in alts)) - {" "}
+def _gold(answers: Answer, lang: Lang) -> _Gold:
+    elements = []
+    for element in answers:
+        alternatives = (element,) if isinstance(element, str) else element
+        toks = [_tokenize_normalized(normalize(alt, lang), lang) for alt in alternatives]
+        elements.append(tuple((Counter(t), len(t)) for t in toks))
+    every = sorted(
+        {t for el in elements for counts, _ in el for t in counts}, key=len, reverse=True
+    )
+    any_token = re.compile("|".join(map(re.escape, every))) if every else None
+    return _Gold(tuple(elements), any_token)
+
+
+def _f1(pred: Counter[str], n_pred: int, gold: Counter[str], n_gold: int) -> float:
+    if not n_pred or not n_gold:
+        return 0.0
+    common = sum(min(pred[t], c) for t, c in gold.items() if t in pred)
+    if common == 0:
+        return 0.0
+    precision = common / n_pred
+    recall = common / n_gold
+    return 2 * precision * recall / (precision + recall)
 
 
 def token_f1(prediction: str, answers: Answer, lang: Lang) -> float:
@@ -232,19 +283,23 @@ def token_f1(prediction: str, answers: Answer, lang: Lang) -> float:
     Each element scores the best F1 over its alternatives; the result is the mean over elements, so
     a two-part answer with one part right gets about half. 0.0 for an empty prediction or answer.
     """
+    return token_f1_normalized(normalize(prediction, lang), answers, lang)
+
+
+def token_f1_normalized(norm: str, answers: Answer, lang: Lang) -> float:
+    """token_f1 for a prediction already in strict normal form."""
     if not answers:
         return 0.0
-    norm = normalize(prediction, lang)
-    if not norm or set(norm).isdisjoint(_answer_chars(answers, lang)):
-        return 0.0  # no token can be shared: skip segmentation
-    pred = _tokenize_normalized(norm, lang)
-    if not pred:
+    gold = _gold(answers, lang)
+    # Tokens are substrings of the normal form: if no gold token occurs in it, every F1 is 0 and
+    # the output need not be segmented.
+    if not norm or gold.any_token is None or gold.any_token.search(norm) is None:
         return 0.0
+    tokens = _tokenize_normalized(norm, lang)
+    if not tokens:
+        return 0.0
+    pred, n_pred = Counter(tokens), len(tokens)
     total = 0.0
-    for element in answers:
-        alternatives = (element,) if isinstance(element, str) else element
-        total += max(
-            (_f1(pred, _tokenize_normalized(normalize(alt, lang), lang)) for alt in alternatives),
-            default=0.0,
-        )
+    for alternatives in gold.elements:
+        total += max((_f1(pred, n_pred, g, n) for g, n in alternatives), default=0.0)
     return total / len(answers)

@@ -15,7 +15,6 @@ import hashlib
 import json
 import platform
 import subprocess
-import sys
 from datetime import UTC, datetime
 from functools import lru_cache
 from importlib import metadata
@@ -168,25 +167,6 @@ def git_state(where: Path = PACKAGE_ROOT) -> tuple[str | None, bool | None]:
     except (OSError, subprocess.SubprocessError):
         return None, None
     return head or None, bool(status.strip())
-
-
-def device_name() -> str:
-    """The accelerator if torch sees one (without importing torch when it is absent)."""
-    if "torch" in sys.modules or _has("torch"):
-        try:
-            import torch
-
-            if torch.cuda.is_available():
-                return f"cuda: {torch.cuda.get_device_name(0)} x{torch.cuda.device_count()}"
-        except Exception:  # a broken CUDA install must not fail provenance
-            pass
-    return f"cpu: {platform.processor() or platform.machine()}"
-
-
-def _has(module: str) -> bool:
-    import importlib.util
-
-    return importlib.util.find_spec(module) is not None
 
 
 def now_iso() -> str:

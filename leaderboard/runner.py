@@ -17,6 +17,7 @@ from pathlib import Path
 from leaderboard import __version__
 from leaderboard import provenance as prov
 from leaderboard.backends import Backend
+from leaderboard.backends.environment import device_name
 from leaderboard.config import Submission, submission_dir
 from leaderboard.errors import ConfigError, DataError, ResultsError
 from leaderboard.results import (
@@ -626,7 +627,7 @@ def assemble_results(
         batch_size=info.get("batch_size") or sub.batch_size,  # type: ignore[arg-type]
         fingerprint=fp,
         versions=prov.versions(),
-        device=str(info.get("device") or prov.device_name()),
+        device=str(info.get("device") or device_name()),
         started=started,
         finished=prov.now_iso(),
         wall_time_s=round(wall_s, 3),

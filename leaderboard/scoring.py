@@ -29,7 +29,13 @@ from importlib import resources
 import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
-from leaderboard.normalize import find_normalized, mask, normalize, token_f1, tokenize_normalized
+from leaderboard.normalize import (
+    find_normalized,
+    mask,
+    normalize,
+    token_f1_normalized,
+    tokenize_normalized,
+)
 from leaderboard.types import Answer, Lang, Mode, Score, TestInstance
 
 RGB_REJECTION = ("信息不足", "insufficient information")
@@ -155,7 +161,10 @@ def is_rejection(text: str, lang: Lang, mode: Mode) -> bool:
     if mode == "rgb":
         rgb = _rgb_text(text, lang)
         return any(p in rgb for p in RGB_REJECTION)
-    norm = normalize(text, lang)
+    return _rejects(normalize(text, lang), lang)
+
+
+def _rejects(norm: str, lang: Lang) -> bool:
     table = phrase_table(lang)
     return table.rejection_re.search(norm) is not None or _negated_verb(norm, table)
 
@@ -165,7 +174,11 @@ def detects_error(text: str, lang: Lang, mode: Mode) -> bool:
     if mode == "rgb":
         rgb = _rgb_text(text, lang)
         return any(p in rgb for p in RGB_ERROR)
-    return phrase_table(lang).error_re.search(normalize(text, lang)) is not None
+    return _flags_error(normalize(text, lang), lang)
+
+
+def _flags_error(norm: str, lang: Lang) -> bool:
+    return phrase_table(lang).error_re.search(norm) is not None
 
 
 # ---------------------------------------------------------------------------------------- labels
@@ -185,18 +198,32 @@ def rgb_check_answer(prediction: str, answer: Answer) -> tuple[int, ...]:
 
 
 @lru_cache(maxsize=65536)
-def _normalized_answer(answer: Answer, lang: Lang) -> tuple[tuple[str, ...], ...]:
+def _lowered(answer: Answer) -> tuple[tuple[str, ...], ...]:
     return tuple(
-        tuple(normalize(alt, lang) for alt in ((el,) if isinstance(el, str) else el))
-        for el in answer
+        (el.lower(),) if isinstance(el, str) else tuple(a.lower() for a in el) for el in answer
     )
+
+
+def _rgb_labels(prediction: str, answer: Answer) -> tuple[int, ...]:
+    """rgb_check_answer with the answer lowercased once per instance (same labels)."""
+    prediction = prediction.lower()
+    return tuple(int(any(a in prediction for a in alts)) for alts in _lowered(answer))
 
 
 @lru_cache(maxsize=65536)
-def _normalized_fakes(fakeanswer: Answer, lang: Lang) -> tuple[str, ...]:
-    return tuple(
+def _matchers(
+    answer: Answer, fakeanswer: Answer, lang: Lang
+) -> tuple[tuple[tuple[str, tuple[str, ...]], ...], ...]:
+    """Per answer element, its non-empty normalised alternatives, each with the normalised fake
+    answers that contain it (to be masked before searching); prepared once per instance."""
+    fakes = tuple(
         normalize(a, lang) for el in fakeanswer for a in ((el,) if isinstance(el, str) else el)
     )
+    out = []
+    for el in answer:
+        alts = (normalize(a, lang) for a in ((el,) if isinstance(el, str) else el))
+        out.append(tuple((alt, tuple(f for f in fakes if alt in f)) for alt in alts if alt))
+    return tuple(out)
 
 
 def strict_labels(
@@ -204,20 +231,18 @@ def strict_labels(
 ) -> tuple[int, ...]:
     """Per answer element 1/0 under strict matching; fake answers containing a true one are
     masked."""
-    norm = normalize(prediction, lang)
-    fakes = _normalized_fakes(fakeanswer, lang) if fakeanswer else ()
+    return _labels(normalize(prediction, lang), answer, lang, fakeanswer)
+
+
+def _labels(norm: str, answer: Answer, lang: Lang, fakeanswer: Answer) -> tuple[int, ...]:
     labels = []
-    for alternatives in _normalized_answer(answer, lang):
-        hit = False
-        for alt in alternatives:
-            if not alt:
-                continue
-            covering = tuple(f for f in fakes if alt in f)
-            text = mask(norm, covering) if covering else norm
-            if find_normalized(text, alt, lang):
-                hit = True
+    for alternatives in _matchers(answer, fakeanswer, lang):
+        hit = 0
+        for alt, covering in alternatives:
+            if find_normalized(mask(norm, covering) if covering else norm, alt, lang):
+                hit = 1
                 break
-        labels.append(int(hit))
+        labels.append(hit)
     return tuple(labels)
 
 
@@ -229,7 +254,7 @@ def _score_rgb(prediction: str, instance: TestInstance) -> Score:
     if any(p in pred for p in RGB_REJECTION):
         labels: tuple[int, ...] = (-1,)
     else:
-        labels = rgb_check_answer(pred, instance.answer)
+        labels = _rgb_labels(pred, instance.answer)
     rejected = labels == (-1,)
     correct = (instance.noise_rate == 1 and rejected) or (0 not in labels and 1 in labels)
     return Score(
@@ -242,13 +267,14 @@ def _score_rgb(prediction: str, instance: TestInstance) -> Score:
 
 def _score_strict(prediction: str, instance: TestInstance) -> Score:
     lang = instance.lang
-    labels = strict_labels(prediction, instance.answer, lang, instance.fakeanswer)
+    norm = normalize(prediction, lang)
+    labels = _labels(norm, instance.answer, lang, instance.fakeanswer)
     return Score(
         labels=labels,
         correct=bool(labels) and all(labels),
-        rejected=is_rejection(prediction, lang, "strict"),
-        error_detected=detects_error(prediction, lang, "strict"),
-        token_f1=token_f1(prediction, instance.answer, lang),
+        rejected=_rejects(norm, lang),
+        error_detected=_flags_error(norm, lang),
+        token_f1=token_f1_normalized(norm, instance.answer, lang),
     )
 
 

@@ -18,7 +18,9 @@ from functools import cache
 # jieba's own patterns (jieba/__init__.py: re_han_default, re_skip_default, re_eng).
 _RE_HAN = re.compile("([\u4e00-\u9fd5a-zA-Z0-9+#&\\._%\\-]+)")
 _RE_SKIP = re.compile("(\r\n|\\s)")
-_RE_ENG1 = re.compile("[a-zA-Z0-9]")
+_ENG1 = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")  # re_eng
+_RE_ASCII_ALNUM = re.compile("[a-zA-Z0-9]")
+_PREFIX_ONLY = float("-inf")
 
 
 class Segmenter:
@@ -26,34 +28,37 @@ class Segmenter:
 
     def __init__(self, freq: dict[str, int], total: int) -> None:
         logtotal = math.log(total)
-        self._prefix = freq  # every word and every prefix of a word (prefixes have frequency 0)
-        self._logp = {w: math.log(f) - logtotal for w, f in freq.items() if f}
+        # One lookup per DAG edge: every word and every prefix of a word maps to its log
+        # probability; prefixes that are not words (frequency 0) map to -inf, so they extend the
+        # scan but never win (a real word's score is finite).
+        self._words = {w: (math.log(f) - logtotal if f else _PREFIX_ONLY) for w, f in freq.items()}
         self._unknown = math.log(1) - logtotal  # FREQ.get(w) or 1, as jieba writes it
 
     def _route(self, s: str) -> list[int]:
-        """end[i]: last index of the best word starting at i (jieba's calc over get_DAG)."""
+        """end[i]: last index of the best word starting at i (jieba's calc over get_DAG).
+
+        jieba takes max over (value, x), so ties go to the larger end x: hence `>=` below. When
+        no word starts at k (only prefixes, or nothing), DAG[k] = [k] with log(1) - logtotal.
+        """
         n = len(s)
-        prefix, logp, unknown = self._prefix, self._logp, self._unknown
+        get, unknown, prefix_only = self._words.get, self._unknown, _PREFIX_ONLY
         best = [0.0] * (n + 1)
         end = [0] * n
-        get = logp.get
         for k in range(n - 1, -1, -1):
-            top = None
-            top_x = k
+            top, top_x, i = prefix_only, k, k
             frag = s[k]
-            i = k
-            while frag in prefix:
-                p = get(frag)
-                if p is not None:
-                    value = p + best[i + 1]
-                    if top is None or value >= top:  # max over (value, x): ties go to the larger x
-                        top, top_x = value, i
+            p = get(frag)
+            while p is not None:
+                value = p + best[i + 1]
+                if value >= top:
+                    top, top_x = value, i
                 i += 1
                 if i == n:
                     break
                 frag += s[i]
-            if top is None:  # jieba's DAG[k] = [k]; log(FREQ.get(char) or 1)
-                top = get(s[k], unknown) + best[k + 1]
+                p = get(frag)
+            if top == prefix_only:
+                top, top_x = unknown + best[k + 1], k
             best[k] = top
             end[k] = top_x
         return end
@@ -61,10 +66,16 @@ class Segmenter:
     def _cut_block(self, s: str, out: list[str]) -> None:
         end = self._route(s)
         x, n, buf = 0, len(s), ""
+        if _RE_ASCII_ALNUM.search(s) is None:  # nothing to merge: just follow the route
+            while x < n:
+                y = end[x] + 1
+                out.append(s[x:y])
+                x = y
+            return
         while x < n:
             y = end[x] + 1
             word = s[x:y]
-            if y - x == 1 and _RE_ENG1.match(word):
+            if y - x == 1 and word in _ENG1:
                 buf += word
             else:
                 if buf:
@@ -77,10 +88,11 @@ class Segmenter:
 
     def lcut(self, sentence: str) -> list[str]:
         out: list[str] = []
-        for blk in _RE_HAN.split(sentence):
+        # split() with a capturing group alternates: text between matches (even), matches (odd)
+        for j, blk in enumerate(_RE_HAN.split(sentence)):
             if not blk:
                 continue
-            if _RE_HAN.match(blk):
+            if j % 2:
                 self._cut_block(blk, out)
             else:
                 for x in _RE_SKIP.split(blk):

@@ -5,7 +5,6 @@ Torch is imported lazily, so any backend (and the tests) can use this without th
 
 from __future__ import annotations
 
-import importlib.metadata
 import logging
 import os
 import platform
@@ -53,12 +52,10 @@ def device_name() -> str:
 
 
 def library_versions() -> dict[str, str | None]:
-    out: dict[str, str | None] = {"python": platform.python_version()}
-    for name in ("torch", "transformers", "accelerate", "bitsandbytes", "tokenizers", "gguf"):
-        try:
-            out[name] = importlib.metadata.version(name)
-        except importlib.metadata.PackageNotFoundError:
-            out[name] = None
+    """The provenance versions plus the CUDA runtime torch was built with."""
+    from leaderboard.provenance import versions
+
+    out = versions()
     try:
         import torch
 
