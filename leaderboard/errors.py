@@ -20,7 +20,7 @@ class DataError(LeaderboardError):
 
 
 class BackendUnavailable(LeaderboardError):
-    """An optional dependency or device needed by a backend is missing (message says what to install)."""
+    """A dependency or device a backend needs is missing (the message says what to install)."""
 
 
 class ResultsError(LeaderboardError):

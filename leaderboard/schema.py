@@ -1,6 +1,7 @@
 """Pydantic models of the files the project writes and later reads back (and others submit).
 
-These are the contract between runner (writer), metrics (producer of cells and scores) and site (reader).
+These are the contract between runner (writer), metrics (producer of cells and scores) and site
+(reader).
 extra="forbid" everywhere: a misspelled field in a committed file is an error, not silently dropped.
 Rates are fractions in [0, 1]; the site renders percentages.
 """
@@ -98,7 +99,8 @@ class Provenance(_Strict):
     git_commit: str | None
     git_dirty: bool | None = None
     command: str
-    data_blob_ids: dict[str, str]  # data file -> verified git blob id (or "unverified:<sha1>")
+    # data file -> verified git blob id (or "unverified:<sha1>")
+    data_blob_ids: dict[str, str]
     model: str
     model_revision: str | None
     backend: str
@@ -110,7 +112,8 @@ class Provenance(_Strict):
     seeds: dict[str, int]
     batch_size: int | str | None
     fingerprint: str
-    versions: dict[str, str | None]  # torch, transformers, accelerate, bitsandbytes, jieba, python...
+    # torch, transformers, accelerate, bitsandbytes, jieba, python...
+    versions: dict[str, str | None]
     device: str
     started: str
     finished: str

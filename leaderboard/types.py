@@ -1,6 +1,7 @@
 """Frozen value types shared by every stage of the pipeline.
 
-They are plain dataclasses (not pydantic) because they never come from outside: data files and YAML are
+They are plain dataclasses (not pydantic) because they never come from outside: data files and YAML
+are
 validated at the edge (data.py, config.py, results.py) and converted into these.
 """
 
@@ -34,12 +35,13 @@ Answer = tuple[AnswerElement, ...]
 
 @dataclass(frozen=True)
 class Record:
-    """One validated line of an RGB data file. Immutable so instance building can never mutate it."""
+    """One validated line of an RGB data file; immutable so instance building cannot mutate it."""
 
     id: int
     query: str
     answer: Answer  # normalised: a bare string answer becomes a one-element tuple
-    positive: tuple[str, ...] | tuple[tuple[str, ...], ...]  # groups (tuple of tuples) in *_int
+    # groups (tuple of tuples) in *_int
+    positive: tuple[str, ...] | tuple[tuple[str, ...], ...]
     negative: tuple[str, ...]
     positive_wrong: tuple[str, ...] = ()  # *_fact only
     fakeanswer: Answer = ()  # *_fact only
@@ -75,7 +77,7 @@ class ChatMessage:
 
 @dataclass(frozen=True)
 class ChatRequest:
-    """A batch element for Backend.generate: one conversation, answered by exactly one Completion."""
+    """A batch element for Backend.generate: one conversation, answered by one Completion."""
 
     messages: tuple[ChatMessage, ...]
 

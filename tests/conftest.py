@@ -1,6 +1,7 @@
 """Shared fixtures: where the fetched RGB data and the offline SmolLM2 model live.
 
-Tests that need data skip (with the command to run) when `rgb-leaderboard data fetch` has not been run;
+Tests that need data skip (with the command to run) when `rgb-leaderboard data fetch` has not
+been run;
 CI always fetches first, so these skips only happen on a developer's fresh checkout.
 """
 
@@ -25,7 +26,7 @@ def repo_root() -> Path:
 def data_root() -> Path:
     """The repository's data root, with at least the zh noise split fetched."""
     if not (REPO / "data_zh" / "zh_refine.json").exists():
-        pytest.skip("RGB data not fetched: run `rgb-leaderboard data fetch` (or --from ../shared/rgb)")
+        pytest.skip("RGB data not fetched: run `rgb-leaderboard data fetch [--from ../shared/rgb]`")
     return REPO
 
 
