@@ -109,6 +109,7 @@ def _provenance(
     started: str,
     wall_s: float,
     command: str | None,
+    data_parallel: dict[str, object] | None = None,
 ) -> Provenance:
     commit, dirty = prov.git_state()
     sources = {
@@ -155,6 +156,7 @@ def _provenance(
             "sum_latency_s": round(sum(r.latency_s or 0.0 for r in in_plan), 3),
             "skipped_splits": plan.skipped,
             "backend": info,
+            **({"data_parallel": data_parallel} if data_parallel is not None else {}),
         },
     )
 
@@ -172,6 +174,7 @@ def assemble_results(
     wall_s: float,
     command: str | None,
     resamples: int,
+    data_parallel: dict[str, object] | None = None,
 ) -> Results:
     """Score every prediction in the plan (both modes), compute metrics, attach provenance."""
     from leaderboard.metrics import compute_metrics
@@ -184,7 +187,16 @@ def assemble_results(
     info = backend_info(backend, previous)
     in_plan = [records[it.instance.key] for it in plan.items if it.instance.key in records]
     provenance = _provenance(
-        sub, plan, in_plan, fp, stats, info, started=started, wall_s=wall_s, command=command
+        sub,
+        plan,
+        in_plan,
+        fp,
+        stats,
+        info,
+        started=started,
+        wall_s=wall_s,
+        command=command,
+        data_parallel=data_parallel,
     )
     return Results(
         submission_id=sub.id,

@@ -8,6 +8,10 @@ atomically); later runs append to a fresh predictions.jsonl again. Readers alway
 first and then the .jsonl, so the scheme stays append-only and resumable, and a crash between the
 rename and the removal of the .jsonl only leaves duplicate lines, which readers drop.
 
+Under data parallelism (`accelerate launch`) every process appends to its own shard
+predictions.rank<R>.jsonl instead, and rank 0 folds the shards into predictions.jsonl when all are
+done; readers of a folder also read shards left by a crash, so nothing finished is generated again.
+
 results.json is written atomically (temporary file + rename) and validated on read.
 """
 
@@ -16,6 +20,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import re
 import shutil
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -30,6 +35,8 @@ PREDICTIONS_NAME = "predictions.jsonl"
 PREDICTIONS_GZ_NAME = "predictions.jsonl.gz"
 RESULTS_NAME = "results.json"
 COMPACT_THRESHOLD_BYTES = 1 << 20  # fold the plain file into the .gz once it passes 1 MiB
+MARKER_SUFFIX = ".done"  # a rank's "my share is on disk" marker: <shard name> + suffix
+_SHARD_RE = re.compile(r"^predictions\.rank(\d+)\.jsonl$")
 
 
 @dataclass
@@ -46,6 +53,28 @@ def predictions_paths(folder: Path) -> tuple[Path, Path]:
     may be absent)."""
     folder = Path(folder)
     return folder / PREDICTIONS_GZ_NAME, folder / PREDICTIONS_NAME
+
+
+def shard_name(rank: int) -> str:
+    """The file one data-parallel process appends to (no two processes share a file)."""
+    return f"predictions.rank{rank}.jsonl"
+
+
+def shard_paths(folder: Path) -> list[Path]:
+    """Data-parallel shard files of a folder, by rank (left by a running or crashed run)."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        return []
+    found = [(int(m.group(1)), p) for p in folder.iterdir() if (m := _SHARD_RE.match(p.name))]
+    return [p for _, p in sorted(found)]
+
+
+def marker_paths(folder: Path) -> list[Path]:
+    """Completion markers of data-parallel ranks (predictions.rank<R>.jsonl.done)."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        return []
+    return sorted(folder.glob("predictions.rank*.jsonl" + MARKER_SUFFIX))
 
 
 def _format_validation(exc: ValidationError) -> str:
@@ -100,7 +129,7 @@ def _read_gz_lines(path: Path) -> list[bytes]:
 
 
 def read_predictions_detailed(folder_or_file: Path) -> PredictionsRead:
-    """Read every prediction of a folder (.gz then .jsonl) or of one file.
+    """Read every prediction of a folder (.gz, .jsonl, then shards by rank) or of one file.
 
     The first record of each (key, fingerprint) wins, except that a later success replaces an
     earlier error (`run --retry-errors`); records of other fingerprints are kept so the
@@ -109,7 +138,7 @@ def read_predictions_detailed(folder_or_file: Path) -> PredictionsRead:
     target = Path(folder_or_file)
     if target.is_dir():
         gz_path, plain_path = predictions_paths(target)
-        sources = [p for p in (gz_path, plain_path) if p.exists()]
+        sources = [p for p in (gz_path, plain_path) if p.exists()] + shard_paths(target)
     else:
         sources = [target] if target.exists() else []
     out = PredictionsRead(records=[])
@@ -162,12 +191,13 @@ def repair_truncated_tail(plain_path: Path) -> bool:
 
 
 class PredictionWriter:
-    """Appends records to predictions.jsonl; every `append` call ends with flush + fsync."""
+    """Appends records to predictions.jsonl (or to a data-parallel shard named by `name`);
+    every `append` call ends with flush + fsync."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, name: str = PREDICTIONS_NAME) -> None:
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
-        _, self.path = predictions_paths(self.folder)
+        self.path = self.folder / name
         repair_truncated_tail(self.path)
         self._fh = open(self.path, "ab")  # noqa: SIM115 - closed in close()
 
@@ -191,7 +221,7 @@ class PredictionWriter:
         self.close()
 
 
-def _fsync_dir(folder: Path) -> None:
+def fsync_dir(folder: Path) -> None:
     try:
         fd = os.open(folder, os.O_RDONLY)
     except OSError:
@@ -228,9 +258,9 @@ def compact_predictions(folder: Path, threshold_bytes: int = COMPACT_THRESHOLD_B
         out.flush()
         os.fsync(out.fileno())
     os.replace(tmp, gz_path)
-    _fsync_dir(folder)
+    fsync_dir(folder)
     plain_path.unlink()
-    _fsync_dir(folder)
+    fsync_dir(folder)
     return True
 
 

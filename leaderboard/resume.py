@@ -15,7 +15,13 @@ from pathlib import Path
 from leaderboard import provenance as prov
 from leaderboard.errors import ResultsError
 from leaderboard.plan import WorkItem
-from leaderboard.results import move_aside, predictions_paths, read_predictions_detailed
+from leaderboard.results import (
+    marker_paths,
+    move_aside,
+    predictions_paths,
+    read_predictions_detailed,
+    shard_paths,
+)
 from leaderboard.schema import PredictionRecord
 
 
@@ -62,7 +68,8 @@ def load_existing(
         )
         return {}
     stamp = time.strftime("%Y%m%dT%H%M%S")
-    moved = move_aside([gz_path, plain_path, out_dir / "results.json"], stamp)
+    side = shard_paths(out_dir) + marker_paths(out_dir)  # data-parallel shards and markers
+    moved = move_aside([gz_path, plain_path, out_dir / "results.json", *side], stamp)
     say(progress, "moved aside: " + ", ".join(str(m) for m in moved))
     return {}
 

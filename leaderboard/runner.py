@@ -16,14 +16,22 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from leaderboard import parallel
 from leaderboard import provenance as prov
 from leaderboard.assemble import BOOTSTRAP_SEED, assemble_results, previous_results
 from leaderboard.backends import Backend
 from leaderboard.config import Submission, submission_dir
 from leaderboard.errors import ConfigError
 from leaderboard.generation import GenStats, generate_pending
+from leaderboard.parallel import DataParallel, ShardReport
 from leaderboard.plan import Plan, PlannedSplit, WorkItem, build_plan
-from leaderboard.results import PredictionWriter, compact_predictions, write_results
+from leaderboard.results import (
+    PREDICTIONS_NAME,
+    PredictionWriter,
+    compact_predictions,
+    shard_name,
+    write_results,
+)
 from leaderboard.resume import check_prompts, group_pending, load_existing, say
 from leaderboard.schema import PredictionRecord, Results
 from leaderboard.types import Ability, ChatRequest, Lang
@@ -36,6 +44,7 @@ __all__ = [
     "GenStats",
     "Plan",
     "PlannedSplit",
+    "ShardReport",
     "WorkItem",
     "assemble_results",
     "build_plan",
@@ -139,11 +148,12 @@ def _write_predictions(
     chunk_size: int | None,
     progress: bool,
     stats: GenStats,
+    name: str = PREDICTIONS_NAME,
 ) -> None:
     """Append the reused records, then generate what is pending (the backend is loaded by the
     caller only when something is pending)."""
     bs = sub.batch_size if isinstance(sub.batch_size, int) else AUTO_BATCH_GUESS
-    with PredictionWriter(out_dir) as writer:
+    with PredictionWriter(out_dir, name) as writer:
         if reused:
             stats.reused = stats.recorded = writer.append(reused)
         if pending:
@@ -164,6 +174,36 @@ def _write_predictions(
             )
 
 
+def _split_for_processes(
+    plan: Plan, out_dir: Path, fp: str, *, overwrite: bool, retry_errors: bool
+) -> DataParallel | None:
+    """This process's share when launched as several (None for a plain single process)."""
+    rank, world = parallel.world()
+    if world == 1:
+        return None
+    if overwrite:
+        raise ConfigError(
+            "--overwrite cannot be used with several processes (each one would move the old "
+            "files aside under the others); use a new output folder (--out DIR), or run "
+            "--overwrite as one process."
+        )
+    dp = parallel.split_work(
+        plan.items, out_dir, fp, retry_errors=retry_errors, rank=rank, world=world
+    )
+    parallel.clear_marker(out_dir, rank)
+    return dp
+
+
+def _finish_shard(out_dir: Path, dp: DataParallel, fp: str, stats: GenStats) -> ShardReport:
+    """A rank > 0 is done: mark its share as on disk (when it had one) and leave the rest to
+    rank 0."""
+    if dp.mine:
+        parallel.write_marker(out_dir, dp, fp, stats)
+    return ShardReport(
+        dp.rank, dp.world, out_dir / shard_name(dp.rank), len(dp.mine), stats.generated
+    )
+
+
 def run_submission(
     sub: Submission,
     *,
@@ -182,8 +222,12 @@ def run_submission(
     progress: bool = True,
     command: str | None = None,
     resamples: int = 1000,
-) -> Results | DryRunReport:
-    """Run (or resume) a submission and write predictions + results.json into `out_dir`."""
+) -> Results | DryRunReport | ShardReport:
+    """Run (or resume) a submission and write predictions + results.json into `out_dir`.
+
+    Under `accelerate launch` / torchrun (WORLD_SIZE > 1) each process generates its share into
+    its own shard; ranks > 0 return a ShardReport, rank 0 merges, scores and writes results.
+    """
     started, t_start = prov.now_iso(), time.perf_counter()
     out_dir = _resolve_out_dir(sub, out_dir, limit)
     plan = build_plan(
@@ -201,25 +245,40 @@ def run_submission(
     reused, pending = group_pending(plan.items, existing, retry_errors)
     if dry_run:
         return _dry_run_report(sub, plan, fp, out_dir, existing, len(pending))
+    dp = _split_for_processes(plan, out_dir, fp, overwrite=overwrite, retry_errors=retry_errors)
+    if dp is not None:
+        pending = [p for p in pending if p[0].prompt_sha256 in dp.mine]
+        reused = reused if dp.rank == 0 else []  # rank 0 records identical-prompt copies
     stats = GenStats()
     previous = previous_results(out_dir, fp)
-    if backend is None and (pending or previous is None):
+    wants_info = previous is None and (dp is None or dp.rank == 0)
+    if backend is None and (pending or wants_info):
         from leaderboard.backends import load_backend
 
         say(progress, f"loading {sub.backend} backend for {sub.model} ...")
         backend = load_backend(sub)
-    _write_predictions(
-        backend,
-        sub,
-        out_dir,
-        fp,
-        reused,
-        pending,
-        n_existing=len(existing),
-        chunk_size=chunk_size,
-        progress=progress,
-        stats=stats,
-    )
+    if dp is None or reused or pending:  # a rank with nothing to do creates no shard
+        _write_predictions(
+            backend,
+            sub,
+            out_dir,
+            fp,
+            reused,
+            pending,
+            n_existing=len(existing),
+            chunk_size=chunk_size,
+            progress=progress,
+            stats=stats,
+            name=PREDICTIONS_NAME if dp is None else shard_name(dp.rank),
+        )
+    dp_info = None
+    if dp is not None:
+        if dp.rank > 0:
+            return _finish_shard(out_dir, dp, fp, stats)
+        markers = parallel.wait_for_ranks(out_dir, dp, fp, progress=progress)
+        dp_info = parallel.describe(dp, stats, markers)
+        stats = parallel.combine_stats(stats, markers)
+    parallel.merge_shards(out_dir)  # this run's shards, or ones a crashed run left
     records = load_existing(out_dir, fp, progress=False)
     results = assemble_results(
         sub,
@@ -233,6 +292,7 @@ def run_submission(
         wall_s=time.perf_counter() - t_start,
         command=command,
         resamples=resamples,
+        data_parallel=dp_info,
     )
     write_results(out_dir / "results.json", results)
     compact_predictions(out_dir)

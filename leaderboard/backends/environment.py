@@ -79,7 +79,7 @@ def data_parallel_rank() -> tuple[int, int, int]:
     """(rank, world size, local rank) under `accelerate launch` / torchrun, else (0, 1, 0).
 
     With several processes each one holds a full model copy on its own GPU (data parallel) and
-    takes every world-th instance; the runner merges the per-process predictions.
+    takes every world-th unique prompt; rank 0 merges the per-process shards (leaderboard.parallel).
     """
     world = int(os.environ.get("WORLD_SIZE", "1"))
     rank = int(os.environ.get("RANK", "0"))

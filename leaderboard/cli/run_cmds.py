@@ -115,7 +115,7 @@ def run(
     """Generate, score and write predictions.jsonl + results.json; rerunning resumes
     where it stopped."""
     from leaderboard.data import data_root
-    from leaderboard.runner import DryRunReport, run_submission
+    from leaderboard.runner import DryRunReport, ShardReport, run_submission
 
     sub = load_submission(path)
     result = run_submission(
@@ -134,7 +134,7 @@ def run(
         progress=progress,
         command="rgb-leaderboard " + " ".join(shlex.quote(a) for a in sys.argv[1:]),
     )
-    if isinstance(result, DryRunReport):
+    if isinstance(result, DryRunReport | ShardReport):
         typer.echo(result.render())
         return
     folder = out or sub.source_path.parent  # type: ignore[union-attr]
