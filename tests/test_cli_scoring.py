@@ -13,21 +13,7 @@ from typer.testing import CliRunner
 from leaderboard.cli import app
 from leaderboard.schema import PredictionRecord
 
-REPO = Path(__file__).resolve().parents[1]
 runner = CliRunner()
-
-
-@pytest.fixture(scope="module")
-def rgb_root(tmp_path_factory: pytest.TempPathFactory, shared_rgb: Path) -> Path:
-    if (REPO / "data_zh" / "zh_fact.json").exists() and (
-        REPO / "data_en" / "en_fact.json"
-    ).exists():
-        return REPO
-    from leaderboard.data import fetch
-
-    root = tmp_path_factory.mktemp("rgb")
-    fetch(root, source=shared_rgb, progress=False)
-    return root
 
 
 def _answers(root: Path, name: str) -> dict[int, object]:

@@ -14,45 +14,26 @@ import time
 from pathlib import Path
 
 import pytest
-import yaml
 
 from leaderboard.backends.fake import FakeBackend
 from leaderboard.config import load_submission
 from leaderboard.results import marker_paths, read_predictions, read_results, shard_paths
 from leaderboard.runner import run_submission
+from tests.helpers import write_fake_submission
 
-REPO = Path(__file__).resolve().parents[1]
 ARGS = ["--limit", "3", "--languages", "zh,en", "--abilities", "counterfactual,rejection"]
 N_KEYS = 12  # 3 records x 4 splits (one noise rate each)
 DP_ENV = ("RANK", "WORLD_SIZE", "LOCAL_RANK", "LOCAL_WORLD_SIZE", "RGB_DP_TIMEOUT_S")
 
 
-@pytest.fixture(scope="module")
-def rgb_root(tmp_path_factory: pytest.TempPathFactory, shared_rgb: Path) -> Path:
-    if (REPO / "data_zh" / "zh_refine.json").exists() and (
-        REPO / "data_en" / "en_fact.json"
-    ).exists():
-        return REPO
-    from leaderboard.data import fetch
-
-    root = tmp_path_factory.mktemp("rgb")
-    fetch(root, source=shared_rgb, progress=False)
-    return root
-
-
 def make_sub(folder: Path) -> Path:
-    data = {
-        "id": folder.name,
-        "display_name": "DP",
-        "model": "fake-model",
-        "backend": "fake",
-        "fake": {"strategy": "echo", "latency_s": 0.02},
-        "batch_size": 2,
-        "run": {"allow_partial_data": True},
-    }
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "model.yaml").write_text(yaml.safe_dump(data), encoding="utf-8")
-    return folder / "model.yaml"
+    """A fake-backend submission slow enough (20 ms a batch) for ranks to overlap."""
+    return write_fake_submission(
+        folder,
+        display_name="DP",
+        fake={"strategy": "echo", "latency_s": 0.02},
+        run={"allow_partial_data": True},
+    )
 
 
 def _env(**extra: str) -> dict[str, str]:
@@ -96,6 +77,21 @@ def single_process_results(tmp_path: Path, root: Path):
     code, _, err = finish(start(path, root, None))
     assert code == 0, err
     return read_results(path.parent / "results.json")
+
+
+def finish_in_process(path: Path, root: Path):
+    """Run ARGS' selection in this process on a counting fake backend: (backend, results)."""
+    backend = FakeBackend(strategy="echo")
+    res = run_submission(
+        load_submission(path),
+        root=root,
+        backend=backend,
+        limit=3,
+        languages=["zh", "en"],
+        abilities=["counterfactual", "rejection"],
+        progress=False,
+    )
+    return backend, res
 
 
 def assert_merged(folder: Path) -> None:
@@ -160,16 +156,7 @@ def test_single_process_picks_up_leftover_shard(tmp_path: Path, rgb_root: Path) 
     assert code == 0, err
     (shard,) = shard_paths(path.parent)
     left = {r.key: r.created for r in read_predictions(shard)}
-    backend = FakeBackend(strategy="echo")
-    res = run_submission(
-        load_submission(path),
-        root=rgb_root,
-        backend=backend,
-        limit=3,
-        languages=["zh", "en"],
-        abilities=["counterfactual", "rejection"],
-        progress=False,
-    )
+    backend, res = finish_in_process(path, rgb_root)
     assert backend.requests_seen == N_KEYS - len(left)
     assert_merged(path.parent)
     merged = {r["key"]: r["created"] for r in plain_lines(path.parent)}
@@ -188,16 +175,7 @@ def test_rank0_times_out_naming_missing_rank(tmp_path: Path, rgb_root: Path) -> 
     assert not (folder / "results.json").exists()
     kept = {r.key for r in read_predictions(shard_paths(folder)[0])}
     # finishing as one process generates only the other half
-    backend = FakeBackend(strategy="echo")
-    run_submission(
-        load_submission(path),
-        root=rgb_root,
-        backend=backend,
-        limit=3,
-        languages=["zh", "en"],
-        abilities=["counterfactual", "rejection"],
-        progress=False,
-    )
+    backend, _ = finish_in_process(path, rgb_root)
     assert backend.requests_seen == N_KEYS - len(kept)
     assert_merged(folder)
 

@@ -8,46 +8,20 @@ import json
 from pathlib import Path
 
 import pytest
-import yaml
 
 from leaderboard.backends.fake import FakeBackend
 from leaderboard.config import load_submission
 from leaderboard.errors import ResultsError
 from leaderboard.results import read_predictions, read_results
 from leaderboard.runner import DryRunReport, run_submission
+from tests.helpers import write_fake_submission
 
 REPO = Path(__file__).resolve().parents[1]
 
 
-@pytest.fixture(scope="session")
-def rgb_root(tmp_path_factory: pytest.TempPathFactory, shared_rgb: Path) -> Path:
-    """Verified RGB data: the repository's if fetched, else copied from ../shared/rgb."""
-    if (REPO / "data_zh" / "zh_refine.json").exists() and (
-        REPO / "data_en" / "en_fact.json"
-    ).exists():
-        return REPO
-    from leaderboard.data import fetch
-
-    root = tmp_path_factory.mktemp("rgb")
-    fetch(root, source=shared_rgb, progress=False)
-    return root
-
-
 def make_sub(folder: Path, **fields: object) -> Path:
-    """A submission folder with model.yaml; `fields` override the fake-backend defaults."""
-    data: dict[str, object] = {
-        "id": folder.name,
-        "display_name": "Test",
-        "model": "fake-model",
-        "backend": "fake",
-        "fake": {"strategy": "echo"},
-        "batch_size": 2,
-        "run": {"allow_partial_data": True},
-    }
-    data.update(fields)
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "model.yaml").write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
-    return folder / "model.yaml"
+    """A fake-backend submission that may run on the partial en data; `fields` override."""
+    return write_fake_submission(folder, **{"run": {"allow_partial_data": True}, **fields})
 
 
 def run(path: Path, root: Path, backend=None, **kw):
@@ -287,14 +261,6 @@ def test_large_predictions_are_compressed_and_still_resume(
 
 
 # ------------------------------------------------------------------------------ real transformers
-
-
-@pytest.fixture(scope="session")
-def tiny_llama(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    pytest.importorskip("transformers")
-    from tiny_model import build_tiny_model
-
-    return build_tiny_model(tmp_path_factory.mktemp("tiny") / "model")
 
 
 def tiny_sub(folder: Path, model: Path, **fields: object) -> Path:

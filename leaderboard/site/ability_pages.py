@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from leaderboard.site import charts
 from leaderboard.site.fmt import esc, rate_key
 from leaderboard.site.load import SiteData, Submission
@@ -62,6 +64,19 @@ def _reported(data: SiteData, lang: str) -> list[tuple[Cell, ReportedLang]]:
             if lr is not None:
                 out.append((reported_cell(m, rep.file.source.citation), lr))
     return out
+
+
+def _reported_rows(
+    data: SiteData, lang: str, cells: Callable[[ReportedLang], dict[str, Cell] | None]
+) -> tuple[Row, ...]:
+    """The paper's rows of a table, labelled as reported; `cells` gives a model's cells beside
+    its name, or None where the paper has no numbers for that table."""
+    rows = []
+    for cell, lr in _reported(data, lang):
+        values = cells(lr)
+        if values is not None:
+            rows.append(Row({"model": cell, **values}, "lb-reported-row"))
+    return tuple(rows)
 
 
 def _curve_table(
@@ -136,6 +151,25 @@ def _curve_table(
     return table, series
 
 
+def _reported_rejection(lr: ReportedLang) -> dict[str, Cell] | None:
+    rej = lr.rejection
+    if rej is None:
+        return None
+    return {"rej_rgb": Cell.rate(frac(rej.rej)), "rej_star": Cell.rate(frac(rej.rej_star))}
+
+
+def _reported_counterfactual(lr: ReportedLang) -> dict[str, Cell] | None:
+    cf = lr.counterfactual
+    if cf is None:
+        return None
+    return {
+        "accuracy": Cell.rate(frac(cf.acc_doc)),
+        "ed": Cell.rate(frac(cf.ed)),
+        "cr": Cell.rate(frac(cf.cr)),
+        "acc_nodoc": Cell.rate(frac(cf.acc)),
+    }
+
+
 def _rejection_table(data: SiteData, lang: str, prefix: str) -> Table:
     cols = (
         Column("model", "Model"),
@@ -171,26 +205,12 @@ def _rejection_table(data: SiteData, lang: str, prefix: str) -> Table:
         cs = cells_for(s.results, lang, "rejection", "rgb")
         row["n"] = Cell.text(cs[0].n if cs else None, cs[0].n if cs else -1)
         rows.append(Row(row))
-    reported_rows = []
-    for cell, lr in _reported(data, lang):
-        if lr.rejection is None:
-            continue
-        reported_rows.append(
-            Row(
-                {
-                    "model": cell,
-                    "rej_rgb": Cell.rate(frac(lr.rejection.rej)),
-                    "rej_star": Cell.rate(frac(lr.rejection.rej_star)),
-                },
-                "lb-reported-row",
-            )
-        )
     return Table(
         id=f"{lang}-rejection",
         title=f"Negative rejection, {LANG_NAMES[lang]}",
         columns=cols,
         rows=tuple(rows),
-        reported_rows=tuple(reported_rows),
+        reported_rows=_reported_rows(data, lang, _reported_rejection),
         note="Rates in %, 95% CI underneath.",
     )
 
@@ -221,30 +241,12 @@ def _counterfactual_table(data: SiteData, lang: str, mode: str, prefix: str) -> 
                 }
             )
         )
-    reported_rows = []
-    if mode == "rgb":
-        for cell, lr in _reported(data, lang):
-            cf = lr.counterfactual
-            if cf is None:
-                continue
-            reported_rows.append(
-                Row(
-                    {
-                        "model": cell,
-                        "accuracy": Cell.rate(frac(cf.acc_doc)),
-                        "ed": Cell.rate(frac(cf.ed)),
-                        "cr": Cell.rate(frac(cf.cr)),
-                        "acc_nodoc": Cell.rate(frac(cf.acc)),
-                    },
-                    "lb-reported-row",
-                )
-            )
     return Table(
         id=f"{lang}-counterfactual-{mode}",
         title=f"Counterfactual robustness, {LANG_NAMES[lang]}, {MODE_NAMES[mode]}",
         columns=cols,
         rows=tuple(rows),
-        reported_rows=tuple(reported_rows),
+        reported_rows=_reported_rows(data, lang, _reported_counterfactual) if mode == "rgb" else (),
         note="Rates in %, 95% CI underneath.",
     )
 

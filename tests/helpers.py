@@ -1,0 +1,25 @@
+"""Small builders shared by the runner, CLI and data-parallel tests."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+
+def write_fake_submission(folder: Path, **fields: object) -> Path:
+    """A submission folder with model.yaml on the in-package fake backend (echo strategy);
+    `fields` override or add top-level keys (None writes a YAML null). Returns the YAML path."""
+    data: dict[str, object] = {
+        "id": folder.name,
+        "display_name": "Test",
+        "model": "fake-model",
+        "backend": "fake",
+        "fake": {"strategy": "echo"},
+        "batch_size": 2,
+    }
+    data.update(fields)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "model.yaml"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    return path
