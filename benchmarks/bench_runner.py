@@ -8,8 +8,13 @@ what the runner adds: batching, sorting, file writes, scoring and metrics. Repor
 - runner overhead: share of the runner's wall time spent outside model calls;
 - agreement: share of instances where both produced the same text (greedy; padding may differ).
 
-    python benchmarks/bench_runner.py --model tiny --n 24
-    python benchmarks/bench_runner.py --model smollm2 --n 8 --batch-size 4 --max-new-tokens 32
+    python benchmarks/bench_runner.py --model tiny --n 24 --batch-size 1,8
+    python benchmarks/bench_runner.py --model smollm2 --lang zh --n 8 --batch-size 1,4 \
+        --max-new-tokens 64
+
+Several batch sizes share one model load and one reference loop, so their ratios come from the
+same run. Process CPU time is printed next to wall time: on a shared machine wall time includes
+waiting for a core, CPU time does not (the CPU-time ratio is reference CPU / runner CPU).
 
 Targets (issue 4): padding < 10 %, overhead < 2 %, never slower than the loop on CPU,
 >= 10x on a GPU.
@@ -130,6 +135,78 @@ def reference_loop(backend, requests, max_new_tokens: int) -> tuple[list[str], d
     }
 
 
+def batched_pass(sub, backend, requests, items, ref_texts, run_opts, out_dir: Path):
+    """Prefill probe and full runner run at the backend's current batch size; figures of both."""
+    from leaderboard.results import read_predictions
+    from leaderboard.runner import run_submission
+
+    backend.stats = type(backend.stats)()
+    backend.generate(requests, dataclasses.replace(sub.generation.to_config(), max_new_tokens=1))
+    batched_prefill_s = backend.stats.model_time_s
+    backend.stats = type(backend.stats)()
+    load0, cpu0, t0 = os.getloadavg()[0], time.process_time(), time.perf_counter()
+    run_submission(sub, out_dir=out_dir, backend=backend, progress=False, **run_opts)
+    run_wall, run_cpu = time.perf_counter() - t0, time.process_time() - cpu0
+    st = backend.stats
+    preds = {p.key: p.prediction for p in read_predictions(out_dir)}
+    n_run = len(preds)
+    agree = sum(preds.get(it.instance.key) == t for it, t in zip(items, ref_texts, strict=True))
+    fed = st.prompt_tokens + st.prompt_padding_tokens
+    gen = st.completion_tokens + st.completion_padding_tokens
+    return {
+        "batch_size": sub.batch_size,
+        "n": n_run,
+        "wall_s": round(run_wall, 2),
+        "cpu_s": round(run_cpu, 2),
+        "inst_per_s": round(n_run / run_wall, 4),
+        "prefill_tok_s": round(st.prompt_tokens / batched_prefill_s, 1),
+        "decode_tok_s": round(
+            st.completion_tokens / max(1e-9, st.model_time_s - batched_prefill_s), 1
+        ),
+        "padding_share_prompt": round(st.prompt_padding_tokens / max(1, fed), 4),
+        "padding_share_all": round(
+            (st.prompt_padding_tokens + st.completion_padding_tokens) / max(1, fed + gen), 4
+        ),
+        "overhead_share": round(1 - st.model_time_s / run_wall, 4),
+        "same_text_share": round(agree / max(1, len(items)), 3),
+        "load_avg_1m": [round(load0, 2), round(os.getloadavg()[0], 2)],
+    }
+
+
+def print_table(figures: dict[str, object]) -> None:
+    """Reference and every batch size side by side; ratios are against the reference loop."""
+    for k, v in figures.items():
+        if k not in ("reference", "runs"):
+            print(f"{k:<20}{v}")
+    ref, runs = figures["reference"], figures["runs"]
+    rows = [
+        ("instances", "n"),
+        ("prompt tokens, mean", "prompt_tokens_mean"),
+        ("new tokens, mean", "completion_tokens_mean"),
+        ("wall s", "wall_s"),
+        ("process CPU s", "cpu_s"),
+        ("instances/s", "inst_per_s"),
+        ("prefill tok/s", "prefill_tok_s"),
+        ("decode tok/s", "decode_tok_s"),
+        ("padding (prompt)", "padding_share_prompt"),
+        ("padding (all)", "padding_share_all"),
+        ("overhead share", "overhead_share"),
+        ("same text as ref", "same_text_share"),
+        ("load avg 1m start,end", "load_avg_1m"),
+    ]
+    heads = ["reference loop"] + [f"runner bs={r['batch_size']}" for r in runs]
+    print(f"\n{'':<24}" + "".join(f"{h:>18}" for h in heads))
+    for label, key in rows:
+        cells = [ref.get(key, "-")] + [r.get(key, "-") for r in runs]
+        print(f"{label:<24}" + "".join(f"{c!s:>18}" for c in cells))
+    print(
+        f"{'throughput x ref':<24}{'1.0':>18}" + "".join(f"{r['ratio_vs_ref']:>18}" for r in runs)
+    )
+    print(
+        f"{'CPU-time x ref':<24}{'1.0':>18}" + "".join(f"{r['cpu_ratio_vs_ref']:>18}" for r in runs)
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--model", choices=["tiny", "smollm2"], default="tiny")
@@ -140,19 +217,32 @@ def main() -> None:
         help="instances, rounded up to a multiple of 4 (1 counterfactual + 3 noise rates "
         "per record)",
     )
-    ap.add_argument("--batch-size", type=int, default=8)
+    ap.add_argument(
+        "--batch-size",
+        default="8",
+        help="one batch size or several, comma-separated (e.g. 1,4): each is run after the "
+        "same reference loop, so the ratios are measured side by side in one process",
+    )
     ap.add_argument("--max-new-tokens", type=int, default=32)
     ap.add_argument("--lang", choices=["en", "zh"], default="en")
     ap.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     args = ap.parse_args()
+    try:
+        sizes = [int(b) for b in str(args.batch_size).split(",") if b.strip()]
+    except ValueError:
+        ap.error(f"--batch-size {args.batch_size!r}: give integers, e.g. 4 or 1,4")
+    if not sizes or min(sizes) < 1:
+        ap.error("--batch-size: give at least one size >= 1")
 
     from leaderboard.backends.hf import HFBackend
-    from leaderboard.results import read_predictions
-    from leaderboard.runner import build_plan, run_submission
+    from leaderboard.runner import build_plan
 
     work = Path(tempfile.mkdtemp(prefix="bench-runner-"))
     root = data_root()
-    sub = make_submission(args.model, args.batch_size, args.max_new_tokens, work)
+    subs = {
+        bs: make_submission(args.model, bs, args.max_new_tokens, work / f"bs{bs}") for bs in sizes
+    }
+    sub = subs[sizes[0]]
     t0 = time.perf_counter()
     backend = HFBackend.from_submission(sub)
     load_s = time.perf_counter() - t0
@@ -168,66 +258,48 @@ def main() -> None:
     items = plan.items  # all of them: the runner runs the same plan
     requests = [it.request for it in items]
 
+    reference_loop(backend, requests[:1], 2)  # warm-up: one-time costs are charged to no side
+    load0, cpu0 = os.getloadavg()[0], time.process_time()
     ref_texts, ref = reference_loop(backend, requests, args.max_new_tokens)
-
-    # prefill of the batched path: the same batches, one new token each
-    before = dataclasses.replace(backend.stats)
-    backend.generate(requests, dataclasses.replace(sub.generation.to_config(), max_new_tokens=1))
-    batched_prefill_s = backend.stats.model_time_s - before.model_time_s
-    backend.stats = type(backend.stats)()
-
-    out_dir = work / "out"
-    t0 = time.perf_counter()
-    run_submission(
-        sub,
-        root=root,
-        out_dir=out_dir,
-        backend=backend,
-        limit=limit,
-        allow_partial_data=True,
-        progress=False,
-        **plan_opts,
-    )
-    run_wall = time.perf_counter() - t0
-    st = backend.stats
-    preds = {p.key: p.prediction for p in read_predictions(out_dir)}
-    n_run = len(preds)
-    agree = sum(preds.get(it.instance.key) == t for it, t in zip(items, ref_texts, strict=True))
-
-    fed = st.prompt_tokens + st.prompt_padding_tokens
-    gen = st.completion_tokens + st.completion_padding_tokens
+    ref_cpu = time.process_time() - cpu0  # includes the 1-token prefill probes (not separable)
+    reference = {
+        "n": len(items),
+        "wall_s": round(ref["wall_s"], 2),
+        "cpu_s": round(ref_cpu, 2),
+        "inst_per_s": round(len(items) / ref["wall_s"], 4),
+        "prefill_tok_s": round(ref["prompt_tokens"] / ref["prefill_s"], 1),
+        "decode_tok_s": round(
+            ref["completion_tokens"] / max(1e-9, ref["model_s"] - ref["prefill_s"]), 1
+        ),
+        "padding_share_prompt": 0.0,
+        "padding_share_all": 0.0,
+        "load_avg_1m": [round(load0, 2), round(os.getloadavg()[0], 2)],
+        "prompt_tokens_mean": round(ref["prompt_tokens"] / max(1, len(items)), 1),
+        "completion_tokens_mean": round(ref["completion_tokens"] / max(1, len(items)), 1),
+    }
+    # CPU of the loop without its probes, estimated by wall-time share (probes are model time)
+    ref_cpu_loop = ref_cpu * ref["wall_s"] / (ref["wall_s"] + ref["prefill_s"])
+    run_opts = {"root": root, "limit": limit, "allow_partial_data": True, **plan_opts}
+    runs = []
+    for bs in sizes:
+        backend.batch_setting = backend.batch_size_used = bs
+        r = batched_pass(subs[bs], backend, requests, items, ref_texts, run_opts, work / f"out{bs}")
+        r["ratio_vs_ref"] = round(r["inst_per_s"] / reference["inst_per_s"], 2)
+        r["cpu_ratio_vs_ref"] = round(ref_cpu_loop / max(1e-9, r["cpu_s"]), 2)
+        runs.append(r)
     figures = {
         "machine": machine_info(),
         "model": args.model,
-        "n_reference": len(items),
-        "n_runner": n_run,
-        "batch_size": args.batch_size,
-        "max_new_tokens": args.max_new_tokens,
         "lang": args.lang,
+        "max_new_tokens": args.max_new_tokens,
         "model_load_s": round(load_s, 2),
-        "reference_inst_per_s": round(len(items) / ref["wall_s"], 3),
-        "runner_inst_per_s": round(n_run / run_wall, 3),
-        "throughput_ratio": round((n_run / run_wall) / (len(items) / ref["wall_s"]), 2),
-        "reference_prefill_tok_s": round(ref["prompt_tokens"] / ref["prefill_s"], 1),
-        "reference_decode_tok_s": round(
-            ref["completion_tokens"] / max(1e-9, ref["model_s"] - ref["prefill_s"]), 1
-        ),
-        "runner_prefill_tok_s": round(st.prompt_tokens / batched_prefill_s, 1),
-        "runner_decode_tok_s": round(
-            st.completion_tokens / max(1e-9, st.model_time_s - batched_prefill_s), 1
-        ),
-        "padding_share_prompt": round(st.prompt_padding_tokens / max(1, fed), 4),
-        "padding_share_all": round(
-            (st.prompt_padding_tokens + st.completion_padding_tokens) / max(1, fed + gen), 4
-        ),
-        "runner_overhead_share": round(1 - st.model_time_s / run_wall, 4),
-        "same_text_share": round(agree / max(1, len(items)), 3),
+        "reference": reference,
+        "runs": runs,
     }
     if args.json:
         print(json.dumps(figures))
         return
-    for k, v in figures.items():
-        print(f"{k:<28}{v}")
+    print_table(figures)
 
 
 if __name__ == "__main__":

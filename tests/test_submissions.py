@@ -60,7 +60,7 @@ def test_smollm2_resolves_to_the_package_file() -> None:
     resolved = sub.resolve_model()
     assert Path(resolved.path_or_id) == folder and resolved.gguf_file == SMOLLM2_FILE
     assert sub.hub_id == "HuggingFaceTB/SmolLM2-135M-Instruct"
-    assert sub.dtype == "float32" and sub.quantization.mode == "none" and sub.batch_size == 4
+    assert sub.dtype == "float32" and sub.quantization.mode == "none" and sub.batch_size == 1
     assert sub.generation.max_new_tokens == 64 and sub.run.allow_partial_data
     assert fingerprint(sub) == fingerprint(sub) and len(fingerprint(sub)) == 16
 
