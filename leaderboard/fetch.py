@@ -181,10 +181,9 @@ def fetch_files(
             client.close()
     if problems:
         got = [f"data_{s.lang}/{s.name}" for s in results if s.verified]
+        joined = "; ".join(p.rstrip(".") for p in problems)
         raise DataError(
-            "data fetch: "
-            + "; ".join(problems)
-            + (f". Verified and in place: {', '.join(got)}." if got else ".")
+            f"data fetch: {joined}." + (f" Verified and in place: {', '.join(got)}." if got else "")
         )
     if not any(s.verified for s in results):
         where = f"in {source}" if source else "at the official URLs"
