@@ -42,7 +42,7 @@ def make_record(
         id=inst.id,
         prompt_sha256=item.prompt_sha256,
         passage_sha256=list(item.passage_sha256),
-        prediction=c.text if c.error is None else (c.text or ""),
+        prediction=c.text,
         error=c.error,
         prompt_tokens=c.prompt_tokens,
         completion_tokens=c.completion_tokens,
