@@ -17,8 +17,9 @@ from leaderboard.schema import ScoreEntry
 from leaderboard.site import charts
 from leaderboard.site.build import render
 from leaderboard.site.fmt import esc, json_for_script, md_text
+from leaderboard.site.home_pages import home_page
 from leaderboard.site.load import load_site_data, model_size_and_quant
-from leaderboard.site.pages import Output, home_page
+from leaderboard.site.page_common import Output
 from leaderboard.site.ranking import difference, rank_ranges
 from leaderboard.site.reported import load_reported
 from leaderboard.site.tables import Cell, Column, Row, Table, render_html, to_csv, to_json

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from leaderboard.site import charts
 from leaderboard.site.fmt import esc, rate_key
 from leaderboard.site.load import SiteData, Submission
-from leaderboard.site.pages import (
+from leaderboard.site.page_common import (
     ABILITY_NAMES,
     LANG_NAMES,
     MODE_NAMES,

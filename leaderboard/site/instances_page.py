@@ -17,7 +17,7 @@ from pathlib import Path
 from leaderboard.errors import LeaderboardError
 from leaderboard.site.fmt import esc, json_for_script, rate_key
 from leaderboard.site.load import SiteData
-from leaderboard.site.pages import ABILITY_NAMES, LANG_NAMES, Output, front_matter
+from leaderboard.site.page_common import ABILITY_NAMES, LANG_NAMES, Output, front_matter
 from leaderboard.site.parallel import pmap, shared
 from leaderboard.types import ABILITIES, LANGS
 

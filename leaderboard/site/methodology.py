@@ -8,7 +8,7 @@ from pathlib import Path
 
 from leaderboard.site.fmt import esc
 from leaderboard.site.load import SiteData
-from leaderboard.site.pages import ABILITY_NAMES, Output, definitions
+from leaderboard.site.page_common import ABILITY_NAMES, Output, definitions
 from leaderboard.site.tables import Cell, Column, Row, Table
 
 TEXT = """

@@ -7,7 +7,7 @@ import json
 from leaderboard.site import charts
 from leaderboard.site.fmt import esc, md_text, pct
 from leaderboard.site.load import Submission, model_size_and_quant
-from leaderboard.site.pages import (
+from leaderboard.site.page_common import (
     ABILITY_NAMES,
     LANG_NAMES,
     Output,
