@@ -57,6 +57,11 @@ COMPANION_DEFINITIONS = {
     "cr_all": "Share of all counterfactual answers that detect the error and give the true answer.",
 }
 ALL_DEFINITION = "Mean of the Chinese and English overall scores."
+DIFF_LANG = "zh-en"
+DIFF_DEFINITION = (
+    "zh score minus en score; its CI pairs independent bootstrap replicates of the two "
+    "languages (their question sets are disjoint)."
+)
 
 CellsByRate = dict[float, Cell]
 
@@ -168,9 +173,10 @@ def entry(
 
 def _language_entries(
     lang: Lang, mode: Mode, cells: dict[tuple[Lang, Ability, Mode], CellsByRate]
-) -> tuple[list[ScoreEntry], Value]:
-    """Every ability's entries for one language and mode, then its overall score."""
-    entries, abilities = [], []
+) -> tuple[list[ScoreEntry], dict[str, Value]]:
+    """Every ability's entries for one language and mode, then its overall score; also the
+    ranking values by ability ("overall" included) for the zh - en differences."""
+    entries, scores = [], {}
     for ability in ABILITIES:
         values = ability_value(ability, mode, cells.get((lang, ability, mode), {}))
         for metric, v in values.items():
@@ -178,23 +184,47 @@ def _language_entries(
                 DEFINITIONS[(ability, mode)] if metric == "score" else COMPANION_DEFINITIONS[metric]
             )
             entries.append(entry(lang, mode, ability, metric, v, definition))
-        abilities.append(values["score"])
-    overall = combine(abilities, len(ABILITIES))
+        scores[ability] = values["score"]
+    overall = combine(list(scores.values()), len(ABILITIES))
     entries.append(entry(lang, mode, "overall", "score", overall, DEFINITIONS[("overall", mode)]))
-    return entries, overall
+    scores["overall"] = overall
+    return entries, scores
+
+
+def difference(zh: Value, en: Value) -> Value:
+    """zh - en. Replicate k of each language comes from draws seeded by its own data files, so
+    the pairs are independent draws and their differences bootstrap the difference directly
+    (no normal approximation, asymmetric where the scores sit near 0 or 1)."""
+    if zh.value is None or en.value is None:
+        return Value(None, None, set(), False)
+    reps = zh.reps - en.reps if zh.reps is not None and en.reps is not None else None
+    complete = zh.complete and en.complete
+    return Value(zh.value - en.value, reps, zh.questions | en.questions, complete)
+
+
+def _difference_entries(mode: Mode, by_lang: dict[Lang, dict[str, Value]]) -> list[ScoreEntry]:
+    if not all(lang in by_lang for lang in LANGS):
+        return []
+    out = []
+    for ability in ("overall", *ABILITIES):
+        d = difference(by_lang["zh"][ability], by_lang["en"][ability])
+        if d.value is not None:
+            out.append(entry(DIFF_LANG, mode, ability, "score", d, DIFF_DEFINITION))
+    return out
 
 
 def score_entries(
     cells: dict[tuple[Lang, Ability, Mode], CellsByRate], langs: list[Lang]
 ) -> list[ScoreEntry]:
-    """Ability, per-language overall and all-language overall entries, per mode."""
+    """Ability, per-language overall, all-language overall and zh - en entries, per mode."""
     entries: list[ScoreEntry] = []
     for mode in MODES:
-        overall: list[Value] = []
+        by_lang: dict[Lang, dict[str, Value]] = {}
         for lang in langs:
-            lang_entries, lang_value = _language_entries(lang, mode, cells)
+            lang_entries, by_lang[lang] = _language_entries(lang, mode, cells)
             entries += lang_entries
-            overall.append(lang_value)
+        overall = [v["overall"] for v in by_lang.values()]
         both = combine(overall, len(LANGS))
         entries.append(entry("all", mode, "overall", "score", both, ALL_DEFINITION))
+        entries += _difference_entries(mode, by_lang)
     return entries

@@ -16,18 +16,18 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from leaderboard.data import (
+from leaderboard.errors import DataError
+from leaderboard.manifest import (
     BASE_URL_ENV,
     MANIFEST_NAME,
     FileStatus,
     ManifestEntry,
-    _status_of,
     file_blob_sha1,
     lang_dir,
     manifest,
     manifest_text,
+    status_of,
 )
-from leaderboard.errors import DataError
 from leaderboard.types import LANGS, Lang
 
 _CHUNK = 1 << 16
@@ -204,7 +204,7 @@ def _fetch_one(
     include_optional: bool,
     problems: list[str],
 ) -> FileStatus:
-    before = _status_of(root, e)
+    before = status_of(root, e)
     if before.verified:
         return replace(before, action="already present")
     if e.optional and not include_optional:
@@ -217,4 +217,4 @@ def _fetch_one(
     except _Failed as exc:
         problems.append(str(exc))
         return replace(before, action="refused", detail=str(exc))
-    return replace(_status_of(root, e), action=action)
+    return replace(status_of(root, e), action=action)

@@ -76,7 +76,7 @@ class ScoreEntry(_Strict):
     metric == "score" is the one used for ranking; other metrics (e.g. "ed", "cr") are companions.
     """
 
-    lang: Lang | Literal["all"]
+    lang: Lang | Literal["all", "zh-en"]  # "zh-en": the zh score minus the en score
     mode: Mode
     ability: Ability | Literal["overall"]
     metric: str

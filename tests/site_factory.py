@@ -51,8 +51,10 @@ def make_results(
     expected_n: int | None = None,
     skill: float | None = None,
     langs: tuple[str, ...] = LANGS,
+    with_difference: bool = True,
 ) -> Results:
-    """A complete, schema-valid Results with cells for every split and noise rate in `langs`."""
+    """A complete, schema-valid Results with cells for every split and noise rate in `langs`;
+    with_difference=False leaves out the zh-en entries, as results files written before them."""
     rng = random.Random(f"{sub_id}:{seed}")
     skill = rng.uniform(0.3, 0.9) if skill is None else skill
     cells: list[CellMetrics] = []
@@ -148,6 +150,8 @@ def make_results(
                 definition="Mean of the zh and en overall scores.",
             )
         )
+    if with_difference and set(langs) == {"zh", "en"}:
+        scores += _differences(rng, scores, n)
     return Results(
         submission_id=sub_id,
         display_name=display_name or sub_id,
@@ -158,6 +162,29 @@ def make_results(
         cells=cells,
         scores=scores,
     )
+
+
+def _differences(rng: random.Random, scores: list[ScoreEntry], n: int) -> list[ScoreEntry]:
+    by = {(e.lang, e.mode, e.ability): e.value for e in scores if e.metric == "score"}
+    out = []
+    for mode in MODES:
+        for ability in ("overall", *ABILITIES):
+            d = round(by[("zh", mode, ability)] - by[("en", mode, ability)], 4)
+            half = min(0.3, 1.4 / max(n, 1) ** 0.5) * rng.uniform(0.8, 1.2)
+            out.append(
+                ScoreEntry(
+                    lang="zh-en",
+                    mode=mode,
+                    ability=ability,
+                    metric="score",
+                    value=d,
+                    ci=(round(d - half, 4), round(d + half, 4)),
+                    n_questions=2 * n,
+                    complete=False,
+                    definition="Synthetic zh - en difference.",
+                )
+            )
+    return out
 
 
 def _provenance(sub_id: str) -> Provenance:

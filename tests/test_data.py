@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 
-from leaderboard import data
 from leaderboard.data import (
     data_root,
     fetch,
@@ -25,6 +24,7 @@ from leaderboard.data import (
     status,
 )
 from leaderboard.errors import DataError
+from leaderboard.manifest import manifest_text
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -57,9 +57,7 @@ def _files_under(d: Path) -> set[str]:
 def test_manifests_name_official_files_and_match_packaged_copy() -> None:
     for lang in ("en", "zh"):
         committed = (REPO / f"data_{lang}" / "MANIFEST.json").read_text(encoding="utf-8")
-        assert committed == data.manifest_text(lang), (
-            "data_*/MANIFEST.json and the package copy differ"
-        )
+        assert committed == manifest_text(lang), "data_*/MANIFEST.json and the package copy differ"
         for e in manifest(lang):
             if e.official:
                 assert OFFICIAL[e.name] == e.blob_id
@@ -303,7 +301,7 @@ def test_fetch_from_local_folder(tmp_path: Path, shared_rgb: Path) -> None:
         assert by[(lang, name)].records == n
     assert by[("en", "en_refine.json")].action == "missing"
     assert "not in" in by[("en", "en_refine.json")].detail
-    assert (root / "data_zh" / "MANIFEST.json").read_text() == data.manifest_text("zh")
+    assert (root / "data_zh" / "MANIFEST.json").read_text() == manifest_text("zh")
     assert not [p for p in root.rglob("*.part")]
     again = fetch(root, source=shared_rgb, progress=False)
     assert {s.action for s in again if s.verified} == {"already present"}

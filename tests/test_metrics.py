@@ -216,3 +216,64 @@ def test_paired_compare_outcome_per_ability() -> None:
     assert (cmp.rate_a, cmp.rate_b, cmp.ci) == (1.0, 0.0, None)
     none = paired_compare(a, [], "strict")
     assert none.n == 0 and none.diff is None
+
+
+# ------------------------------------------------------------------------------ zh - en
+
+BOTH_NOISE = {
+    ("zh", "noise"): SplitInfo("zh_refine.json", True, 40),
+    ("en", "noise"): SplitInfo("en_refine.json", True, 40),
+}
+
+
+def _noise_run(lang: str, correct) -> list[ScoredItem]:
+    """Noise items of one language; correct(rate, qid) -> bool."""
+    items = []
+    for rate in DEFAULT_NOISE_RATES["noise"]:
+        for qid in range(40):
+            ok = bool(correct(rate, qid))
+            s = Score((int(ok),), ok, False, False, 0.0)
+            items.append(
+                ScoredItem(inst("noise", rate, qid, lang), "", None, {"rgb": s, "strict": s})
+            )
+    return items
+
+
+def test_zh_minus_en_is_a_bootstrap_of_the_difference() -> None:
+    zh = _noise_run("zh", lambda r, q: True)  # every replicate of zh is exactly 1.0
+    en = _noise_run("en", lambda r, q: q < 30 - int(r * 20))
+    _, scores, _ = compute_metrics(zh + en, BOTH_NOISE, resamples=400, seed=5)
+    for mode in ("rgb", "strict"):
+        z, e = entry(scores, "zh", mode, "noise"), entry(scores, "en", mode, "noise")
+        d = entry(scores, "zh-en", mode, "noise")
+        assert d.value == pytest.approx(z.value - e.value)
+        # zh is constant, so the difference's percentiles are 1 minus en's, mirrored
+        assert d.ci == pytest.approx((1 - e.ci[1], 1 - e.ci[0]))
+        assert d.n_questions == 80 and d.complete and "bootstrap" in d.definition
+        o = entry(scores, "zh-en", mode, "overall")
+        assert o.value == pytest.approx(
+            entry(scores, "zh", mode, "overall").value - entry(scores, "en", mode, "overall").value
+        )
+    # abilities measured in one language only have no difference entry
+    assert not [s for s in scores if s.lang == "zh-en" and s.ability == "rejection"]
+
+
+def test_no_difference_entries_with_one_language() -> None:
+    _, scores, _ = compute_metrics(_noise_run("zh", lambda r, q: q % 2), BOTH_NOISE, resamples=50)
+    assert not [s for s in scores if s.lang == "zh-en"]
+
+
+def test_difference_ci_covers_the_true_difference() -> None:
+    """Independent simulated zh and en runs with known expected scores: the bootstrap CI of
+    zh - en covers the true difference in most draws."""
+    rng = np.random.default_rng(1)
+    p_zh, p_en = 0.55, 0.7
+    covered, draws = 0, 100
+    for d in range(draws):
+        a = rng.random((2, 40)) < np.array([[p_zh], [p_en]])  # one outcome per question
+        zh = _noise_run("zh", lambda r, q, a=a: a[0, q])
+        en = _noise_run("en", lambda r, q, a=a: a[1, q])
+        _, scores, _ = compute_metrics(zh + en, BOTH_NOISE, resamples=300, seed=d)
+        lo, hi = entry(scores, "zh-en", "strict", "noise").ci
+        covered += lo <= p_zh - p_en <= hi
+    assert covered / draws >= 0.88, covered / draws

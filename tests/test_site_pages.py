@@ -20,7 +20,7 @@ from leaderboard.site.fmt import esc, json_for_script, md_text
 from leaderboard.site.home_pages import home_page
 from leaderboard.site.load import load_site_data, model_size_and_quant
 from leaderboard.site.page_common import Output
-from leaderboard.site.ranking import difference, rank_ranges
+from leaderboard.site.ranking import difference, rank_ranges, zh_minus_en
 from leaderboard.site.reported import load_reported
 from leaderboard.site.tables import Cell, Column, Row, Table, render_html, to_csv, to_json
 
@@ -284,8 +284,33 @@ def test_ability_page_has_curve_table_chart_and_reported_rows(out):
 
 def test_zh_vs_en_states_its_ci_method(out):
     page = out.pages["zh-vs-en.md"]
-    assert "sqrt(se_zh² + se_en²)" in page and "Dumbbell chart" in page
+    assert "percentile bootstrap" in page and "Dumbbell chart" in page
     assert "zh − en" in page
+    assert "normal approximation (older results file)" not in page  # every model has zh-en
+
+
+def test_zh_minus_en_uses_the_stored_bootstrap_entry_else_the_normal_approximation():
+    new = make_results("m", n=20)
+    d = zh_minus_en(new, "noise", "rgb")
+    stored = next(e for e in new.scores if (e.lang, e.ability, e.mode) == ("zh-en", "noise", "rgb"))
+    assert (d.value, d.ci, d.method) == (stored.value, stored.ci, "bootstrap")
+    old = make_results("m", n=20, with_difference=False)
+    d = zh_minus_en(old, "noise", "rgb")
+    zh, en = (
+        next(e for e in old.scores if (e.lang, e.ability, e.mode) == (lang, "noise", "rgb"))
+        for lang in ("zh", "en")
+    )
+    assert d.method == "normal" and d.value == pytest.approx(zh.value - en.value)
+    assert d == difference(zh, en)
+
+
+def test_zh_vs_en_marks_normal_approximations(tmp_path):
+    root = make_repo(tmp_path, n_models=1, n=4)
+    results = root / "submissions" / "model-000" / "results.json"
+    legacy = make_results("model-000", n=4, with_difference=False)
+    results.write_text(legacy.model_dump_json(indent=2), encoding="utf-8")
+    page = render(load_site_data(root)).pages["zh-vs-en.md"]
+    assert page.count("normal approximation (older results file)") == 10  # 5 rows x 2 modes
 
 
 def test_model_page_has_yaml_provenance_reproduce_downloads(out):

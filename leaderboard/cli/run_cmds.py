@@ -144,7 +144,7 @@ def run(
             ci = f" [{s.ci[0]:.3f}, {s.ci[1]:.3f}]" if s.ci else ""
             flag = "" if s.complete else " (partial)"
             typer.echo(
-                f"  {s.lang:<4}{s.mode:<7}{s.ability:<15}{s.value:.3f}{ci}  n={s.n_questions}{flag}"
+                f"  {s.lang:<6}{s.mode:<7}{s.ability:<15}{s.value:.3f}{ci}  n={s.n_questions}{flag}"
             )
     if result.partial:
         typer.echo(

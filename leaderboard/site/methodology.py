@@ -55,8 +55,11 @@ it.
 Every rate comes with a 95% percentile bootstrap interval, resampling questions (all noise rates of
 a question move together). Ranks are ranges: a model's best rank is 1 + the number of models whose
 lower bound is above its upper bound; its worst rank counts every model whose upper bound reaches
-its lower bound. The zh − en difference uses the normal approximation sqrt(se_zh² + se_en²) because
-the two languages use disjoint questions.
+its lower bound. The zh − en difference is bootstrapped the same way: the two languages use disjoint
+questions with their own draws, so replicate k of zh minus replicate k of en is a draw of the
+difference, and its percentiles give the CI (stored in `results.json` under `lang: "zh-en"`).
+Results files written before those entries existed fall back to the normal approximation
+sqrt(se_zh² + se_en²), marked † on the zh-versus-en page.
 
 ## Coverage and partial runs
 

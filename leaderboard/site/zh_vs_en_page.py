@@ -12,17 +12,31 @@ from leaderboard.site.page_common import (
     model_cell,
     prefix_for,
 )
-from leaderboard.site.ranking import difference, score_entry
+from leaderboard.site.ranking import Difference, score_entry, zh_minus_en
 from leaderboard.site.tables import Cell, Column, Row, Table
 from leaderboard.types import ABILITIES
 
 INTRO = (
     "For each model and ability: the zh score, the en score and the difference zh − en with a "
     "95% CI. The zh and en questions are different sets, so the two estimates are independent; "
-    "the difference CI is the normal approximation sqrt(se_zh² + se_en²), each standard error "
-    "read back from its bootstrap CI (half-width / 1.96). A difference whose CI excludes 0 "
-    "names the language the model holds up better in.\n"
+    "the difference CI is a percentile bootstrap: replicate k of zh minus replicate k of en, "
+    "each language's questions resampled with its own draws (the same cluster bootstrap as "
+    "every other CI here). Results files written before the runner stored this difference get "
+    "the normal approximation sqrt(se_zh² + se_en²) instead, each standard error read back from "
+    "its CI, and are marked † in the CI column. A difference whose CI excludes 0 names the "
+    "language the model holds up better in.\n"
 )
+
+DIFF_TIP = "Difference in points, 95% bootstrap CI († normal approximation)"
+
+
+def _diff_cell(d: Difference | None) -> Cell:
+    cell = Cell.rate(d.value if d else None, d.ci if d else None)
+    if d is None or d.method == "bootstrap":
+        return cell
+    note = ' <span title="normal approximation (older results file)">†</span>'
+    exported = {**cell.value, "ci_method": "normal"}  # type: ignore[dict-item]
+    return Cell(exported, cell.html + note, cell.sort)
 
 
 def _diff_row(s: Submission, a: str, mode: str, prefix: str) -> Row | None:
@@ -30,7 +44,7 @@ def _diff_row(s: Submission, a: str, mode: str, prefix: str) -> Row | None:
     en = score_entry(s.results, "en", a, mode)
     if zh is None and en is None:
         return None
-    d = difference(zh, en)
+    d = zh_minus_en(s.results, a, mode)
     better = "—"
     if d is not None and d.ci is not None and (d.ci[0] > 0 or d.ci[1] < 0):
         better = "zh" if d.value > 0 else "en"
@@ -40,7 +54,7 @@ def _diff_row(s: Submission, a: str, mode: str, prefix: str) -> Row | None:
             "ability": Cell.text(ABILITY_NAMES[a]),
             "zh": Cell.rate(zh.value if zh else None, zh.ci if zh else None),
             "en": Cell.rate(en.value if en else None, en.ci if en else None),
-            "diff": Cell.rate(d.value if d else None, d.ci if d else None),
+            "diff": _diff_cell(d),
             "better": Cell.text(better),
         }
     )
@@ -61,7 +75,7 @@ def _diff_table(data: SiteData, mode: str, prefix: str) -> Table:
             Column("ability", "Ability"),
             Column("zh", "zh", True),
             Column("en", "en", True),
-            Column("diff", "zh − en", True, "Difference in points, 95% CI (normal approx.)"),
+            Column("diff", "zh − en", True, DIFF_TIP),
             Column("better", "Holds up better in"),
         ),
         rows=tuple(rows),
