@@ -7,12 +7,13 @@ real run would, without touching predictions or a backend.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from leaderboard.config import Submission
 from leaderboard.errors import ConfigError, DataError
+from leaderboard.schema import PredictionRecord
 from leaderboard.types import (
     ABILITIES,
     DEFAULT_NOISE_RATES,
@@ -169,3 +170,49 @@ def build_plan(
             "(`rgb-leaderboard data status`)."
         )
     return plan
+
+
+def widen_to_records(
+    plan: Plan,
+    sub: Submission,
+    root: Path,
+    records: Mapping[str, PredictionRecord],
+    allow_partial_data: bool | None = None,
+) -> Plan:
+    """The plan results are computed over: this invocation's plan plus every instance of the
+    submission's own protocol that already has a matching prediction.
+
+    results.json is the board's record of the submission, so a narrower rerun (`--limit 10` after
+    `--limit 50`, `--abilities rejection` after a full run) must not drop what was measured.
+    A recorded prediction counts only if its prompt hash equals the prompt built now from the
+    data on disk; others are left out and said.
+    """
+    planned = {it.instance.key for it in plan.items}
+    if all(key in planned for key in records):
+        return plan
+    try:
+        full = build_plan(sub, root, allow_partial_data=allow_partial_data)
+    except (ConfigError, DataError):
+        return plan  # the protocol cannot be rebuilt here (data gone): score what was planned
+    extra, stale = [], 0
+    for it in full.items:
+        rec = records.get(it.instance.key)
+        if it.instance.key in planned or rec is None:
+            continue
+        if rec.prompt_sha256 == it.prompt_sha256:
+            extra.append(it)
+        else:
+            stale += 1
+    if not extra and not stale:
+        return plan
+    have = {(s.lang, s.ability) for s in plan.splits}
+    splits = plan.splits + [s for s in full.splits if (s.lang, s.ability) not in have]
+    reasons = list(full.partial_reasons)
+    reasons.append(
+        f"scores cover every recorded prediction of these settings: {len(extra)} beyond this "
+        "invocation's selection"
+        + (f" ({'; '.join(plan.partial_reasons)})" if plan.partial_reasons else "")
+    )
+    if stale:
+        reasons.append(f"{stale} recorded predictions left out: their prompts differ from the data")
+    return Plan(splits, full.skipped, reasons, plan.items + extra)

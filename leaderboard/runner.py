@@ -24,7 +24,7 @@ from leaderboard.config import Submission, submission_dir
 from leaderboard.errors import ConfigError
 from leaderboard.generation import GenStats, generate_pending
 from leaderboard.parallel import DataParallel, ShardReport
-from leaderboard.plan import Plan, PlannedSplit, WorkItem, build_plan
+from leaderboard.plan import Plan, PlannedSplit, WorkItem, build_plan, widen_to_records
 from leaderboard.results import (
     PREDICTIONS_NAME,
     PredictionWriter,
@@ -282,7 +282,7 @@ def run_submission(
     records = load_existing(out_dir, fp, progress=False)
     results = assemble_results(
         sub,
-        plan,
+        widen_to_records(plan, sub, Path(root), records, allow_partial_data),
         records,
         fp,
         stats,

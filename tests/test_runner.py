@@ -79,9 +79,9 @@ def test_resume_generates_only_new_keys(tmp_path: Path, rgb_root: Path) -> None:
     assert all(c.n == 3 for c in res.cells)
     keys = [p.key for p in read_predictions(tmp_path / "sub")]
     assert len(keys) == len(set(keys)) == 12
-    # a smaller --limit later scores only what it asks for, from the predictions on disk
+    # a smaller --limit later generates nothing and drops nothing already measured
     res = run(path, rgb_root, backend=FakeBackend(strategy="echo"), limit=1, **SMALL)
-    assert all(c.n == 1 for c in res.cells)
+    assert all(c.n == 3 for c in res.cells)
 
 
 def test_interrupted_run_keeps_finished_chunks(tmp_path: Path, rgb_root: Path) -> None:
@@ -238,6 +238,35 @@ def test_full_plan_without_limit_is_partial_only_for_missing_data(
     cell = next(c for c in res.cells if c.mode == "rgb")
     assert cell.n == cell.expected_n == 100
     assert res.partial_reasons == ["languages limited to zh", "abilities limited to counterfactual"]
+
+
+def test_narrower_rerun_keeps_every_recorded_result(tmp_path: Path, rgb_root: Path) -> None:
+    """results.json is the submission's record: rerunning a subset must not drop cells."""
+    path = make_sub(tmp_path / "sub")
+    wide = run(path, rgb_root, limit=3, **SMALL)
+    backend = FakeBackend(strategy="echo")
+    res = run(path, rgb_root, backend=backend, limit=1, languages=["zh"], abilities=["rejection"])
+    assert backend.requests_seen == 0
+    assert res.cells == wide.cells and res.scores == wide.scores
+    assert res.provenance.extra["predictions_in_results"] == 12
+    (note,) = [r for r in res.partial_reasons if r.startswith("scores cover every")]
+    assert "11 beyond this invocation's selection" in note and "--limit 1" in note
+    # a prediction whose prompt no longer matches the data is left out, and said
+    preds = tmp_path / "sub" / "predictions.jsonl"
+    lines = preds.read_text(encoding="utf-8").splitlines()
+    stale = next(i for i, line in enumerate(lines) if '"en/counterfactual/0.0/2"' in line)
+    rec = json.loads(lines[stale])
+    rec["prompt_sha256"] = "0" * 64
+    lines[stale] = json.dumps(rec, ensure_ascii=False)
+    preds.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    res = run(path, rgb_root, limit=1, languages=["zh"], abilities=["rejection"])
+    assert "1 recorded predictions left out: their prompts differ from the data" in (
+        res.partial_reasons
+    )
+    en_cf = next(
+        c for c in res.cells if (c.lang, c.ability, c.mode) == ("en", "counterfactual", "rgb")
+    )
+    assert en_cf.n == 2
 
 
 def test_large_predictions_are_compressed_and_still_resume(

@@ -23,7 +23,7 @@ INTRO = (
     "each language's questions resampled with its own draws (the same cluster bootstrap as "
     "every other CI here). Results files written before the runner stored this difference get "
     "the normal approximation sqrt(se_zh² + se_en²) instead, each standard error read back from "
-    "its CI, and are marked † in the CI column. A difference whose CI excludes 0 names the "
+    "its CI, and are marked † in the zh − en column. A difference whose CI excludes 0 names the "
     "language the model holds up better in.\n"
 )
 
