@@ -228,7 +228,7 @@ def run_submission(
     Under `accelerate launch` / torchrun (WORLD_SIZE > 1) each process generates its share into
     its own shard; ranks > 0 return a ShardReport, rank 0 merges, scores and writes results.
     """
-    started, t_start = prov.now_iso(), time.perf_counter()
+    started, t_start, t_wall = prov.now_iso(), time.perf_counter(), time.time()
     out_dir = _resolve_out_dir(sub, out_dir, limit)
     plan = build_plan(
         sub,
@@ -275,7 +275,7 @@ def run_submission(
     if dp is not None:
         if dp.rank > 0:
             return _finish_shard(out_dir, dp, fp, stats)
-        markers = parallel.wait_for_ranks(out_dir, dp, fp, progress=progress)
+        markers = parallel.wait_for_ranks(out_dir, dp, fp, progress=progress, since=t_wall)
         dp_info = parallel.describe(dp, stats, markers)
         stats = parallel.combine_stats(stats, markers)
     parallel.merge_shards(out_dir)  # this run's shards, or ones a crashed run left

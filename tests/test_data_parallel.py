@@ -128,6 +128,25 @@ def test_two_processes_split_and_merge(tmp_path: Path, rgb_root: Path) -> None:
     assert again.cells == single.cells
 
 
+def test_marker_of_an_earlier_launch_counts_as_done_not_as_generated(
+    tmp_path: Path, rgb_root: Path
+) -> None:
+    """Rank 1 finished in a launch whose rank 0 died; a later rank 0 (alone) merges its shard,
+    and this run's provenance does not claim rank 1's earlier work."""
+    path = make_sub(tmp_path / "dp")
+    code, _, err = finish(start(path, rgb_root, 1))
+    assert code == 0, err
+    left = {r.key for r in read_predictions(shard_paths(path.parent)[0])}
+    code, _, err = finish(start(path, rgb_root, 0))
+    assert code == 0, err
+    assert_merged(path.parent)
+    res = read_results(path.parent / "results.json")
+    dp = res.provenance.extra["data_parallel"]
+    assert dp["generated_per_rank"] == [N_KEYS - len(left), 0]
+    assert dp["shares_finished_by_an_earlier_launch"] == [1]
+    assert res.provenance.extra["this_invocation"]["generated_prompts"] == N_KEYS - len(left)
+
+
 def test_leftover_shard_is_resumed_not_regenerated(tmp_path: Path, rgb_root: Path) -> None:
     """Rank 0 dies (here: never started); rank 1 finished its shard. The next launch merges it."""
     path = make_sub(tmp_path / "dp")
