@@ -339,3 +339,12 @@ def test_golden_home_page(tmp_path):
     if os.environ.get("UPDATE_GOLDEN"):
         golden.write_text(home, encoding="utf-8")
     assert home == golden.read_text(encoding="utf-8")
+
+
+def test_ci_with_negative_bounds_reads_unambiguously():
+    from leaderboard.site.fmt import pct_ci
+
+    assert pct_ci((0.035, 0.06)) == "3.5–6.0"
+    assert pct_ci((-0.163, -0.086)) == "-16.3 to -8.6"
+    assert pct_ci((-0.1, 0.05)) == "-10.0 to 5.0"
+    assert pct_ci(None) == ""

@@ -47,7 +47,12 @@ def pct(value: float | None, digits: int = 1) -> str:
 
 
 def pct_ci(ci: tuple[float, float] | None) -> str:
-    return "" if ci is None else f"{pct(ci[0])}–{pct(ci[1])}"
+    """Bounds joined by an en dash, or by " to " when one is negative (a dash between signs
+    misreads)."""
+    if ci is None:
+        return ""
+    sep = " to " if min(ci) < 0 else "–"
+    return f"{pct(ci[0])}{sep}{pct(ci[1])}"
 
 
 def signed_pct(value: float | None) -> str:
