@@ -14,7 +14,7 @@ import numpy as np
 
 from leaderboard.bootstrap import percentile_ci
 from leaderboard.cells import Cell, cr_empty
-from leaderboard.schema import CellMetrics, ScoreEntry
+from leaderboard.schema import DIFF_LANG, CellMetrics, ScoreEntry
 from leaderboard.types import ABILITIES, DEFAULT_NOISE_RATES, LANGS, MODES, Ability, Lang, Mode
 
 DEFINITIONS: dict[tuple[str, Mode], str] = {
@@ -57,7 +57,6 @@ COMPANION_DEFINITIONS = {
     "cr_all": "Share of all counterfactual answers that detect the error and give the true answer.",
 }
 ALL_DEFINITION = "Mean of the Chinese and English overall scores."
-DIFF_LANG = "zh-en"
 DIFF_DEFINITION = (
     "zh score minus en score; its CI pairs independent bootstrap replicates of the two "
     "languages (their question sets are disjoint)."
@@ -198,8 +197,8 @@ def difference(zh: Value, en: Value) -> Value:
     if zh.value is None or en.value is None:
         return Value(None, None, set(), False)
     reps = zh.reps - en.reps if zh.reps is not None and en.reps is not None else None
-    complete = zh.complete and en.complete
-    return Value(zh.value - en.value, reps, zh.questions | en.questions, complete)
+    both = zh.complete and en.complete
+    return Value(zh.value - en.value, reps, zh.questions | en.questions, both)
 
 
 def _difference_entries(mode: Mode, by_lang: dict[Lang, dict[str, Value]]) -> list[ScoreEntry]:

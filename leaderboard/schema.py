@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from leaderboard.types import Ability, Lang, Mode
 
 SCHEMA_VERSION = 1
+DIFF_LANG = "zh-en"  # ScoreEntry.lang of a zh score minus its en score
 
 CI = tuple[float, float]
 
@@ -76,7 +77,7 @@ class ScoreEntry(_Strict):
     metric == "score" is the one used for ranking; other metrics (e.g. "ed", "cr") are companions.
     """
 
-    lang: Lang | Literal["all", "zh-en"]  # "zh-en": the zh score minus the en score
+    lang: Lang | Literal["all", "zh-en"]  # "zh-en" = DIFF_LANG
     mode: Mode
     ability: Ability | Literal["overall"]
     metric: str

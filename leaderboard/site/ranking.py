@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from leaderboard.schema import CellMetrics, Results, ScoreEntry
+from leaderboard.schema import DIFF_LANG, CellMetrics, Results, ScoreEntry
 
 Z95 = 1.959963984540054
 
@@ -138,7 +138,7 @@ def difference(a: ScoreEntry | None, b: ScoreEntry | None) -> Difference | None:
 
 def zh_minus_en(results: Results, ability: str, mode: str) -> Difference | None:
     """The bootstrap zh - en entry of the results file, else the normal approximation."""
-    stored = score_entry(results, "zh-en", ability, mode)
+    stored = score_entry(results, DIFF_LANG, ability, mode)
     if stored is not None and stored.value is not None:
         return Difference(stored.value, stored.ci, "bootstrap")
     return difference(
