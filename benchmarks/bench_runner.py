@@ -59,7 +59,7 @@ def machine_info() -> dict[str, object]:
 def data_root() -> Path:
     if (REPO / "data_zh" / "zh_refine.json").exists():
         return REPO
-    from leaderboard.data import fetch
+    from leaderboard.data.splits import fetch
 
     root = Path(tempfile.mkdtemp(prefix="bench-rgb-"))
     fetch(root, source=SHARED_RGB, progress=False)
@@ -67,7 +67,7 @@ def data_root() -> Path:
 
 
 def make_submission(model: str, batch_size: int, max_new_tokens: int, folder: Path):
-    from leaderboard.config import load_submission
+    from leaderboard.core.submission import load_submission
 
     if model == "tiny":
         sys.path.insert(0, str(REPO / "tests"))
@@ -137,8 +137,8 @@ def reference_loop(backend, requests, max_new_tokens: int) -> tuple[list[str], d
 
 def batched_pass(sub, backend, requests, items, ref_texts, run_opts, out_dir: Path):
     """Prefill probe and full runner run at the backend's current batch size; figures of both."""
-    from leaderboard.results import read_predictions
-    from leaderboard.runner import run_submission
+    from leaderboard.run.runner import run_submission
+    from leaderboard.run.store import read_predictions
 
     backend.stats = type(backend.stats)()
     backend.generate(requests, dataclasses.replace(sub.generation.to_config(), max_new_tokens=1))
@@ -234,8 +234,8 @@ def main() -> None:
     if not sizes or min(sizes) < 1:
         ap.error("--batch-size: give at least one size >= 1")
 
-    from leaderboard.backends.hf import HFBackend
-    from leaderboard.runner import build_plan
+    from leaderboard.backends.hf.backend import HFBackend
+    from leaderboard.run.runner import build_plan
 
     work = Path(tempfile.mkdtemp(prefix="bench-runner-"))
     root = data_root()

@@ -20,9 +20,9 @@ import sys
 import time
 from pathlib import Path
 
-from leaderboard.normalize import load_jieba
-from leaderboard.scoring import score_both
-from leaderboard.types import TestInstance
+from leaderboard.core.types import TestInstance
+from leaderboard.scoring.normalize import load_jieba
+from leaderboard.scoring.score import score_both
 
 _FALLBACK = {
     "zh": [("香港第六届立法会选举有多少个议席？", ("70",), ("170",), "第六届立法会共有70个议席。")],
@@ -54,7 +54,7 @@ def _records(data_dir: Path | None) -> dict[str, list[tuple[str, tuple, tuple, s
     """(query, answer, fakeanswer, passage text) per language from whatever data is fetched."""
     out: dict[str, list[tuple[str, tuple, tuple, str]]] = {"zh": [], "en": []}
     try:
-        from leaderboard.data import data_root, load_split
+        from leaderboard.data.splits import data_root, load_split
     except ImportError:
         return _FALLBACK
     root = data_root(data_dir)

@@ -26,6 +26,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from leaderboard.board.load import load_site_data  # noqa: E402
 from leaderboard.site.build import (  # noqa: E402
     _config,
     render,
@@ -33,7 +34,6 @@ from leaderboard.site.build import (  # noqa: E402
     source_date_epoch,
     write_docs,
 )
-from leaderboard.site.load import load_site_data  # noqa: E402
 from tests.site_factory import (  # noqa: E402
     make_predictions,
     make_repo,

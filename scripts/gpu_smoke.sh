@@ -27,9 +27,9 @@ import warnings
 import torch
 
 sys.path.insert(0, ".")
-from leaderboard.backends.hf import HFBackend, device_name, library_versions
-from leaderboard.config import Quantization
-from leaderboard.types import ChatMessage, ChatRequest, GenerationConfig
+from leaderboard.backends.hf.backend import HFBackend, device_name, library_versions
+from leaderboard.core.submission import Quantization
+from leaderboard.core.types import ChatMessage, ChatRequest, GenerationConfig
 from tests.tiny_model import build_tiny_model
 
 work, n, new = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])

@@ -12,7 +12,7 @@ import shutil
 from collections.abc import Callable
 from pathlib import Path
 
-from leaderboard.schema import (
+from leaderboard.core.schema import (
     Bootstrap,
     CellMetrics,
     PredictionRecord,
@@ -20,7 +20,7 @@ from leaderboard.schema import (
     Results,
     ScoreEntry,
 )
-from leaderboard.types import ABILITIES, DEFAULT_NOISE_RATES, LANGS, MODES
+from leaderboard.core.types import ABILITIES, DEFAULT_NOISE_RATES, LANGS, MODES
 
 XSS = "<script>alert(1)</script>"
 REPO = Path(__file__).resolve().parents[1]

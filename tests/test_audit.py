@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from leaderboard.audit import audit, data_files
+from leaderboard.scoring.audit import audit, data_files
 
 
 def test_zh_fact_answer_inside_fake(shared_rgb: Path) -> None:

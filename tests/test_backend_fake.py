@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from leaderboard.backends import Backend, load_backend, missing_dependency
+from leaderboard.backends.base import Backend, load_backend, missing_dependency
 from leaderboard.backends.fake import FakeBackend, echo_question
-from leaderboard.config import FakeSettings, Submission
-from leaderboard.types import ChatMessage, ChatRequest, GenerationConfig
+from leaderboard.core.submission import FakeSettings, Submission
+from leaderboard.core.types import ChatMessage, ChatRequest, GenerationConfig
 
 
 def req(text: str) -> ChatRequest:

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 import torch
 
-from leaderboard.backends import DESCRIBE_KEYS, load_backend
+from leaderboard.backends.base import DESCRIBE_KEYS, load_backend
 from leaderboard.backends.batching import BatchOutcome, is_oom, length_sorted, run_batches
-from leaderboard.backends.hf import HFBackend
-from leaderboard.config import Quantization, Submission
-from leaderboard.types import ChatMessage, ChatRequest, Completion, GenerationConfig
+from leaderboard.backends.hf.backend import HFBackend
+from leaderboard.core.submission import Quantization, Submission
+from leaderboard.core.types import ChatMessage, ChatRequest, Completion, GenerationConfig
 from tests.tiny_model import NO_SYSTEM_TEMPLATE, build_tiny_model
 
 GEN = GenerationConfig(max_new_tokens=8)

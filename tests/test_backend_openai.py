@@ -14,16 +14,16 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from leaderboard.backends import load_backend
+from leaderboard.backends.base import load_backend
 from leaderboard.backends.openai_compat import (
     OpenAIBackend,
     apply_system_policy,
     parse_retry_after,
     public_url,
 )
-from leaderboard.config import Submission
-from leaderboard.errors import BackendUnavailable
-from leaderboard.types import ChatMessage, ChatRequest, GenerationConfig
+from leaderboard.core.errors import BackendUnavailable
+from leaderboard.core.submission import Submission
+from leaderboard.core.types import ChatMessage, ChatRequest, GenerationConfig
 
 KEY = "sk-test-SECRET-0123456789"
 

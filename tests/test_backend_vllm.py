@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from leaderboard.backends import load_backend
-from leaderboard.config import Submission
-from leaderboard.errors import BackendUnavailable
-from leaderboard.types import ChatMessage, ChatRequest, GenerationConfig
+from leaderboard.backends.base import load_backend
+from leaderboard.core.errors import BackendUnavailable
+from leaderboard.core.submission import Submission
+from leaderboard.core.types import ChatMessage, ChatRequest, GenerationConfig
 from tests.tiny_model import build_tiny_model
 
 HAS_VLLM = importlib.util.find_spec("vllm") is not None

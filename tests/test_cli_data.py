@@ -12,9 +12,9 @@ import pytest
 from typer.testing import CliRunner
 
 from leaderboard.cli import app
-from leaderboard.data import load_records
-from leaderboard.instances import build_instance
-from leaderboard.prompts import system_prompt
+from leaderboard.data.splits import load_records
+from leaderboard.protocol.instances import build_instance
+from leaderboard.protocol.prompts import system_prompt
 
 runner = CliRunner()
 

@@ -17,8 +17,8 @@ import pytest
 from typer.testing import CliRunner
 
 from leaderboard.cli import app
-from leaderboard.config import load_submission
-from leaderboard.results import read_predictions, read_results
+from leaderboard.core.submission import load_submission
+from leaderboard.run.store import read_predictions, read_results
 from tests.helpers import write_fake_submission
 
 runner = CliRunner()

@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from leaderboard.cli import app
-from leaderboard.schema import PredictionRecord
+from leaderboard.core.schema import PredictionRecord
 
 runner = CliRunner()
 

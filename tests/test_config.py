@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from leaderboard.config import (
+from leaderboard.core.errors import ConfigError
+from leaderboard.core.submission import (
     Generation,
     Submission,
     load_submission,
@@ -15,8 +16,7 @@ from leaderboard.config import (
     resolve_model,
     submission_dir,
 )
-from leaderboard.errors import ConfigError
-from leaderboard.types import DEFAULT_NOISE_RATES, GenerationConfig
+from leaderboard.core.types import DEFAULT_NOISE_RATES, GenerationConfig
 
 COMMIT = "0123456789abcdef0123456789abcdef01234567"
 
@@ -207,7 +207,7 @@ def test_model_references_resolve(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="does not exist"):
         resolve_model("./missing", None, tmp_path)
     # pkg: references resolve inside an installed package without importing it
-    path = package_file("pkg:leaderboard/types.py")
+    path = package_file("pkg:leaderboard/core/types.py")
     assert path.name == "types.py" and path.is_file()
     with pytest.raises(ConfigError, match="not installed"):
         package_file("pkg:no_such_pkg_h3/x.gguf")

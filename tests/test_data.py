@@ -12,7 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from leaderboard.data import (
+from leaderboard.core.errors import DataError
+from leaderboard.data.manifest import manifest_text
+from leaderboard.data.splits import (
     data_root,
     fetch,
     file_blob_sha1,
@@ -23,8 +25,6 @@ from leaderboard.data import (
     resolve_split,
     status,
 )
-from leaderboard.errors import DataError
-from leaderboard.manifest import manifest_text
 
 REPO = Path(__file__).resolve().parents[1]
 

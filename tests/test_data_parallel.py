@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from leaderboard.backends.fake import FakeBackend
-from leaderboard.config import load_submission
-from leaderboard.results import marker_paths, read_predictions, read_results, shard_paths
-from leaderboard.runner import run_submission
+from leaderboard.core.submission import load_submission
+from leaderboard.run.runner import run_submission
+from leaderboard.run.store import marker_paths, read_predictions, read_results, shard_paths
 from tests.helpers import write_fake_submission
 
 ARGS = ["--limit", "3", "--languages", "zh,en", "--abilities", "counterfactual,rejection"]

@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from leaderboard.data import load_records, status
-from leaderboard.errors import ConfigError, DataError
-from leaderboard.instances import build_instance, build_instances
-from leaderboard.types import DEFAULT_NOISE_RATES, Record
+from leaderboard.core.errors import ConfigError, DataError
+from leaderboard.core.types import DEFAULT_NOISE_RATES, Record
+from leaderboard.data.splits import load_records, status
+from leaderboard.protocol.instances import build_instance, build_instances
 
 # ------------------------------------------------------------------ literal port of the reference
 

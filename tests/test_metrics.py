@@ -6,16 +6,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from leaderboard.bootstrap import draw_weights, mcnemar_exact, percentile_ci, rng_for
-from leaderboard.errors import ResultsError
-from leaderboard.metrics import (
+from leaderboard.core.errors import ResultsError
+from leaderboard.core.types import DEFAULT_NOISE_RATES, Score, TestInstance
+from leaderboard.stats.bootstrap import draw_weights, mcnemar_exact, percentile_ci, rng_for
+from leaderboard.stats.metrics import (
     ScoredItem,
     SplitInfo,
     compute_metrics,
     paired_compare,
     scored_items,
 )
-from leaderboard.types import DEFAULT_NOISE_RATES, Score, TestInstance
 
 ZH_SPLITS = {
     ("zh", "noise"): SplitInfo("zh_refine.json", True, 10),

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from leaderboard.normalize import find_normalized, normalize, token_f1, tokenize
-from leaderboard.segment import segmenter
+from leaderboard.scoring.normalize import find_normalized, normalize, token_f1, tokenize
+from leaderboard.scoring.segment import segmenter
 
 
 @pytest.mark.parametrize(
@@ -112,7 +112,7 @@ def test_token_f1() -> None:
 
 
 def test_segmenter_equals_jieba_without_hmm(shared_rgb: Path) -> None:
-    """leaderboard.segment reimplements jieba.lcut(HMM=False); check it on real passages."""
+    """leaderboard.scoring.segment reimplements jieba.lcut(HMM=False); check it on real passages."""
     import jieba
 
     seg = segmenter()

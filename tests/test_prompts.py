@@ -8,9 +8,13 @@ from pathlib import Path
 
 import yaml
 
-from leaderboard.data import git_blob_sha1, load_records
-from leaderboard.instances import build_instance
-from leaderboard.prompts import (
+from leaderboard.core.types import ChatMessage, ChatRequest
+from leaderboard.core.types import (
+    TestInstance as Instance,  # alias: pytest would try to collect Test*
+)
+from leaderboard.data.splits import git_blob_sha1, load_records
+from leaderboard.protocol.instances import build_instance
+from leaderboard.protocol.prompts import (
     INSTRUCTION_BLOB_ID,
     build_request,
     messages_as_dicts,
@@ -19,10 +23,8 @@ from leaderboard.prompts import (
     system_prompt,
     user_prompt,
 )
-from leaderboard.types import ChatMessage, ChatRequest
-from leaderboard.types import TestInstance as Instance  # alias: pytest would try to collect Test*
 
-PACKAGED = resources.files("leaderboard") / "resources" / "instruction.yaml"
+PACKAGED = resources.files("leaderboard.protocol") / "resources" / "instruction.yaml"
 
 
 def _inst(lang: str = "en", docs: tuple[str, ...] = ("d1", "d2"), query: str = "Who?") -> Instance:
@@ -35,7 +37,7 @@ def test_packaged_instruction_is_the_official_file(shared_rgb: Path) -> None:
     packaged = PACKAGED.read_bytes()
     assert git_blob_sha1(packaged) == INSTRUCTION_BLOB_ID
     assert packaged == (shared_rgb / "config" / "instruction.yaml").read_bytes()
-    source = (resources.files("leaderboard") / "resources" / "SOURCE.md").read_text("utf-8")
+    source = (resources.files("leaderboard.protocol") / "resources" / "SOURCE.md").read_text("utf-8")
     assert INSTRUCTION_BLOB_ID in source and "chen700564/RGB" in source
 
 

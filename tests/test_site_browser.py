@@ -49,7 +49,7 @@ def _with_answers(root: Path) -> bool:
         return False
     (root / "data_zh").mkdir(exist_ok=True)
     shutil.copyfile(src, root / "data_zh" / "zh_refine.json")
-    from leaderboard.instances import build_instances
+    from leaderboard.protocol.instances import build_instances
 
     _, insts = build_instances(root, "zh", "noise", noise_rates=(0.0, 0.2, 0.4, 0.6, 0.8), limit=N)
     gold = {}

@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 import pytest
 from site_factory import make_repo
 
-from leaderboard.errors import LeaderboardError
+from leaderboard.core.errors import LeaderboardError
 from leaderboard.site.build import build_site
 
 pytestmark = pytest.mark.slow

@@ -12,17 +12,17 @@ import pytest
 import yaml
 from site_factory import XSS, make_predictions, make_repo, make_results, write_submission
 
-from leaderboard.errors import ResultsError
-from leaderboard.schema import ScoreEntry
-from leaderboard.site import charts
+from leaderboard.board.load import load_site_data, model_size_and_quant
+from leaderboard.board.ranking import difference, rank_ranges, zh_minus_en
+from leaderboard.board.reported import load_reported
+from leaderboard.core.errors import ResultsError
+from leaderboard.core.schema import ScoreEntry
 from leaderboard.site.build import render
-from leaderboard.site.fmt import esc, json_for_script, md_text
-from leaderboard.site.home_pages import home_page
-from leaderboard.site.load import load_site_data, model_size_and_quant
-from leaderboard.site.page_common import Output
-from leaderboard.site.ranking import difference, rank_ranges, zh_minus_en
-from leaderboard.site.reported import load_reported
-from leaderboard.site.tables import Cell, Column, Row, Table, render_html, to_csv, to_json
+from leaderboard.site.pages.home import home_page
+from leaderboard.site.render import charts
+from leaderboard.site.render.fmt import esc, json_for_script, md_text
+from leaderboard.site.render.page import Output
+from leaderboard.site.render.tables import Cell, Column, Row, Table, render_html, to_csv, to_json
 
 FIXTURES = Path(__file__).parent / "fixtures"
 REPO = Path(__file__).resolve().parents[1]
@@ -342,7 +342,7 @@ def test_golden_home_page(tmp_path):
 
 
 def test_ci_with_negative_bounds_reads_unambiguously():
-    from leaderboard.site.fmt import pct_ci
+    from leaderboard.site.render.fmt import pct_ci
 
     assert pct_ci((0.035, 0.06)) == "3.5–6.0"
     assert pct_ci((-0.163, -0.086)) == "-16.3 to -8.6"

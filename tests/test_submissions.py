@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from leaderboard.cli.run_cmds import NEEDS_REMOTE_CODE, check_submission
-from leaderboard.provenance import fingerprint
+from leaderboard.run.provenance import fingerprint
 
 REPO = Path(__file__).resolve().parents[1]
 FILES = sorted((REPO / "submissions").glob("*/model.yaml"))

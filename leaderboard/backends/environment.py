@@ -53,7 +53,7 @@ def device_name() -> str:
 
 def library_versions() -> dict[str, str | None]:
     """The provenance versions plus the CUDA runtime torch was built with."""
-    from leaderboard.provenance import versions
+    from leaderboard.run.provenance import versions
 
     out = versions()
     try:
@@ -79,7 +79,7 @@ def data_parallel_rank() -> tuple[int, int, int]:
     """(rank, world size, local rank) under `accelerate launch` / torchrun, else (0, 1, 0).
 
     With several processes each one holds a full model copy on its own GPU (data parallel) and
-    takes every world-th unique prompt; rank 0 merges the per-process shards (leaderboard.parallel).
+    takes every world-th unique prompt; rank 0 merges the per-process shards (leaderboard.run.distributed).
     """
     world = int(os.environ.get("WORLD_SIZE", "1"))
     rank = int(os.environ.get("RANK", "0"))

@@ -14,10 +14,10 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Literal
 
-from leaderboard.types import ChatRequest, Completion, GenerationConfig
+from leaderboard.core.types import ChatRequest, Completion, GenerationConfig
 
 if TYPE_CHECKING:
-    from leaderboard.config import Submission
+    from leaderboard.core.submission import Submission
 
 Responder = Callable[[ChatRequest], str]
 
@@ -65,7 +65,7 @@ class FakeBackend:
 
     @classmethod
     def from_submission(cls, sub: Submission) -> FakeBackend:
-        from leaderboard.config import FakeSettings
+        from leaderboard.core.submission import FakeSettings
 
         s = sub.fake or FakeSettings()
         return cls(

@@ -21,11 +21,11 @@ from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 
-from leaderboard.errors import BackendUnavailable
-from leaderboard.types import ChatMessage, ChatRequest, Completion, GenerationConfig
+from leaderboard.core.errors import BackendUnavailable
+from leaderboard.core.types import ChatMessage, ChatRequest, Completion, GenerationConfig
 
 if TYPE_CHECKING:
-    from leaderboard.config import Submission
+    from leaderboard.core.submission import Submission
 
 RETRY_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
 MAX_RETRY_AFTER_S = 120.0

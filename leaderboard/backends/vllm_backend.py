@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING, Any, Literal
 from leaderboard.backends.batching import run_batches
 from leaderboard.backends.environment import device_name
 from leaderboard.backends.openai_compat import apply_system_policy
-from leaderboard.errors import BackendUnavailable
-from leaderboard.types import ChatRequest, Completion, GenerationConfig
+from leaderboard.core.errors import BackendUnavailable
+from leaderboard.core.types import ChatRequest, Completion, GenerationConfig
 
 if TYPE_CHECKING:
-    from leaderboard.config import Submission
+    from leaderboard.core.submission import Submission
 
 
 def import_vllm() -> Any:

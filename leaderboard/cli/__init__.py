@@ -10,7 +10,7 @@ import sys
 import typer
 
 from leaderboard import __version__
-from leaderboard.errors import LeaderboardError
+from leaderboard.core.errors import LeaderboardError
 
 app = typer.Typer(
     name="rgb-leaderboard",

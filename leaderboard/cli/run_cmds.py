@@ -11,9 +11,9 @@ from pathlib import Path
 
 import typer
 
-from leaderboard.config import SUBMISSION_FILE, Submission, load_submission
-from leaderboard.errors import ConfigError, LeaderboardError
-from leaderboard.types import ABILITIES, LANGS
+from leaderboard.core.errors import ConfigError, LeaderboardError
+from leaderboard.core.submission import SUBMISSION_FILE, Submission, load_submission
+from leaderboard.core.types import ABILITIES, LANGS
 
 HF_ENDPOINT_ENV = "HF_ENDPOINT"
 DEFAULT_HF_ENDPOINT = "https://huggingface.co"
@@ -114,8 +114,8 @@ def run(
 ) -> None:
     """Generate, score and write predictions.jsonl + results.json; rerunning resumes
     where it stopped."""
-    from leaderboard.data import data_root
-    from leaderboard.runner import DryRunReport, ShardReport, run_submission
+    from leaderboard.data.splits import data_root
+    from leaderboard.run.runner import DryRunReport, ShardReport, run_submission
 
     sub = load_submission(path)
     result = run_submission(

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from leaderboard.errors import LeaderboardError
+from leaderboard.core.errors import LeaderboardError
 
 
 def register(app: typer.Typer, data_app: typer.Typer) -> None:

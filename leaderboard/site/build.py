@@ -16,18 +16,18 @@ from datetime import datetime
 from importlib import resources
 from pathlib import Path
 
-from leaderboard.errors import LeaderboardError
-from leaderboard.site.ability_pages import ability_page
-from leaderboard.site.home_pages import home_page
-from leaderboard.site.index_pages import downloads_page, models_index_page
-from leaderboard.site.instances_page import instance_pages
-from leaderboard.site.load import SiteData, load_site_data
-from leaderboard.site.methodology import methodology_page
-from leaderboard.site.model_pages import model_page
-from leaderboard.site.page_common import Output
-from leaderboard.site.tables import to_csv, to_json
-from leaderboard.site.zh_vs_en_page import zh_vs_en_page
-from leaderboard.types import ABILITIES, LANGS
+from leaderboard.board.load import SiteData, load_site_data
+from leaderboard.core.errors import LeaderboardError
+from leaderboard.core.types import ABILITIES, LANGS
+from leaderboard.site.pages.ability import ability_page
+from leaderboard.site.pages.home import home_page
+from leaderboard.site.pages.index import downloads_page, models_index_page
+from leaderboard.site.pages.instances import instance_pages
+from leaderboard.site.pages.methodology import methodology_page
+from leaderboard.site.pages.model import model_page
+from leaderboard.site.pages.zh_vs_en import zh_vs_en_page
+from leaderboard.site.render.page import Output
+from leaderboard.site.render.tables import to_csv, to_json
 
 PROJECT_SITE = Path(__file__).resolve().parents[2] / "site"
 

@@ -1,0 +1,1 @@
+"""The transformers backend: loading (bitsandbytes, GGUF, accelerate), chat prompts, batches."""

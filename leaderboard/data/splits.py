@@ -1,0 +1,187 @@
+"""RGB splits: which verified file each (language, ability) is read from, and validated loading.
+
+This is the package's data seam: callers import the manifest names (leaderboard.data.manifest) and the
+fetcher (leaderboard.data.fetch) from here too, so `from leaderboard.data.splits import ...` is all they need.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from leaderboard.core.errors import DataError
+from leaderboard.core.types import Ability, Lang, Record
+from leaderboard.data.fetch import fetch_files as fetch
+from leaderboard.data.manifest import (
+    BASE_URL_ENV,
+    DATA_DIR_ENV,
+    FETCH_COMMAND,
+    MANIFEST_NAME,
+    FileStatus,
+    ManifestEntry,
+    data_root,
+    entry,
+    file_blob_sha1,
+    git_blob_sha1,
+    lang_dir,
+    manifest,
+    status,
+)
+from leaderboard.data.records import RecordKind, kind_for_ability, kind_for_name, load_records
+
+__all__ = [
+    "BASE_URL_ENV",
+    "DATA_DIR_ENV",
+    "FETCH_COMMAND",
+    "MANIFEST_NAME",
+    "FileStatus",
+    "ManifestEntry",
+    "RecordKind",
+    "SplitSource",
+    "data_root",
+    "fetch",
+    "file_blob_sha1",
+    "git_blob_sha1",
+    "kind_for_ability",
+    "kind_for_name",
+    "lang_dir",
+    "load_records",
+    "load_split",
+    "manifest",
+    "resolve_split",
+    "split_file_name",
+    "status",
+]
+
+Variant = Literal["refine", "original"]
+
+_ROLE_OF_ABILITY: dict[str, str] = {
+    "noise": "noise_rejection",
+    "rejection": "noise_rejection",
+    "integration": "integration",
+    "counterfactual": "counterfactual",
+}
+
+
+@dataclass(frozen=True)
+class SplitSource:
+    """The file an (language, ability) split is read from, and how trustworthy it is."""
+
+    lang: Lang
+    ability: Ability
+    variant: Variant
+    path: Path
+    name: str  # e.g. "zh_refine.json" or "partial/en_head50.json"
+    complete: bool  # False for a partial stand-in
+    blob_id: str | None  # verified official git blob id, None when not an official file
+    expected_n: int  # records in the official split (for a stand-in: in the file it replaces)
+    file_blob_id: str | None = (
+        None  # git blob id of the bytes actually read (also for partial files)
+    )
+    n_records: int | None = None  # records in the file read (= expected_n for official files)
+
+
+# ------------------------------------------------------------------------------------------ splits
+
+
+def split_file_name(lang: Lang, ability: Ability, variant: Variant = "refine") -> str:
+    """The official file an ability is evaluated on (`variant` only matters for noise/rejection)."""
+    if ability not in _ROLE_OF_ABILITY:
+        raise DataError(f"unknown ability {ability!r}: use one of {', '.join(_ROLE_OF_ABILITY)}")
+    if variant not in ("refine", "original"):
+        raise DataError(f"unknown variant {variant!r}: use 'refine' or 'original'")
+    if ability == "integration":
+        return f"{lang}_int.json"
+    if ability == "counterfactual":
+        return f"{lang}_fact.json"
+    return f"{lang}_refine.json" if variant == "refine" else f"{lang}.json"
+
+
+def _partial_for(lang: Lang, ability: Ability) -> ManifestEntry | None:
+    if ability not in ("noise", "rejection"):
+        return None
+    return next((e for e in manifest(lang) if e.role == "partial"), None)
+
+
+def _verified_path(root: Path, e: ManifestEntry) -> tuple[Path, str] | None:
+    """The file's path and blob id if present; DataError if present but not the expected bytes."""
+    path = lang_dir(root, e.lang) / e.name
+    if not path.is_file():
+        return None
+    blob = file_blob_sha1(path)
+    if blob != e.blob_id:
+        raise DataError(
+            f"{path}: git blob {blob} does not match the manifest ({e.blob_id}); the file is "
+            f"corrupted or not the official one. Delete it and run `{FETCH_COMMAND}` "
+            f"(or `{FETCH_COMMAND} --from DIR`)."
+        )
+    return path, blob
+
+
+def _missing_message(root: Path, lang: Lang, name: str, ability: Ability, partial: bool) -> str:
+    path = lang_dir(root, lang) / name
+    msg = (
+        f"{path} is missing (needed for {lang} {ability}). Run `{FETCH_COMMAND}` to download it "
+        f"(or `{FETCH_COMMAND} --from DIR` to copy it from a local folder), or pass --data-dir."
+    )
+    if lang == "en" and name in ("en_refine.json", "en_int.json", "en.json"):
+        msg += (
+            f" {name} is not in the offline copy (../shared/rgb); it needs internet access."
+            " Restrict the run to the available splits"
+        )
+        msg += (
+            ", or pass --allow-partial to use partial/en_head50.json (first 50 records of en.json)."
+            if partial
+            else "."
+        )
+    return msg
+
+
+def resolve_split(
+    root: Path,
+    lang: Lang,
+    ability: Ability,
+    variant: Variant = "refine",
+    allow_partial: bool = False,
+) -> SplitSource:
+    """Which verified file a split is read from; with allow_partial, en noise/rejection may use the
+    50-record stand-in (marked complete=False) when the official file is missing."""
+    name = split_file_name(lang, ability, variant)
+    e = entry(lang, name)
+    found = _verified_path(root, e)
+    if found is not None:
+        path, blob = found
+        return SplitSource(
+            lang, ability, variant, path, name, True, blob, e.records, blob, e.records
+        )
+    partial = _partial_for(lang, ability)
+    if allow_partial and partial is not None:
+        pfound = _verified_path(root, partial)
+        if pfound is not None:
+            path, blob = pfound
+            return SplitSource(
+                lang,
+                ability,
+                variant,
+                path,
+                partial.name,
+                False,
+                None,
+                e.records,
+                blob,
+                partial.records,
+            )
+    raise DataError(_missing_message(root, lang, name, ability, partial is not None))
+
+
+def load_split(
+    root: Path,
+    lang: Lang,
+    ability: Ability,
+    variant: Variant = "refine",
+    allow_partial: bool = False,
+) -> tuple[SplitSource, tuple[Record, ...]]:
+    """resolve_split + load_records with the record shape the ability needs."""
+    src = resolve_split(root, lang, ability, variant, allow_partial)
+    return src, load_records(src.path, kind=kind_for_ability(ability))

@@ -1,0 +1,81 @@
+"""Chat requests built from the RGB reference prompts (resources/instruction.yaml).
+
+Source and blob id of the prompt file: resources/SOURCE.md.
+
+The reference (evalue.py `predict`) joins the passages with '\\n', fills `instruction` with QUERY
+and DOCS, and passes `system` as the system prompt. With no passages it fills DOCS with '' and
+calls the model *without* the RGB system prompt (the model's own default applies);
+build_request mirrors that by sending only the user message.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from functools import cache
+from importlib import resources
+
+import yaml
+
+from leaderboard.core.errors import DataError
+from leaderboard.core.types import LANGS, ChatMessage, ChatRequest, Lang, TestInstance
+
+INSTRUCTION_BLOB_ID = "80dbb0e07e68ac3c2a571151da071d4c53463683"
+
+
+@cache
+def _prompts() -> dict[str, dict[str, str]]:
+    text = (resources.files("leaderboard.protocol") / "resources" / "instruction.yaml").read_text("utf-8")
+    data = yaml.safe_load(text)
+    return {
+        lang: {"system": data[lang]["system"], "instruction": data[lang]["instruction"]}
+        for lang in LANGS
+    }
+
+
+def _lang(lang: str) -> dict[str, str]:
+    if lang not in LANGS:
+        raise DataError(f"unknown language {lang!r}: use one of {', '.join(LANGS)}")
+    return _prompts()[lang]
+
+
+def system_prompt(lang: Lang) -> str:
+    """The reference system prompt (tells the model to reject or flag factual errors)."""
+    return _lang(lang)["system"]
+
+
+def instruction_template(lang: Lang) -> str:
+    """The reference user template with {DOCS} and {QUERY} placeholders."""
+    return _lang(lang)["instruction"]
+
+
+def user_prompt(instance: TestInstance) -> str:
+    """The user message exactly as the reference formats it."""
+    docs = "\n".join(instance.docs) if instance.docs else ""
+    return instruction_template(instance.lang).format(QUERY=instance.query, DOCS=docs)
+
+
+def build_request(instance: TestInstance) -> ChatRequest:
+    """System + user messages; user only when there are no passages (as the reference does)."""
+    user = ChatMessage(role="user", content=user_prompt(instance))
+    if not instance.docs:
+        return ChatRequest(messages=(user,))
+    return ChatRequest(
+        messages=(ChatMessage(role="system", content=system_prompt(instance.lang)), user)
+    )
+
+
+def messages_as_dicts(request: ChatRequest) -> list[dict[str, str]]:
+    """OpenAI-style message dicts (for chat templates, HTTP APIs and `instances --show-prompt`)."""
+    return [{"role": m.role, "content": m.content} for m in request.messages]
+
+
+def prompt_sha256(request: ChatRequest) -> str:
+    """Hash of the messages (roles, contents; canonical JSON), independent of any chat template."""
+    canon = json.dumps(messages_as_dicts(request), ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(canon.encode("utf-8")).hexdigest()
+
+
+def passage_sha256(doc: str) -> str:
+    """Hash of one passage's UTF-8 text, so predictions record which passages were shown."""
+    return hashlib.sha256(doc.encode("utf-8")).hexdigest()

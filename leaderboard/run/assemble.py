@@ -1,0 +1,210 @@
+"""Results assembly: score every planned prediction (both modes), compute metrics and attach the
+provenance that makes a results.json reproducible from its submission alone.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from leaderboard import __version__
+from leaderboard.backends.base import Backend
+from leaderboard.backends.environment import device_name
+from leaderboard.core.errors import ResultsError
+from leaderboard.core.schema import CellMetrics, PredictionRecord, Provenance, Results
+from leaderboard.core.submission import Submission
+from leaderboard.run import provenance as prov
+from leaderboard.run.generate import GenStats
+from leaderboard.run.plan import Plan
+from leaderboard.run.store import read_results
+
+BOOTSTRAP_SEED = 2333
+
+
+def _score(plan: Plan, records: dict[str, PredictionRecord]) -> list:
+    """Both scoring modes for every planned instance that has a prediction (errors included)."""
+    from leaderboard.stats.metrics import scored_items
+
+    return scored_items(
+        (it.instance, records[it.instance.key].prediction, records[it.instance.key].error)
+        for it in plan.items
+        if it.instance.key in records
+    )
+
+
+def _split_infos(plan: Plan) -> dict[tuple[str, str], object]:
+    from leaderboard.stats.metrics import SplitInfo
+
+    return {
+        (s.lang, s.ability): SplitInfo(
+            s.source.name, bool(s.source.complete), int(s.source.expected_n)
+        )
+        for s in plan.splits
+    }
+
+
+def backend_info(backend: Backend | None, previous: Results | None) -> dict[str, object]:
+    """The backend's own description; with no backend, what the run that generated recorded."""
+    if backend is not None:
+        return dict(prov.jsonable(backend.describe()))  # type: ignore[arg-type]
+    if previous is not None:  # nothing generated: keep what the run that generated recorded
+        p = previous.provenance
+        return {
+            "chat_template_sha256": p.chat_template_sha256,
+            "chat_template_source": p.chat_template_source,
+            "device": p.device,
+            "batch_size": p.batch_size,
+            "model_revision": p.model_revision,
+            **({"described_by_previous_run": True}),
+        }
+    return {}
+
+
+def previous_results(out_dir: Path, fingerprint: str) -> Results | None:
+    """The results.json of an earlier run of the same settings, if readable."""
+    path = out_dir / "results.json"
+    if not path.exists():
+        return None
+    try:
+        res = read_results(path)
+    except ResultsError:
+        return None
+    return res if res.provenance.fingerprint == fingerprint else None
+
+
+def _partial_reasons(
+    plan: Plan, records: dict[str, PredictionRecord], cells: list[CellMetrics]
+) -> list[str]:
+    reasons = list(plan.partial_reasons)
+    missing = [it.instance.key for it in plan.items if it.instance.key not in records]
+    if missing:
+        reasons.append(f"{len(missing)} planned instances have no prediction (first: {missing[0]})")
+    for c in cells:
+        if c.mode == "rgb" and c.n < c.expected_n:
+            reasons.append(f"{c.lang}/{c.ability}/{c.noise_rate:.1f}: n={c.n} of {c.expected_n}")
+    return reasons
+
+
+def _invocation_extra(stats: GenStats, wall_s: float) -> dict[str, object]:
+    """What this invocation did (a resumed run's results cover more than it generated)."""
+    return {
+        "generated_prompts": stats.generated,
+        "recorded": stats.recorded,
+        "reused_identical_prompts": stats.reused,
+        "errors": stats.errors,
+        "prompt_tokens": stats.prompt_tokens,
+        "completion_tokens": stats.completion_tokens,
+        "overhead_share": round(1 - stats.model_time_s / wall_s, 4) if wall_s > 0 else None,
+    }
+
+
+def _provenance(
+    sub: Submission,
+    plan: Plan,
+    in_plan: list[PredictionRecord],
+    fp: str,
+    stats: GenStats,
+    info: dict[str, object],
+    *,
+    started: str,
+    wall_s: float,
+    command: str | None,
+    data_parallel: dict[str, object] | None = None,
+) -> Provenance:
+    commit, dirty = prov.git_state()
+    sources = {
+        s.source.name: (s.source.blob_id or f"unverified:{s.source.file_blob_id}")
+        for s in plan.splits
+    }
+    tps = (
+        (stats.prompt_tokens + stats.completion_tokens) / stats.model_time_s
+        if stats.model_time_s > 0
+        else None
+    )
+    return Provenance(
+        package_version=__version__,
+        git_commit=commit,
+        git_dirty=dirty,
+        command=command or " ".join(sys.argv),
+        data_blob_ids=sources,
+        model=sub.model,
+        model_revision=str(info.get("model_revision") or prov.resolved_revision(sub) or "") or None,
+        backend=sub.backend,
+        dtype=sub.dtype,
+        quantization=sub.quantization.describe(),
+        chat_template_sha256=info.get("chat_template_sha256"),  # type: ignore[arg-type]
+        chat_template_source=info.get("chat_template_source"),  # type: ignore[arg-type]
+        generation=prov.jsonable(sub.generation.model_dump()),  # type: ignore[arg-type]
+        seeds={"generation": sub.generation.seed, "bootstrap": BOOTSTRAP_SEED},
+        batch_size=info.get("batch_size") or sub.batch_size,  # type: ignore[arg-type]
+        fingerprint=fp,
+        versions=prov.versions(),
+        device=str(info.get("device") or device_name()),
+        started=started,
+        finished=prov.now_iso(),
+        wall_time_s=round(wall_s, 3),
+        generation_time_s=round(stats.model_time_s, 3),
+        prompt_tokens=sum(r.prompt_tokens or 0 for r in in_plan),
+        completion_tokens=sum(r.completion_tokens or 0 for r in in_plan),
+        tokens_per_s=round(tps, 2) if tps is not None else None,
+        extra={
+            "hub_id": sub.hub_id,
+            "revision_pinned": sub.revision_pinned,
+            "fingerprint_inputs": prov.jsonable(prov.fingerprint_inputs(sub)),
+            "this_invocation": _invocation_extra(stats, wall_s),
+            "predictions_in_results": len(in_plan),
+            "sum_latency_s": round(sum(r.latency_s or 0.0 for r in in_plan), 3),
+            "skipped_splits": plan.skipped,
+            "backend": info,
+            **({"data_parallel": data_parallel} if data_parallel is not None else {}),
+        },
+    )
+
+
+def assemble_results(
+    sub: Submission,
+    plan: Plan,
+    records: dict[str, PredictionRecord],
+    fp: str,
+    stats: GenStats,
+    backend: Backend | None,
+    previous: Results | None,
+    *,
+    started: str,
+    wall_s: float,
+    command: str | None,
+    resamples: int,
+    data_parallel: dict[str, object] | None = None,
+) -> Results:
+    """Score every prediction in the plan (both modes), compute metrics, attach provenance."""
+    from leaderboard.stats.metrics import compute_metrics
+
+    scored = _score(plan, records)
+    cells, scores, bootstrap = compute_metrics(
+        scored, _split_infos(plan), resamples=resamples, seed=BOOTSTRAP_SEED
+    )
+    reasons = _partial_reasons(plan, records, cells)
+    info = backend_info(backend, previous)
+    in_plan = [records[it.instance.key] for it in plan.items if it.instance.key in records]
+    provenance = _provenance(
+        sub,
+        plan,
+        in_plan,
+        fp,
+        stats,
+        info,
+        started=started,
+        wall_s=wall_s,
+        command=command,
+        data_parallel=data_parallel,
+    )
+    return Results(
+        submission_id=sub.id,
+        display_name=sub.display_name,
+        partial=bool(reasons),
+        partial_reasons=reasons,
+        provenance=provenance,
+        bootstrap=bootstrap,
+        cells=cells,
+        scores=scores,
+    )

@@ -1,0 +1,218 @@
+"""The run plan: which instances a submission runs, the request each becomes, and why the
+results will be partial (if they are).
+
+Kept apart from the runner so a dry run, a benchmark or a re-scoring can build exactly the plan a
+real run would, without touching predictions or a backend.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from leaderboard.core.errors import ConfigError, DataError
+from leaderboard.core.schema import PredictionRecord
+from leaderboard.core.submission import Submission
+from leaderboard.core.types import (
+    ABILITIES,
+    DEFAULT_NOISE_RATES,
+    LANGS,
+    Ability,
+    ChatRequest,
+    Lang,
+    TestInstance,
+)
+
+
+@dataclass(frozen=True)
+class WorkItem:
+    """One instance with the request it becomes and the hashes that identify that request."""
+
+    instance: TestInstance
+    request: ChatRequest
+    prompt_sha256: str
+    passage_sha256: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class PlannedSplit:
+    lang: Lang
+    ability: Ability
+    source: object  # data.SplitSource
+    items: tuple[WorkItem, ...]
+
+
+@dataclass
+class Plan:
+    splits: list[PlannedSplit]
+    skipped: list[str]  # splits left out because their data is not available (with allow_partial)
+    partial_reasons: list[str]
+    items: list[WorkItem] = field(default_factory=list)
+
+
+def _effective_rates(
+    sub: Submission, noise_rates: dict[Ability, Sequence[float]] | None
+) -> dict[Ability, list[float]]:
+    rates = {a: list(r) for a, r in sub.run.noise_rates.items()}
+    for ability, values in (noise_rates or {}).items():
+        rates[ability] = sorted({float(v) for v in values})
+    return rates
+
+
+def _split_missing(root: Path, lang: Lang, ability: Ability, variant: str) -> bool:
+    from leaderboard.data.splits import lang_dir, split_file_name
+
+    return not (lang_dir(root, lang) / split_file_name(lang, ability, variant)).exists()
+
+
+def _selection_reasons(
+    limit: int | None,
+    langs: list[Lang],
+    abls: list[Ability],
+    rates: dict[Ability, list[float]],
+) -> list[str]:
+    """Why a run of this selection is not the full protocol (empty when it is)."""
+    reasons: list[str] = []
+    if limit is not None:
+        reasons.append(f"--limit {limit}: only the first {limit} records of each split")
+    if set(langs) != set(LANGS):
+        reasons.append(f"languages limited to {', '.join(langs)}")
+    if set(abls) != set(ABILITIES):
+        reasons.append(f"abilities limited to {', '.join(abls)}")
+    for a in abls:
+        if tuple(rates[a]) != tuple(DEFAULT_NOISE_RATES[a]):
+            reasons.append(f"{a}: noise rates {rates[a]} instead of {list(DEFAULT_NOISE_RATES[a])}")
+    return reasons
+
+
+def _work_items(instances: Sequence[TestInstance]) -> tuple[WorkItem, ...]:
+    from leaderboard.protocol.prompts import build_request, passage_sha256, prompt_sha256
+
+    items = []
+    for inst in instances:
+        req = build_request(inst)
+        items.append(
+            WorkItem(inst, req, prompt_sha256(req), tuple(passage_sha256(d) for d in inst.docs))
+        )
+    return tuple(items)
+
+
+def _plan_split(
+    plan: Plan,
+    sub: Submission,
+    root: Path,
+    lang: Lang,
+    ability: Ability,
+    *,
+    rates: list[float],
+    allow: bool,
+    limit: int | None,
+) -> None:
+    """Add one split to the plan, or record it as skipped when its data file is absent and
+    partial data is allowed."""
+    from leaderboard.protocol.instances import build_instances
+
+    try:
+        source, instances = build_instances(
+            root,
+            lang,
+            ability,
+            noise_rates=rates,
+            variant=sub.run.variant,
+            allow_partial=allow,
+            limit=limit,
+            passage_num=sub.run.passage_num,
+        )
+    except DataError as exc:
+        if allow and _split_missing(root, lang, ability, sub.run.variant):
+            plan.skipped.append(f"{lang}/{ability}: data not available ({exc})")
+            plan.partial_reasons.append(f"{lang}/{ability}: not run, data file not available")
+            return
+        raise
+    if not source.complete:
+        plan.partial_reasons.append(
+            f"{lang}/{ability}: partial data file {source.name} "
+            f"(stands in for the official split of {source.expected_n} records)"
+        )
+    items = _work_items(instances)
+    plan.splits.append(PlannedSplit(lang, ability, source, items))
+    plan.items.extend(items)
+
+
+def build_plan(
+    sub: Submission,
+    root: Path,
+    *,
+    limit: int | None = None,
+    languages: Sequence[Lang] | None = None,
+    abilities: Sequence[Ability] | None = None,
+    noise_rates: dict[Ability, Sequence[float]] | None = None,
+    allow_partial_data: bool | None = None,
+) -> Plan:
+    """Instances and requests for the run, plus why the results will be partial (if they are)."""
+    langs = list(languages or sub.run.languages)
+    abls = list(abilities or sub.run.abilities)
+    rates = _effective_rates(sub, noise_rates)
+    allow = sub.run.allow_partial_data if allow_partial_data is None else allow_partial_data
+    plan = Plan(
+        splits=[], skipped=[], partial_reasons=_selection_reasons(limit, langs, abls, rates)
+    )
+    for lang in langs:
+        for ability in abls:
+            _plan_split(
+                plan, sub, root, lang, ability, rates=rates[ability], allow=allow, limit=limit
+            )
+    if not plan.items:
+        raise ConfigError(
+            f"{sub.source_path or sub.id}: the run plan selects no instances "
+            f"(languages {langs}, abilities {abls}); check --languages/--abilities and the data "
+            "(`rgb-leaderboard data status`)."
+        )
+    return plan
+
+
+def widen_to_records(
+    plan: Plan,
+    sub: Submission,
+    root: Path,
+    records: Mapping[str, PredictionRecord],
+    allow_partial_data: bool | None = None,
+) -> Plan:
+    """The plan results are computed over: this invocation's plan plus every instance of the
+    submission's own protocol that already has a matching prediction.
+
+    results.json is the board's record of the submission, so a narrower rerun (`--limit 10` after
+    `--limit 50`, `--abilities rejection` after a full run) must not drop what was measured.
+    A recorded prediction counts only if its prompt hash equals the prompt built now from the
+    data on disk; others are left out and said.
+    """
+    planned = {it.instance.key for it in plan.items}
+    if all(key in planned for key in records):
+        return plan
+    try:
+        full = build_plan(sub, root, allow_partial_data=allow_partial_data)
+    except (ConfigError, DataError):
+        return plan  # the protocol cannot be rebuilt here (data gone): score what was planned
+    extra, stale = [], 0
+    for it in full.items:
+        rec = records.get(it.instance.key)
+        if it.instance.key in planned or rec is None:
+            continue
+        if rec.prompt_sha256 == it.prompt_sha256:
+            extra.append(it)
+        else:
+            stale += 1
+    if not extra and not stale:
+        return plan
+    have = {(s.lang, s.ability) for s in plan.splits}
+    splits = plan.splits + [s for s in full.splits if (s.lang, s.ability) not in have]
+    reasons = list(full.partial_reasons)
+    reasons.append(
+        f"scores cover every recorded prediction of these settings: {len(extra)} beyond this "
+        "invocation's selection"
+        + (f" ({'; '.join(plan.partial_reasons)})" if plan.partial_reasons else "")
+    )
+    if stale:
+        reasons.append(f"{stale} recorded predictions left out: their prompts differ from the data")
+    return Plan(splits, full.skipped, reasons, plan.items + extra)

@@ -1,0 +1,178 @@
+"""What a run records about itself: the fingerprint that guards resume, and the provenance block.
+
+The fingerprint is computed from the submission alone (no model load), so a dry run, a resume check
+and a refusal to mix settings all happen before minutes of loading. It covers everything that
+changes model outputs: the weights' identity (a local file's sha256, or hub id + revision), dtype,
+quantization, chat template, system-prompt handling, generation config, input budget and truncation,
+the prompt texts and the instance-building parameters. It leaves out what only changes speed
+(batch size, device map, concurrency); the batch size is recorded per prediction instead.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import platform
+import subprocess
+from datetime import UTC, datetime
+from functools import lru_cache
+from importlib import metadata
+from pathlib import Path
+
+from leaderboard.core.submission import Submission
+
+FINGERPRINT_VERSION = 1
+PACKAGE_ROOT = Path(__file__).resolve().parents[1]
+_VERSIONED = (
+    "rgb-leaderboard",
+    "torch",
+    "transformers",
+    "accelerate",
+    "bitsandbytes",
+    "jieba",
+    "gguf",
+    "tokenizers",
+    "numpy",
+    "pydantic",
+    "httpx",
+    "vllm",
+)
+
+
+def sha256_text(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+@lru_cache(maxsize=32)
+def _sha256_file_cached(path: str, size: int, mtime_ns: int) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def sha256_file(path: Path) -> str:
+    """sha256 of a file, cached per (path, size, mtime) because GGUF files are large."""
+    st = Path(path).stat()
+    return _sha256_file_cached(str(Path(path).resolve()), st.st_size, st.st_mtime_ns)
+
+
+def _local_dir_identity(folder: Path) -> dict[str, object]:
+    """A checkpoint folder: config/tokenizer files by content, weight shards by name and size
+    (hashing tens of GB of shards on every run would cost minutes)."""
+    small, shards = {}, {}
+    for p in sorted(folder.rglob("*")):
+        if not p.is_file():
+            continue
+        rel = p.relative_to(folder).as_posix()
+        if p.suffix in {".json", ".jinja", ".model", ".txt", ".py", ".tiktoken"}:
+            small[rel] = sha256_file(p)
+        elif p.suffix in {".safetensors", ".bin", ".gguf", ".pt"}:
+            shards[rel] = p.stat().st_size
+    return {"folder_files_sha256": small, "weight_files_bytes": shards}
+
+
+def model_identity(sub: Submission) -> dict[str, object]:
+    """Identity of the weights without loading them."""
+    if sub.backend in ("openai", "fake"):
+        served = sub.openai.model if sub.openai and sub.openai.model else sub.model
+        return {"served_model": served, "revision": sub.revision}
+    resolved = sub.resolve_model()
+    if resolved.source == "hub":
+        return {
+            "hub_id": resolved.path_or_id,
+            "gguf_file": resolved.gguf_file,
+            "revision": sub.revision or "main",
+        }
+    folder = Path(resolved.path_or_id)
+    if resolved.gguf_file:
+        return {"gguf_file": resolved.gguf_file, "sha256": sha256_file(folder / resolved.gguf_file)}
+    return _local_dir_identity(folder)
+
+
+def resolved_revision(sub: Submission) -> str | None:
+    """What `model_revision` in the provenance says: a commit, or the local file's sha256."""
+    ident = model_identity(sub)
+    if "sha256" in ident:
+        return f"sha256:{ident['sha256']}"
+    return sub.revision
+
+
+def prompts_sha256() -> str:
+    """Hash of the packaged prompt texts (instruction.yaml).
+
+    Code that assembles prompts is not hashed: a refactor must not invalidate a long resumable run.
+    Any change that does alter a prompt is caught per instance instead, by comparing the stored
+    prompt_sha256 with the one rebuilt now (see runner).
+    """
+    p = PACKAGE_ROOT / "protocol" / "resources" / "instruction.yaml"
+    return hashlib.sha256(p.read_bytes() if p.exists() else b"<absent>").hexdigest()
+
+
+def fingerprint_inputs(sub: Submission) -> dict[str, object]:
+    template = sub.resolve_chat_template()
+    return {
+        "fingerprint_version": FINGERPRINT_VERSION,
+        "backend": sub.backend,
+        "model": model_identity(sub),
+        "dtype": sub.dtype,
+        "quantization": sub.quantization.describe(),
+        "chat_template": sub.chat_template if template is None else sha256_text(template),
+        "system_prompt": sub.system_prompt,
+        "generation": dataclasses.asdict(sub.generation.to_config()),
+        "max_input_tokens": sub.max_input_tokens,
+        "truncation": sub.truncation,
+        "prompts_sha256": prompts_sha256(),
+        "passage_num": sub.run.passage_num,
+        "variant": sub.run.variant,
+        "fake": sub.fake.model_dump() if sub.fake is not None else None,
+    }
+
+
+def fingerprint(sub: Submission) -> str:
+    """sha256 (first 16 hex) of the canonical JSON of `fingerprint_inputs`."""
+    canon = json.dumps(fingerprint_inputs(sub), sort_keys=True, ensure_ascii=True)
+    return hashlib.sha256(canon.encode()).hexdigest()[:16]
+
+
+def versions() -> dict[str, str | None]:
+    out: dict[str, str | None] = {"python": platform.python_version()}
+    for name in _VERSIONED:
+        try:
+            out[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            out[name] = None
+    return out
+
+
+def git_state(where: Path = PACKAGE_ROOT) -> tuple[str | None, bool | None]:
+    """(HEAD commit, dirty) of the checkout holding the package; (None, None) outside git."""
+    try:
+        head = subprocess.run(
+            ["git", "-C", str(where), "rev-parse", "HEAD"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
+        ).stdout.strip()
+        status = subprocess.run(
+            ["git", "-C", str(where), "status", "--porcelain", "--untracked-files=no"],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=True,
+        ).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None, None
+    return head or None, bool(status.strip())
+
+
+def now_iso() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def jsonable(obj: object) -> object:
+    """Round-trip through JSON so backend descriptions with odd types fit the schema."""
+    return json.loads(json.dumps(obj, default=str))

@@ -1,0 +1,188 @@
+"""Rescoring saved predictions without a model: read prediction lines, find their answers in the
+data.
+
+Used by `rgb-leaderboard score` (plain lines: lang, ability, id, noise_rate, prediction) and
+`compare` (submission predictions, schema.PredictionRecord). The instance a line refers to is
+rebuilt from the verified data file of its split, so answers always come from the data, never from
+the predictions file.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from leaderboard.core.errors import DataError, ResultsError
+from leaderboard.core.types import ABILITIES, LANGS, Ability, Lang, Mode, Record, TestInstance
+from leaderboard.data.splits import load_split
+from leaderboard.run.store import read_predictions_detailed
+from leaderboard.stats.metrics import ScoredItem, SplitInfo, scored_items
+
+REQUIRED = ("lang", "ability", "id", "noise_rate", "prediction")
+
+
+@dataclass(frozen=True)
+class InputLine:
+    """One prediction to score, with where it came from (for error messages and output order)."""
+
+    where: str  # "FILE:LINE"
+    fields: dict[str, object]
+    lang: Lang
+    ability: Ability
+    id: int
+    noise_rate: float
+    prediction: str
+    error: str | None = None
+
+
+def _bad(where: str, field: str, problem: str) -> ResultsError:
+    return ResultsError(f"{where}: field '{field}': {problem}. Fix that line and run again.")
+
+
+def _line(where: str, obj: object) -> InputLine:
+    if not isinstance(obj, dict):
+        raise ResultsError(f"{where}: expected a JSON object with fields {', '.join(REQUIRED)}")
+    for f in REQUIRED:
+        if f not in obj:
+            raise _bad(where, f, "is missing")
+    lang, ability, rid, rate, pred = (obj[f] for f in REQUIRED)
+    if lang not in LANGS:
+        raise _bad(where, "lang", f"{lang!r} is not a language; use one of {', '.join(LANGS)}")
+    if ability not in ABILITIES:
+        raise _bad(
+            where, "ability", f"{ability!r} is not an ability; use one of {', '.join(ABILITIES)}"
+        )
+    if not isinstance(rid, int) or isinstance(rid, bool):
+        raise _bad(where, "id", f"expected an integer, got {rid!r}")
+    if isinstance(rate, bool) or not isinstance(rate, int | float) or not 0 <= rate <= 1:
+        raise _bad(where, "noise_rate", f"expected a number between 0 and 1, got {rate!r}")
+    if not isinstance(pred, str):
+        raise _bad(where, "prediction", f"expected a string, got {type(pred).__name__}")
+    error = obj.get("error")
+    if error is not None and not isinstance(error, str):
+        raise _bad(where, "error", f"expected a string or null, got {error!r}")
+    return InputLine(where, obj, lang, ability, rid, float(rate), pred, error)
+
+
+def read_lines(path: Path) -> list[InputLine]:
+    """Prediction lines of a .jsonl (or .jsonl.gz) file; blank lines skipped, bad lines are
+    errors."""
+    path = Path(path)
+    if not path.is_file():
+        raise ResultsError(f"{path}: file not found; pass a JSON Lines file of predictions")
+    opener = gzip.open if path.suffix == ".gz" else open
+    out = []
+    with opener(path, "rt", encoding="utf-8") as fh:
+        for lineno, text in enumerate(fh, start=1):
+            if not text.strip():
+                continue
+            try:
+                obj = json.loads(text)
+            except json.JSONDecodeError as exc:
+                raise ResultsError(
+                    f"{path}:{lineno}: not valid JSON ({exc.msg}, column {exc.colno})"
+                ) from None
+            out.append(_line(f"{path}:{lineno}", obj))
+    if not out:
+        raise ResultsError(f"{path}: no predictions in the file")
+    return out
+
+
+def lines_from_predictions(path: Path) -> list[InputLine]:
+    """Submission predictions (folder or predictions.jsonl[.gz]) as input lines
+    (schema-validated)."""
+    read = read_predictions_detailed(Path(path))
+    if not read.records:
+        raise ResultsError(
+            f"{path}: no predictions found (expected predictions.jsonl or .jsonl.gz)"
+        )
+    return [
+        InputLine(
+            f"{path}:{r.key}",
+            r.model_dump(),
+            r.lang,
+            r.ability,
+            r.id,
+            r.noise_rate,
+            r.prediction,
+            r.error,
+        )
+        for r in read.records
+    ]
+
+
+def _instance(line: InputLine, record: Record) -> TestInstance:
+    return TestInstance(
+        lang=line.lang,
+        ability=line.ability,
+        noise_rate=line.noise_rate,
+        id=line.id,
+        query=record.query,
+        answer=record.answer,
+        docs=(),  # scoring never looks at the passages
+        fakeanswer=record.fakeanswer,
+    )
+
+
+def resolve(
+    lines: Sequence[InputLine], root: Path
+) -> tuple[list[tuple[InputLine, TestInstance]], dict[tuple[Lang, Ability], SplitInfo]]:
+    """Pair every line with its instance (answers from the data); unknown ids and repeats are
+    errors."""
+    splits: dict[tuple[Lang, Ability], SplitInfo] = {}
+    by_id: dict[tuple[Lang, Ability], dict[int, Record]] = {}
+    out = []
+    seen: dict[str, str] = {}
+    for line in lines:
+        split = (line.lang, line.ability)
+        if split not in by_id:
+            try:
+                src, records = load_split(root, line.lang, line.ability, allow_partial=True)
+            except DataError as exc:
+                raise DataError(f"{line.where}: cannot look up the answer: {exc}") from None
+            splits[split] = SplitInfo(src.name, bool(src.complete), int(src.expected_n))
+            by_id[split] = {r.id: r for r in records}
+        record = by_id[split].get(line.id)
+        if record is None:
+            ids = sorted(by_id[split])
+            raise _bad(
+                line.where,
+                "id",
+                f"{line.id} is not in {splits[split].data_file} ({line.lang} {line.ability}; ids "
+                f"{ids[0]}-{ids[-1]})",
+            )
+        inst = _instance(line, record)
+        if inst.key in seen:
+            raise ResultsError(
+                f"{line.where}: instance {inst.key} already scored at {seen[inst.key]}; "
+                "keep one prediction per instance"
+            )
+        seen[inst.key] = line.where
+        out.append((line, inst))
+    return out, splits
+
+
+def score_lines(pairs: Iterable[tuple[InputLine, TestInstance]]) -> list[ScoredItem]:
+    return scored_items((inst, line.prediction, line.error) for line, inst in pairs)
+
+
+def output_row(line: InputLine, item: ScoredItem, mode: Mode) -> dict[str, object]:
+    """The input fields plus the chosen mode's judgement (labels, correct, rejected,
+    error_detected)."""
+    from leaderboard.stats.metrics import effective_score
+
+    s = effective_score(item, mode)
+    row = dict(line.fields)
+    row.update(
+        mode=mode,
+        labels=list(s.labels),
+        correct=s.correct,
+        rejected=s.rejected,
+        error_detected=s.error_detected,
+    )
+    if mode == "strict":
+        row["token_f1"] = s.token_f1
+    return row

@@ -1,0 +1,172 @@
+"""Known problems in the RGB data, found by code so the methodology page can publish the list.
+
+Checks (each finding names language, file, record id, kind and a detail in words):
+- fake_equals_answer / answer_in_fake (counterfactual files): the true answer equals, or is a
+  substring of, the fake answer (normalised). The reference scorer then credits a model that repeats
+  the fake answer; strict mode only credits the true answer outside the fake one (and never when
+  they are equal).
+- answer_in_negative: every answer element is found (strict matching) in the first five negative
+  passages, the ones shown at noise rate 1.0; a refusal is then not the only right behaviour, so the
+  rejection item cannot be scored fairly (and noise passages are not noise).
+- partial_answer_in_negative: some but not all answer elements are found there.
+- answer_not_in_positive: an answer element is not found (strict matching) in any positive passage,
+  so the item may be unanswerable even with no noise, or the answer is phrased differently there.
+- duplicate_query: two records of one file ask the same (normalised) question.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from leaderboard.core.types import LANGS, Answer, Lang, Record
+from leaderboard.data.records import load_records
+from leaderboard.scoring.normalize import find_normalized, normalize
+
+REJECTION_PASSAGES = 5  # the reference shows negative[:passage_num] at noise rate 1.0
+
+
+@dataclass(frozen=True)
+class AuditFinding:
+    lang: Lang
+    file: str  # name relative to the language's data folder, e.g. "zh_fact.json"
+    id: int
+    kind: str
+    detail: str
+
+    def as_dict(self) -> dict[str, object]:
+        return asdict(self)
+
+
+def _alternatives(element: str | tuple[str, ...]) -> tuple[str, ...]:
+    return (element,) if isinstance(element, str) else element
+
+
+def _flat(answer: Answer) -> list[str]:
+    return [a for el in answer for a in _alternatives(el)]
+
+
+def _found(element: str | tuple[str, ...], norm_texts: list[str], lang: Lang) -> bool:
+    alts = [normalize(a, lang) for a in _alternatives(element)]
+    return any(find_normalized(t, a, lang) for t in norm_texts for a in alts if a)
+
+
+def _fake_findings(lang: Lang, name: str, r: Record) -> list[AuditFinding]:
+    true = {normalize(a, lang) for a in _flat(r.answer)}
+    fake = {normalize(a, lang) for a in _flat(r.fakeanswer)}
+    if true & fake:
+        return [
+            AuditFinding(
+                lang,
+                name,
+                r.id,
+                "fake_equals_answer",
+                f"fake answer {r.fakeanswer!r} equals the answer {r.answer!r}",
+            )
+        ]
+    inside = sorted(t for t in true if any(t and t in f for f in fake))
+    if inside:
+        return [
+            AuditFinding(
+                lang,
+                name,
+                r.id,
+                "answer_in_fake",
+                f"answer {inside[0]!r} is inside the fake answer {r.fakeanswer!r}",
+            )
+        ]
+    return []
+
+
+def _negative_findings(lang: Lang, name: str, r: Record) -> list[AuditFinding]:
+    shown = [normalize(p, lang) for p in r.negative[:REJECTION_PASSAGES]]
+    hits = [el for el in r.answer if _found(el, shown, lang)]
+    if not hits:
+        return []
+    where = sorted({i for i, t in enumerate(shown) for el in hits if _found(el, [t], lang)})
+    kind = "answer_in_negative" if len(hits) == len(r.answer) else "partial_answer_in_negative"
+    found = ", ".join(repr(_alternatives(el)[0]) for el in hits)
+    return [
+        AuditFinding(
+            lang,
+            name,
+            r.id,
+            kind,
+            f"{found} found in negative passage(s) {where} (of the first {len(shown)})",
+        )
+    ]
+
+
+def _positive_findings(lang: Lang, name: str, r: Record) -> list[AuditFinding]:
+    passages = [p for g in r.positive for p in _alternatives(g)]
+    texts = [normalize(p, lang) for p in passages]
+    missing = [el for el in r.answer if not _found(el, texts, lang)]
+    if not missing:
+        return []
+    shown = ", ".join(repr(_alternatives(el)[0]) for el in missing)
+    return [
+        AuditFinding(
+            lang,
+            name,
+            r.id,
+            "answer_not_in_positive",
+            f"{shown} not found in any of {len(passages)} positive passages",
+        )
+    ]
+
+
+def _duplicates(lang: Lang, name: str, records: tuple[Record, ...]) -> list[AuditFinding]:
+    first: dict[str, int] = {}
+    out = []
+    for r in records:
+        q = normalize(r.query, lang)
+        if q in first:
+            out.append(
+                AuditFinding(
+                    lang,
+                    name,
+                    r.id,
+                    "duplicate_query",
+                    f"same question as id {first[q]}: {r.query!r}",
+                )
+            )
+        else:
+            first[q] = r.id
+    return out
+
+
+def audit_file(path: Path, lang: Lang, name: str) -> list[AuditFinding]:
+    """Every finding for one data file (its record shape is decided by its name, as in the
+    reference)."""
+    records = load_records(path)
+    out: list[AuditFinding] = []
+    for r in records:
+        if r.fakeanswer:
+            out += _fake_findings(lang, name, r)
+        out += _negative_findings(lang, name, r)
+        out += _positive_findings(lang, name, r)
+    return out + _duplicates(lang, name, records)
+
+
+def data_files(root: Path) -> list[tuple[Lang, str, Path]]:
+    """(lang, name, path) of the RGB files present: root/data_<lang>/ (fetched layout) or root
+    itself."""
+    found: list[tuple[Lang, str, Path]] = []
+    for lang in LANGS:
+        for folder in (Path(root) / f"data_{lang}", Path(root)):
+            if not folder.is_dir():
+                continue
+            paths = sorted(folder.glob(f"{lang}*.json"))
+            paths += sorted(p for p in (folder / "partial").glob(f"{lang}*.json"))
+            if paths:
+                found += [(lang, p.relative_to(folder).as_posix(), p) for p in paths]
+                break
+    return found
+
+
+def audit(root: Path) -> list[AuditFinding]:
+    """Findings for whatever RGB files are present under root, in file order then id order."""
+    out: list[AuditFinding] = []
+    for lang, name, path in data_files(root):
+        out += audit_file(path, lang, name)
+    return out

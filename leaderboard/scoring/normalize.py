@@ -1,0 +1,305 @@
+"""Language-aware text normalisation, answer matching and token F1 for the strict scoring mode.
+
+The reference scorer lowercases and does raw substring search. That misses full-width digits and
+punctuation differences, and gives false hits inside longer numbers (`70` in `170`, `1月3日` in
+`11月3日`) or words (`2` in `2022`). Here prediction and answers go through the same normaliser, and
+a match must respect number boundaries (both languages) and word boundaries (English).
+
+Normal form (idempotent: normalize(normalize(x)) == normalize(x)):
+- Unicode NFKC (full-width to half-width), then casefold.
+- Punctuation (Unicode categories P*) is a separator, except: a `.` between two digits is kept
+  (6.4), a `,` between a digit and exactly three digits is dropped (1,361 -> 1361), an apostrophe is
+  dropped (can't -> cant).
+- zh: separators and whitespace are removed, except one space is kept between two digits so that
+  enumerations such as `3、12` do not fuse into one number.
+- en: separators become spaces; whitespace is collapsed to single spaces and stripped.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+
+from leaderboard.core.types import Answer, Lang
+from leaderboard.scoring.segment import segmenter
+
+_APOSTROPHES = "'\u2019\u2018`\u00b4"
+
+
+def _is_digit(ch: str) -> bool:
+    return "0" <= ch <= "9"
+
+
+_SCAN_LIMIT = 0x20000
+
+
+def _char_class(chars: list[str]) -> str:
+    """A compact regex character class for a sorted list of characters (ranges where contiguous)."""
+    parts = []
+    i = 0
+    while i < len(chars):
+        j = i
+        while j + 1 < len(chars) and ord(chars[j + 1]) == ord(chars[j]) + 1:
+            j += 1
+        lo, hi = re.escape(chars[i]), re.escape(chars[j])
+        parts.append(lo if i == j else f"{lo}-{hi}")
+        i = j + 1
+    return "".join(parts)
+
+
+def _separator_chars() -> list[str]:
+    """Every Unicode punctuation character or whitespace, except `.` and apostrophes.
+
+    Planes 2-16 hold no punctuation or whitespace (checked against unicodedata), so the scan stops
+    there.
+    """
+    return [
+        chr(c)
+        for c in range(_SCAN_LIMIT)
+        if (unicodedata.category(chr(c))[0] == "P" or chr(c).isspace())
+        and chr(c) != "."
+        and chr(c) not in _APOSTROPHES
+    ]
+
+
+def _class_pattern(chars: list[str]) -> re.Pattern[str]:
+    return re.compile(f"[{_char_class(chars)}]+")
+
+
+_SEPARATOR_CHARS = _separator_chars()
+# The regex engine checks BMP characters against a bitmap but tries every astral range one by one
+# for each character outside the set, so text without astral characters uses the BMP-only class.
+_PUNCT = _class_pattern(_SEPARATOR_CHARS)
+_PUNCT_BMP = _class_pattern([c for c in _SEPARATOR_CHARS if c <= "\uffff"])
+_PUNCT_ASCII = _class_pattern([c for c in _SEPARATOR_CHARS if c.isascii()])
+# Patterns start with their literal so the engine scans for it in C (same matches as lookbehind
+# first): a dot not between two digits; a comma between a digit and exactly three digits.
+_NON_DECIMAL_DOT = re.compile(r"\.(?:(?<![0-9]\.)|(?![0-9]))")
+_THOUSANDS = re.compile(r",(?<=[0-9],)(?=[0-9]{3}(?![0-9]))")
+_SEPARATORS = re.compile(r" +")
+_ASTRAL = "\U00010000"
+# Characters whose compatibility decomposition is one character (full-width forms, no-break and
+# ideographic spaces, ...): replacing them by it leaves NFKD, hence NFKC, of the text unchanged,
+# and most Chinese outputs are then already NFKC, skipping the slow normalize call.
+_COMPAT = {
+    c: d
+    for c in range(0x10000)
+    if len(d := unicodedata.normalize("NFKD", chr(c))) == 1 and d != chr(c)
+}
+
+
+# The ones Chinese outputs are full of: a few replace() calls beat translate() over every character.
+_FREQUENT_COMPAT = tuple((c, _COMPAT[ord(c)]) for c in "，：（）；？！％\xa0\u3000")
+
+
+def _nfkc(text: str) -> str:
+    if unicodedata.is_normalized("NFKC", text):  # the quick check is much cheaper than normalising
+        return text
+    for c, d in _FREQUENT_COMPAT:
+        if c in text:
+            text = text.replace(c, d)
+    if unicodedata.is_normalized("NFKC", text):
+        return text
+    text = text.translate(_COMPAT)
+    return text if unicodedata.is_normalized("NFKC", text) else unicodedata.normalize("NFKC", text)
+
+
+def _fold(text: str) -> str:
+    """NFKC + casefold (+ NFKC again, as casefolding can leave text that is not NFKC)."""
+    if text.isascii():
+        return text.lower()
+    return _nfkc(_nfkc(text).casefold())
+
+
+# After separators are collapsed every space is single: drop it unless it sits between two digits.
+_ZH_DROP_SPACES = re.compile(r" (?:(?<![0-9] )|(?![0-9]))")
+
+
+def _normalize_once(text: str, lang: Lang) -> str:
+    text = _fold(text)
+    for apostrophe in _APOSTROPHES:
+        if apostrophe in text:
+            text = text.replace(apostrophe, "")
+    if "," in text:
+        text = _THOUSANDS.sub("", text)
+    if "." in text:
+        text = _NON_DECIMAL_DOT.sub(" ", text)
+    if text.isascii():
+        text = _PUNCT_ASCII.sub(" ", text)
+    else:
+        text = (_PUNCT_BMP if max(text) < _ASTRAL else _PUNCT).sub(" ", text)
+    if "  " in text:
+        text = _SEPARATORS.sub(" ", text)
+    if lang == "zh":  # spaces go, except one between two digits ("3 12" must not become "312")
+        return _ZH_DROP_SPACES.sub("", text) if " " in text else text
+    return text.strip()
+
+
+def _is_fixed_point(text: str) -> bool:
+    """One pass maps text whose folding is the identity to itself (see normalize)."""
+    return text.isascii() or (unicodedata.is_normalized("NFKC", text) and text.casefold() == text)
+
+
+@lru_cache(maxsize=65536)
+def normalize(text: str, lang: Lang) -> str:
+    """Strict normal form of `text` (module docstring); the same for answers and outputs.
+
+    One pass is enough unless dropping characters let NFKC or casefolding change the result again
+    (combining marks after a removed apostrophe, exotic casefolds): then passes repeat to a fixed
+    point.
+    """
+    text = _normalize_once(text, lang)
+    for _ in range(4):
+        if _is_fixed_point(text):
+            break
+        text = _normalize_once(text, lang)
+    return text
+
+
+def _digitish_before(text: str, pos: int) -> bool:
+    """Is the character before `pos` part of a number (a digit, or a decimal point after a
+    digit)?"""
+    if pos <= 0:
+        return False
+    ch = text[pos - 1]
+    return _is_digit(ch) or (ch == "." and pos >= 2 and _is_digit(text[pos - 2]))
+
+
+def _digitish_after(text: str, pos: int) -> bool:
+    if pos >= len(text):
+        return False
+    ch = text[pos]
+    return _is_digit(ch) or (ch == "." and pos + 1 < len(text) and _is_digit(text[pos + 1]))
+
+
+def _boundary_ok(text: str, start: int, end: int, needle: str, lang: Lang) -> bool:
+    if _is_digit(needle[0]) and _digitish_before(text, start):
+        return False
+    if _is_digit(needle[-1]) and _digitish_after(text, end):
+        return False
+    if lang == "en":
+        if needle[0].isalnum() and start > 0 and text[start - 1].isalnum():
+            return False
+        if needle[-1].isalnum() and end < len(text) and text[end].isalnum():
+            return False
+    return True
+
+
+def find_normalized(text: str, needle: str, lang: Lang) -> bool:
+    """Is the normalised `needle` in the normalised `text` at a number (and, for en, word)
+    boundary?"""
+    if not needle:
+        return False
+    start = text.find(needle)
+    while start != -1:
+        if _boundary_ok(text, start, start + len(needle), needle, lang):
+            return True
+        start = text.find(needle, start + 1)
+    return False
+
+
+def mask(text: str, needles: tuple[str, ...]) -> str:
+    """Blank out every occurrence of `needles` (normalised fake answers) so they cannot be
+    matched."""
+    for needle in sorted(needles, key=len, reverse=True):
+        if needle:
+            text = text.replace(needle, "\x01" * len(needle))
+    return text
+
+
+# ---------------------------------------------------------------------------------------- tokens
+
+_EN_WORD = re.compile(r"\w+")
+_EN_ARTICLES = frozenset({"a", "an", "the"})
+
+
+def load_jieba() -> None:
+    """Load jieba's dictionary now (about a second) rather than on the first Chinese prediction."""
+    segmenter()
+
+
+@lru_cache(maxsize=65536)
+def _tokenize_normalized(norm: str, lang: Lang) -> tuple[str, ...]:
+    if lang == "zh":
+        # jieba dictionary segmentation with HMM off (leaderboard.scoring.segment: same output as
+        # jieba.lcut(HMM=False), faster): deterministic, and keeps dates apart (4/日/至, not
+        # 4/日至).
+        tokens = segmenter().lcut(norm)
+        return tuple(t for t in tokens if t != " ") if " " in norm else tuple(tokens)
+    return tuple(t for t in _EN_WORD.findall(norm) if t not in _EN_ARTICLES)
+
+
+def tokenize_normalized(norm: str, lang: Lang) -> tuple[str, ...]:
+    """Tokens of text already in strict normal form (cached; scoring reuses them for rejection
+    patterns)."""
+    return _tokenize_normalized(norm, lang)
+
+
+def tokenize(text: str, lang: Lang) -> list[str]:
+    """Tokens of the normalised text: jieba words for zh, word tokens without articles for en."""
+    return list(_tokenize_normalized(normalize(text, lang), lang))
+
+
+@dataclass(frozen=True)
+class _Gold:
+    """An answer's tokens, prepared once per answer: per element, per alternative, (token counts,
+    token count); and every gold token, to skip segmenting outputs that cannot share one."""
+
+    elements: tuple[tuple[tuple[Counter[str], int], ...], ...]
+    any_token: re.Pattern[str] | None  # finds any gold token (None: there is none)
+
+
+@lru_cache(maxsize=65536)
+def _gold(answers: Answer, lang: Lang) -> _Gold:
+    elements = []
+    for element in answers:
+        alternatives = (element,) if isinstance(element, str) else element
+        toks = [_tokenize_normalized(normalize(alt, lang), lang) for alt in alternatives]
+        elements.append(tuple((Counter(t), len(t)) for t in toks))
+    every = sorted(
+        {t for el in elements for counts, _ in el for t in counts}, key=len, reverse=True
+    )
+    any_token = re.compile("|".join(map(re.escape, every))) if every else None
+    return _Gold(tuple(elements), any_token)
+
+
+def _f1(pred: Counter[str], n_pred: int, gold: Counter[str], n_gold: int) -> float:
+    if not n_pred or not n_gold:
+        return 0.0
+    common = sum(min(pred[t], c) for t, c in gold.items() if t in pred)
+    if common == 0:
+        return 0.0
+    precision = common / n_pred
+    recall = common / n_gold
+    return 2 * precision * recall / (precision + recall)
+
+
+def token_f1(prediction: str, answers: Answer, lang: Lang) -> float:
+    """Diagnostic partial credit (as in LongBench / CRUD-RAG): token F1 per answer element.
+
+    Each element scores the best F1 over its alternatives; the result is the mean over elements, so
+    a two-part answer with one part right gets about half. 0.0 for an empty prediction or answer.
+    """
+    return token_f1_normalized(normalize(prediction, lang), answers, lang)
+
+
+def token_f1_normalized(norm: str, answers: Answer, lang: Lang) -> float:
+    """token_f1 for a prediction already in strict normal form."""
+    if not answers:
+        return 0.0
+    gold = _gold(answers, lang)
+    # Tokens are substrings of the normal form: if no gold token occurs in it, every F1 is 0 and
+    # the output need not be segmented.
+    if not norm or gold.any_token is None or gold.any_token.search(norm) is None:
+        return 0.0
+    tokens = _tokenize_normalized(norm, lang)
+    if not tokens:
+        return 0.0
+    pred, n_pred = Counter(tokens), len(tokens)
+    total = 0.0
+    for alternatives in gold.elements:
+        total += max((_f1(pred, n_pred, g, n) for g, n in alternatives), default=0.0)
+    return total / len(answers)

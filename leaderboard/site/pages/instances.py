@@ -1,0 +1,246 @@
+"""Per-instance browser: one page per (language, ability, noise rate) with the questions, gold
+answers, the passages shown and every model's answer with pass/fail in both modes.
+
+The data is embedded as JSON in <script type="application/json"> (escaped by fmt.json_for_script so
+no text can close the block) and rendered client-side by assets/lb.js using textContent only: model
+output is never parsed as HTML. Passages come from rebuilding the instances (leaderboard.protocol.instances)
+and pass/fail from leaderboard.scoring.score; without fetched data the page says what to run.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from leaderboard.board.load import SiteData
+from leaderboard.core.errors import LeaderboardError
+from leaderboard.core.types import ABILITIES, LANGS
+from leaderboard.site.render.fmt import esc, json_for_script, rate_key
+from leaderboard.site.render.page import ABILITY_NAMES, LANG_NAMES, Output, front_matter
+from leaderboard.site.render.parallel import pmap, shared
+
+FETCH_HINT = (
+    "Run `rgb-leaderboard data fetch` and rebuild the site to see passages and gold answers."
+)
+PASS_RULE = {
+    "noise": "pass = every required answer element found",
+    "integration": "pass = every required answer element found",
+    "rejection": "pass = the model refused (no passage holds the answer)",
+    "counterfactual": "pass = the model flagged the false fact and gave the true answer",
+}
+
+
+@dataclass(frozen=True)
+class Group:
+    lang: str
+    ability: str
+    noise_rate: float
+
+    @property
+    def path(self) -> str:
+        return f"instances/{self.lang}-{self.ability}-{rate_key(self.noise_rate)}.md"
+
+
+def _answer_text(answer) -> list[str]:
+    out = []
+    for el in answer:
+        out.append(" / ".join(el) if isinstance(el, tuple | list) else str(el))
+    return out
+
+
+def _load_instances(root: Path | None, lang: str, ability: str, rates: list[float]):
+    """Instances by key, or (None, reason) when they cannot be rebuilt here."""
+    if root is None:
+        return None, FETCH_HINT
+    try:
+        from leaderboard.protocol.instances import build_instances
+    except ImportError:
+        return None, "The instance builder (leaderboard.protocol.instances) is not installed. " + FETCH_HINT
+    try:
+        _src, instances = build_instances(
+            root, lang, ability, noise_rates=tuple(rates), allow_partial=True
+        )
+    except (
+        LeaderboardError
+    ) as exc:  # the message names the file: keep it, minus this machine's path
+        return None, str(exc).replace(f"{Path(root).resolve()}/", "").replace(f"{root}/", "")
+    return {inst.key: inst for inst in instances}, None
+
+
+def _scorer():
+    try:
+        from leaderboard.scoring.score import score_both
+    except ImportError:
+        return None
+    return score_both
+
+
+def _passed(ability: str, score, mode: str) -> bool:
+    """The outcome each ability's score counts (as leaderboard.stats.metrics.success)."""
+    if ability == "rejection":
+        return bool(score.rejected)
+    if ability == "counterfactual":
+        if not score.error_detected:
+            return False
+        return 0 not in score.labels if mode == "rgb" else bool(score.correct)
+    return bool(score.correct)
+
+
+def group_data(data: SiteData, group: Group, instances: dict | None) -> dict[str, object]:
+    """The JSON document embedded in one browser page (plain data, sorted, deterministic)."""
+    score_both = _scorer() if instances is not None else None
+    models = []
+    by_id: dict[int, dict[str, object]] = {}
+    for sub in data.submissions:
+        preds = [
+            p
+            for p in sub.predictions
+            if p.lang == group.lang
+            and p.ability == group.ability
+            and abs(p.noise_rate - group.noise_rate) < 1e-9
+        ]
+        if not preds:
+            continue
+        models.append({"id": sub.id, "name": sub.name})
+        for p in preds:
+            item = by_id.setdefault(p.id, {"id": p.id, "key": p.key, "preds": {}})
+            entry: dict[str, object] = {"t": p.prediction, "e": p.error}
+            inst = instances.get(p.key) if instances is not None else None
+            if inst is not None and score_both is not None:
+                scores = score_both(p.prediction, inst)
+                for mode in ("rgb", "strict"):  # a generation error counts as a failure
+                    ok = p.error is None and _passed(group.ability, scores[mode], mode)
+                    entry[mode] = int(ok)
+            item["preds"][sub.id] = entry
+    if instances is not None:
+        for inst in instances.values():
+            if inst.id in by_id:
+                by_id[inst.id].update(
+                    {
+                        "q": inst.query,
+                        "a": _answer_text(inst.answer),
+                        "docs": list(inst.docs),
+                        "fake": _answer_text(inst.fakeanswer),
+                    }
+                )
+    return {
+        "lang": group.lang,
+        "ability": group.ability,
+        "noise_rate": group.noise_rate,
+        "models": models,
+        "items": [by_id[k] for k in sorted(by_id)],
+        "scored": score_both is not None,
+        "pass_rule": PASS_RULE[group.ability],
+    }
+
+
+def groups_in(data: SiteData) -> list[Group]:
+    seen = {
+        (p.lang, p.ability, round(p.noise_rate, 3)) for s in data.submissions for p in s.predictions
+    }
+    return sorted(
+        (Group(*g) for g in seen),
+        key=lambda g: (LANGS.index(g.lang), ABILITIES.index(g.ability), g.noise_rate),
+    )
+
+
+@lru_cache(maxsize=16)
+def _cached_instances(root: Path | None, lang: str, ability: str, rates: tuple[float, ...]):
+    return _load_instances(root, lang, ability, list(rates))
+
+
+def _group_job(index: int) -> tuple[dict[str, object], str | None]:
+    """One browser page's data; runs in a forked worker (see parallel.pmap)."""
+    st = shared()
+    data, group = st["data"], st["groups"][index]
+    rates = st["rates"][(group.lang, group.ability)]
+    instances, problem = _cached_instances(data.root, group.lang, group.ability, rates)
+    return group_data(data, group, instances), problem
+
+
+def _warm_up() -> None:
+    """Load the tokenizer dictionary once before forking, not once per worker."""
+    try:
+        from leaderboard.scoring.normalize import load_jieba
+    except ImportError:
+        return
+    load_jieba()
+
+
+def instance_pages(data: SiteData, out: Output) -> list[Group]:
+    """Write one browser page per group plus instances/index.md; returns the groups."""
+    groups = groups_in(data)
+    rates = {
+        (g.lang, g.ability): tuple(
+            sorted({x.noise_rate for x in groups if (x.lang, x.ability) == (g.lang, g.ability)})
+        )
+        for g in groups
+    }
+    if groups and _scorer() is not None:
+        _warm_up()
+    state = {"data": data, "groups": groups, "rates": rates}
+    results = pmap(_group_job, list(range(len(groups))), state=state, min_items=2)
+    index_rows = []
+    for g, (doc, problem) in zip(groups, results, strict=True):
+        title = (
+            f"{ABILITY_NAMES[g.ability]}, {LANG_NAMES[g.lang]}, noise rate {rate_key(g.noise_rate)}"
+        )
+        parts = [front_matter(search_exclude=True) + f"# {esc(title)}\n"]
+        if problem:
+            parts.append(f'\n<p class="lb-warn">{esc(problem)}</p>\n')
+        elif not doc["scored"]:
+            parts.append(
+                '\n<p class="lb-warn">Pass/fail needs leaderboard.scoring.score, which is not '
+                "installed: answers are shown unscored.</p>\n"
+            )
+        parts.append(
+            f"\n<p>{esc(doc['pass_rule'])}. {len(doc['items'])} instances, "
+            f"{len(doc['models'])} models. Filters run in your browser.</p>\n"
+        )
+        parts.append(
+            '\n<div id="lb-instances" class="lb-instances"><noscript>The instance browser '
+            "needs JavaScript; the same data is in the downloads.</noscript></div>\n"
+        )
+        parts.append(
+            '\n<script type="application/json" id="lb-instances-data">'
+            + json_for_script(doc)
+            + "</script>\n"
+        )
+        out.pages[g.path] = "\n".join(parts)
+        index_rows.append((g, len(doc["items"]), len(doc["models"]), problem))
+    out.pages["instances/index.md"] = _index(index_rows)
+    return groups
+
+
+def _index(rows: list[tuple[Group, int, int, str | None]]) -> str:
+    parts = [
+        "# Instance browser\n",
+        "Every question with its gold answer, the passages the model saw and each model's "
+        "answer with pass or fail. Pick a split:\n",
+    ]
+    if not rows:
+        parts.append("\n*No predictions yet.*\n")
+    by_lang = defaultdict(list)
+    for row in rows:
+        by_lang[row[0].lang].append(row)
+    for lang in LANGS:
+        if not by_lang.get(lang):
+            continue
+        parts.append(f"\n## {LANG_NAMES[lang]}\n")
+        items = []
+        for g, n_items, n_models, problem in by_lang[lang]:
+            name = g.path.split("/", 1)[1].removesuffix(".md") + ".html"
+            warn = (
+                " (passages unavailable: run <code>rgb-leaderboard data fetch</code>)"
+                if problem
+                else ""
+            )
+            items.append(
+                f'<li><a href="{esc(name)}">{esc(ABILITY_NAMES[g.ability])}, noise rate '
+                f"{esc(rate_key(g.noise_rate))}</a>: {n_items} instances, {n_models} "
+                f"models{warn}</li>"
+            )
+        parts.append('\n<ul class="lb-instance-index">' + "".join(items) + "</ul>\n")
+    return "\n".join(parts)

@@ -1,0 +1,164 @@
+"""The methodology page: what each number means in both scoring modes, the data audit, licence."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+
+from leaderboard.board.load import SiteData
+from leaderboard.site.render.fmt import esc
+from leaderboard.site.render.page import ABILITY_NAMES, Output, definitions
+from leaderboard.site.render.tables import Cell, Column, Row, Table
+
+TEXT = """
+# Methodology
+
+## What is measured
+
+Each RGB instance is a question, its gold answer and a set of retrieved passages, some of them
+*noise* (relevant-looking but without the answer). The model sees the passages and the question in
+the RGB prompt (system instruction from the reference repository) and answers once, greedily.
+
+- **Noise robustness**: accuracy at noise rates 0, 0.2, 0.4, 0.6 and 0.8 (share of noise passages).
+- **Negative rejection**: noise rate 1.0, so no passage holds the answer; the rejection rate is the
+  share of answers that refuse ("insufficient information").
+- **Information integration**: the answer has several parts found in different passages; accuracy at
+  noise rates 0, 0.2 and 0.4.
+- **Counterfactual robustness**: the passages state a false fact. Error detection (ED) is the share
+  of answers that flag the factual error; error correction (CR) the share of detected errors whose
+  answer also gives the true fact (reference definition: corrected / detected); CR (all) is
+  corrected and detected over all questions.
+
+## Two scoring modes
+
+**Reference (rgb) mode** reproduces the official RGB scorer (`evalue.py`) bit for bit, so numbers
+compare with the paper: in Chinese every ASCII space is removed from the answer first; an answer
+element counts as found when its lower-case form (or any alternative) is a substring of the
+lower-cased answer; an answer containing 信息不足 / `insufficient information` is a rejection; one
+containing 事实性错误 / `factual errors` detects the counterfactual error.
+
+**Strict mode** is this leaderboard's corrected judgement (`leaderboard/normalize.py`,
+`leaderboard/scoring.py`). Answer and gold go through the same normal form (Unicode NFKC, casefold,
+punctuation as separators, `1,361` → `1361`), and a match must respect number boundaries in both
+languages and word boundaries in English, so `70` no longer matches inside `170`, nor `1月3日`
+inside `11月3日`, nor `2` inside `2022`. Rejections are recognised from phrase tables per language
+(plus a Chinese negation-and-verb pattern), independently of correctness, instead of one exact
+phrase. A true answer that is a substring of the fake answer only counts outside the fake answer.
+
+Where the modes disagree the site shows both; the home ranking uses the reference mode so numbers
+stay comparable with the paper, and a [strict-mode ranking](ranking-strict.md) is published next to
+it.
+
+## Confidence intervals and ranks
+
+Every rate comes with a 95% percentile bootstrap interval, resampling questions (all noise rates of
+a question move together). Ranks are ranges: a model's best rank is 1 + the number of models whose
+lower bound is above its upper bound; its worst rank counts every model whose upper bound reaches
+its lower bound. The zh − en difference is bootstrapped the same way: the two languages use disjoint
+questions with their own draws, so replicate k of zh minus replicate k of en is a draw of the
+difference, and its percentiles give the CI (stored in `results.json` under `lang: "zh-en"`).
+Results files written before those entries existed fall back to the normal approximation
+sqrt(se_zh² + se_en²), marked † on the zh-versus-en page.
+
+## Coverage and partial runs
+
+`n` is the number of questions scored and coverage the share of instances run. A run is flagged
+*partial* when it used `--limit`, skipped cells, or ran on a partial data file: the English noise
+and rejection splits here come from the first 50 records of the original `en.json`
+(`partial/en_head50.json`), because the refined English files are not available offline.
+
+## Reported rows
+
+Rows labelled *reported in paper* are the numbers printed in the RGB paper (loaded from
+`submissions/<id>/reported.yaml`). They come from the original data files, older reference code and
+sampled decoding, so they are shown for context and never ranked with measured results.
+"""
+
+LICENCE = """
+## Data licence and citation
+
+The RGB data is licensed **CC BY-NC-SA 4.0** by its authors; this site shows questions, passages and
+answers from it for research, non-commercially, with attribution and under the same licence. The
+data files are fetched by `rgb-leaderboard data fetch` and never committed to this repository.
+
+Please cite the benchmark:
+
+```
+@inproceedings{chen2024benchmarking,
+  title     = {Benchmarking Large Language Models in Retrieval-Augmented Generation},
+  author    = {Chen, Jiawei and Lin, Hongyu and Han, Xianpei and Sun, Le},
+  booktitle = {Proceedings of the AAAI Conference on Artificial Intelligence},
+  volume    = {38}, number = {16}, pages = {17754--17762}, year = {2024},
+  doi       = {10.1609/aaai.v38i16.29728}
+}
+```
+"""
+
+
+def _as_dict(item: object) -> dict[str, object]:
+    if dataclasses.is_dataclass(item) and not isinstance(item, type):
+        return dataclasses.asdict(item)
+    if hasattr(item, "model_dump"):
+        return item.model_dump()
+    if isinstance(item, dict):
+        return dict(item)
+    return {"finding": str(item)}
+
+
+def audit_section(root: Path | None, out: Output) -> str:
+    """The data audit list from leaderboard.scoring.audit as a filterable table, or why it is not shown."""
+    head = (
+        "\n## Data audit\n\nKnown problems in the data files, found by code "
+        "(`rgb-leaderboard data audit`, leaderboard/audit.py):\n"
+    )
+    try:
+        from leaderboard.scoring.audit import audit
+    except ImportError:
+        return head + "\n*The audit module is not installed in this build.*\n"
+    try:
+        findings = list(audit(root)) if root is not None else []
+    except Exception as exc:
+        return head + f'\n<p class="lb-warn">Audit unavailable: {esc(exc)}</p>\n'
+    if not findings:
+        return head + "\n*No findings, or no data fetched: run `rgb-leaderboard data fetch`.*\n"
+    rows = [_as_dict(f) for f in findings]
+    keys: list[str] = []
+    for r in rows:
+        keys.extend(k for k in r if k not in keys)
+    table = Table(
+        id="data-audit",
+        title="Data audit findings",
+        columns=tuple(Column(k, k, k == "id") for k in keys),
+        rows=tuple(
+            Row({k: Cell.text(_plain(r.get(k)), r.get(k) if k == "id" else None) for k in keys})
+            for r in rows
+        ),
+        note=f"{len(rows)} findings.",
+    )
+    return head + out.table(table, "")
+
+
+def _plain(value: object) -> object:
+    if value is None or isinstance(value, str | int | float):
+        return value
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
+
+
+def methodology_page(data: SiteData, out: Output) -> str:
+    parts = [TEXT]
+    for mode in ("rgb", "strict"):
+        defs = definitions(data, mode)
+        if defs:
+            parts.append(f"\n### Score definitions ({mode} mode, from the results files)\n")
+            parts.append(
+                '\n<dl class="lb-defs">'
+                + "".join(
+                    f"<dt>{esc(ABILITY_NAMES.get(a, a))}</dt><dd>{esc(d)}</dd>"
+                    for a, d in sorted(defs.items())
+                )
+                + "</dl>\n"
+            )
+    parts.append(audit_section(data.root, out))
+    parts.append(LICENCE)
+    return "\n".join(parts)

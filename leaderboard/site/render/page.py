@@ -1,0 +1,112 @@
+"""What every page builder shares: display names, the Output a build collects, front matter,
+relative prefixes, badges and the model cells of tables.
+
+Nothing here touches the file system; build.py writes what the page builders return.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from leaderboard.board.load import SiteData, Submission
+from leaderboard.board.ranking import coverage
+from leaderboard.board.reported import ReportedModel
+from leaderboard.site.render.fmt import esc
+from leaderboard.site.render.parallel import pmap
+from leaderboard.site.render.tables import Cell, Table, render_html
+
+LANG_NAMES = {"zh": "Chinese (zh)", "en": "English (en)", "all": "Combined (zh + en)"}
+ABILITY_NAMES = {
+    "noise": "Noise robustness",
+    "rejection": "Negative rejection",
+    "integration": "Information integration",
+    "counterfactual": "Counterfactual robustness",
+    "overall": "Overall",
+}
+SHORT_NAMES = {
+    "noise": "Noise",
+    "rejection": "Rejection",
+    "integration": "Integration",
+    "counterfactual": "Counterfactual",
+    "zh": "zh overall",
+    "en": "en overall",
+}
+MODE_NAMES = {"rgb": "reference (rgb) mode", "strict": "strict mode"}
+
+
+@dataclass
+class Output:
+    """Everything a build writes: Markdown pages, other files (charts, downloads), tables."""
+
+    pages: dict[str, str] = field(default_factory=dict)
+    files: dict[str, bytes] = field(default_factory=dict)
+    tables: list[Table] = field(default_factory=list)
+    pending_charts: dict[str, tuple[Callable[..., str], tuple]] = field(default_factory=dict)
+
+    def chart(self, name: str, draw: Callable[..., str], args: tuple, alt: str, prefix: str) -> str:
+        """Queue a chart (drawn later, in parallel: draw(*args) -> SVG text) and return the
+        <figure> that shows it with alt text."""
+        self.pending_charts[f"charts/{name}.svg"] = (draw, args)
+        return (
+            f'\n\n<figure class="lb-chart"><img src="{prefix}charts/{esc(name)}.svg" '
+            f'alt="{esc(alt)}" loading="lazy"><figcaption>{esc(alt)}</figcaption></figure>\n\n'
+        )
+
+    def draw_charts(self) -> None:
+        paths = sorted(self.pending_charts)
+        svgs = pmap(_draw, [self.pending_charts[p] for p in paths])
+        for path, svg in zip(paths, svgs, strict=True):
+            self.files[path] = svg.encode("utf-8")
+        self.pending_charts.clear()
+
+    def table(self, table: Table, prefix: str) -> str:
+        self.tables.append(table)
+        return render_html(table, prefix)
+
+
+def _draw(job: tuple[Callable[..., str], tuple]) -> str:
+    draw, args = job
+    return draw(*args)
+
+
+def front_matter(search_exclude: bool = True) -> str:
+    """Wide tables need the room: hide the right-hand table of contents on data pages.
+
+    Data pages (big tables of numbers) are kept out of the search index by default: indexing them
+    was half of the mkdocs build time at 100 models and finds nothing the home page and the models
+    index (both indexed) do not."""
+    search = "search:\n  exclude: true\n" if search_exclude else ""
+    return f"---\nhide:\n  - toc\n{search}---\n\n"
+
+
+def prefix_for(path: str) -> str:
+    return "../" * path.count("/")
+
+
+def badge(kind: str, text: str, title: str = "") -> str:
+    t = f' title="{esc(title)}"' if title else ""
+    return f'<span class="lb-badge lb-{esc(kind)}"{t}>{esc(text)}</span>'
+
+
+def model_cell(sub: Submission, prefix: str, lang: str | None = None) -> Cell:
+    cov = coverage(sub.results, None if lang in (None, "all") else lang)
+    badges = " " + badge("measured", "measured", "Run by this leaderboard's runner")
+    if cov.partial:
+        badges += " " + badge("partial", "partial", "; ".join(cov.reasons))
+    return Cell.link(sub.name, f"{prefix}models/{sub.id}.html", badges)
+
+
+def reported_cell(model: ReportedModel, source: str) -> Cell:
+    html = esc(model.display_name) + " " + badge("reported", "reported in paper", source)
+    return Cell(model.display_name, html, model.display_name)
+
+
+def definitions(data: SiteData, mode: str) -> dict[str, str]:
+    """Ability -> one-sentence definition, taken from the results files (metrics owns them)."""
+    out: dict[str, str] = {}
+    for sub in data.submissions:
+        for e in sub.results.scores:
+            if e.mode == mode and e.metric == "score":
+                out.setdefault(e.ability, e.definition)
+    return out

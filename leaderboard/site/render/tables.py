@@ -1,0 +1,157 @@
+"""Tables: one value model rendered three ways (HTML for pages, CSV and JSON for downloads).
+
+Rows carry raw values for export and escaped display HTML built here, so page code never
+concatenates untrusted strings into markup. Reported (paper) rows live in a second <tbody>:
+tablesort sorts each tbody on its own, so they never mix into the measured ranking.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from dataclasses import dataclass, field
+
+from leaderboard.site.render.fmt import esc, pct, pct_ci
+
+
+@dataclass(frozen=True)
+class Column:
+    key: str
+    label: str
+    numeric: bool = False
+    title: str | None = None  # tooltip (definition)
+
+
+@dataclass(frozen=True)
+class Cell:
+    """A table cell: `value` is exported, `html` (already escaped) displayed, `sort` ordered by."""
+
+    value: object
+    html: str
+    sort: float | str | None = None
+
+    @staticmethod
+    def text(value: object, sort: float | str | None = None) -> Cell:
+        return Cell(value, esc("—" if value is None else value), sort)
+
+    @staticmethod
+    def link(value: str, href: str, extra_html: str = "") -> Cell:
+        return Cell(value, f'<a href="{esc(href)}">{esc(value)}</a>{extra_html}', value)
+
+    @staticmethod
+    def rate(value: float | None, ci: tuple[float, float] | None = None) -> Cell:
+        """A fraction shown as a percentage with its CI underneath; exported with its bounds."""
+        body = esc(pct(value))
+        if ci is not None:
+            body += f' <span class="lb-ci">{esc(pct_ci(ci))}</span>'
+        exported = {
+            "value": value,
+            "ci_low": ci[0] if ci else None,
+            "ci_high": ci[1] if ci else None,
+        }
+        return Cell(exported, body, -1.0 if value is None else round(value, 6))
+
+
+@dataclass(frozen=True)
+class Row:
+    cells: dict[str, Cell]
+    css: str = ""
+
+
+@dataclass(frozen=True)
+class Table:
+    id: str  # also the download file stem
+    title: str
+    columns: tuple[Column, ...]
+    rows: tuple[Row, ...]
+    reported_rows: tuple[Row, ...] = ()
+    note: str = ""  # plain text shown under the table
+    filterable: bool = True
+    meta: dict[str, object] = field(default_factory=dict)
+
+
+def _row_html(row: Row, columns: tuple[Column, ...]) -> str:
+    tds = []
+    for col in columns:
+        c = row.cells.get(col.key) or Cell.text(None)
+        sort = "" if c.sort is None else f' data-sort="{esc(c.sort)}"'
+        tds.append(f"<td{sort}>{c.html}</td>")
+    cls = f' class="{esc(row.css)}"' if row.css else ""
+    return f"<tr{cls}>" + "".join(tds) + "</tr>"
+
+
+def render_html(table: Table, download_prefix: str = "") -> str:
+    """A self-contained HTML block (blank lines around it keep Markdown from touching it)."""
+    ths = []
+    for col in table.columns:
+        attrs = ' data-sort-method="number"' if col.numeric else ""
+        if col.title:
+            attrs += f' title="{esc(col.title)}"'
+        ths.append(f'<th scope="col"{attrs}>{esc(col.label)}</th>')
+    body = "".join(_row_html(r, table.columns) for r in table.rows)
+    parts = [
+        f'<div class="lb-table-wrap" id="wrap-{esc(table.id)}">',
+        (
+            f'<input class="lb-filter" type="search" placeholder="Filter rows" '
+            f'aria-label="Filter {esc(table.title)}" data-table="{esc(table.id)}">'
+            if table.filterable
+            else ""
+        ),
+        '<div class="lb-scroll">',
+        f'<table class="lb-table" id="{esc(table.id)}">',
+        "<thead><tr>" + "".join(ths) + "</tr></thead>",
+        f"<tbody>{body}</tbody>",
+    ]
+    if table.reported_rows:
+        rep = "".join(_row_html(r, table.columns) for r in table.reported_rows)
+        parts.append(f'<tbody class="lb-reported-body">{rep}</tbody>')
+    parts.append("</table></div>")
+    links = (
+        f'<a href="{esc(download_prefix)}downloads/{esc(table.id)}.csv">CSV</a> · '
+        f'<a href="{esc(download_prefix)}downloads/{esc(table.id)}.json">JSON</a>'
+    )
+    note = f"{esc(table.note)} " if table.note else ""
+    parts.append(f'<p class="lb-note">{note}Download: {links}</p>')
+    parts.append("</div>")
+    return "\n\n" + "\n".join(p for p in parts if p) + "\n\n"
+
+
+def _flat(columns: tuple[Column, ...], row: Row, kind: str) -> dict[str, object]:
+    out: dict[str, object] = {"row_kind": kind}
+    for col in columns:
+        c = row.cells.get(col.key)
+        value = None if c is None else c.value
+        if isinstance(value, dict):
+            for sub, v in value.items():
+                out[f"{col.key}" if sub == "value" else f"{col.key}_{sub}"] = v
+        else:
+            out[col.key] = value
+    return out
+
+
+def records(table: Table) -> list[dict[str, object]]:
+    rows = [_flat(table.columns, r, "measured") for r in table.rows]
+    rows += [_flat(table.columns, r, "reported in paper") for r in table.reported_rows]
+    return rows
+
+
+def to_json(table: Table) -> str:
+    doc = {"id": table.id, "title": table.title, "note": table.note, "rows": records(table)}
+    doc["columns"] = [
+        {"key": c.key, "label": c.label, "definition": c.title} for c in table.columns
+    ]
+    return json.dumps(doc, ensure_ascii=False, sort_keys=True, indent=1) + "\n"
+
+
+def to_csv(table: Table) -> str:
+    rows = records(table)
+    keys: list[str] = []
+    for r in rows:
+        keys.extend(k for k in r if k not in keys)
+    buf = io.StringIO()
+    writer = csv.DictWriter(buf, fieldnames=keys, lineterminator="\n")
+    writer.writeheader()
+    for r in rows:
+        writer.writerow({k: "" if r.get(k) is None else r.get(k) for k in keys})
+    return buf.getvalue()

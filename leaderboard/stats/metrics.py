@@ -1,0 +1,90 @@
+"""Per-cell metrics, ability scores and overall scores, with cluster-bootstrap confidence intervals.
+
+Cells are (language, ability, noise rate, mode): leaderboard.stats.cells computes them, and
+leaderboard.stats.aggregate turns them into ability and overall scores (its definition strings are
+the documentation of record). Scored items live in leaderboard.scoring.outcome and the paired comparison in
+leaderboard.stats.paired; their names are re-exported here, where callers have always imported them.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+
+from leaderboard.core.schema import Bootstrap, CellMetrics, ScoreEntry
+from leaderboard.core.types import ABILITIES, LANGS, MODES, Ability, Lang, Mode
+from leaderboard.scoring.outcome import (
+    ScoredItem,
+    SplitInfo,
+    corrected,
+    effective_score,
+    scored_items,
+)
+from leaderboard.stats.aggregate import (
+    ALL_DEFINITION,
+    COMPANION_DEFINITIONS,
+    DEFINITIONS,
+    score_entries,
+)
+from leaderboard.stats.bootstrap import CONFIDENCE, METHOD
+from leaderboard.stats.cells import Cell, build_cell, check_items, groups
+from leaderboard.stats.paired import PairedComparison, paired_compare, success
+
+__all__ = [
+    "ALL_DEFINITION",
+    "COMPANION_DEFINITIONS",
+    "DEFINITIONS",
+    "PairedComparison",
+    "ScoredItem",
+    "SplitInfo",
+    "compute_metrics",
+    "corrected",
+    "effective_score",
+    "paired_compare",
+    "scored_items",
+    "success",
+]
+
+CellKey = tuple[Lang, Ability, float]
+
+
+def _by_cell(items: Sequence[ScoredItem]) -> dict[CellKey, list[ScoredItem]]:
+    by_cell: dict[CellKey, list[ScoredItem]] = defaultdict(list)
+    for it in items:
+        by_cell[(it.instance.lang, it.instance.ability, float(it.instance.noise_rate))].append(it)
+    return by_cell
+
+
+def _cell_order(keys: Sequence[CellKey]) -> list[CellKey]:
+    """Language, then the abilities' canonical order, then noise rate."""
+    order = {a: i for i, a in enumerate(ABILITIES)}
+    return sorted(keys, key=lambda k: (LANGS.index(k[0]), order[k[1]], k[2]))
+
+
+def compute_metrics(
+    items: Sequence[ScoredItem],
+    splits: Mapping[tuple[Lang, Ability], SplitInfo],
+    resamples: int = 1000,
+    seed: int = 2333,
+) -> tuple[list[CellMetrics], list[ScoreEntry], Bootstrap]:
+    """Cells for every (lang, ability, noise rate, mode) present, ability/overall scores, bootstrap
+    info."""
+    check_items(items, splits)
+    by_group = groups(items, splits, resamples, seed)
+    by_cell = _by_cell(items)
+    keys = _cell_order(list(by_cell))
+    cells: dict[tuple[Lang, Ability, Mode], dict[float, Cell]] = defaultdict(dict)
+    rows: list[CellMetrics] = []
+    for mode in MODES:
+        for lang, ability, rate in keys:
+            split = splits[(lang, ability)]
+            group = by_group[(lang, split.data_file)]
+            c = build_cell(
+                (lang, ability, rate, mode), by_cell[(lang, ability, rate)], group, split
+            )
+            cells[(lang, ability, mode)][rate] = c
+            rows.append(c.metrics)
+    langs = [lang for lang in LANGS if any(k[0] == lang for k in keys)]
+    entries = score_entries(cells, langs)
+    boot = Bootstrap(method=METHOD, resamples=resamples, seed=seed, confidence=CONFIDENCE)
+    return rows, entries, boot
