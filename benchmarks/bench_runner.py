@@ -138,7 +138,7 @@ def reference_loop(backend, requests, max_new_tokens: int) -> tuple[list[str], d
 def batched_pass(sub, backend, requests, items, ref_texts, run_opts, out_dir: Path):
     """Prefill probe and full runner run at the backend's current batch size; figures of both."""
     from leaderboard.run.runner import run_submission
-    from leaderboard.run.store import read_predictions
+    from leaderboard.run.store import RunStore
 
     backend.stats = type(backend.stats)()
     backend.generate(requests, dataclasses.replace(sub.generation.to_config(), max_new_tokens=1))
@@ -148,7 +148,7 @@ def batched_pass(sub, backend, requests, items, ref_texts, run_opts, out_dir: Pa
     run_submission(sub, out_dir=out_dir, backend=backend, progress=False, **run_opts)
     run_wall, run_cpu = time.perf_counter() - t0, time.process_time() - cpu0
     st = backend.stats
-    preds = {p.key: p.prediction for p in read_predictions(out_dir)}
+    preds = {p.key: p.prediction for p in RunStore(out_dir).read().records}
     n_run = len(preds)
     agree = sum(preds.get(it.instance.key) == t for it, t in zip(items, ref_texts, strict=True))
     fed = st.prompt_tokens + st.prompt_padding_tokens
@@ -235,7 +235,7 @@ def main() -> None:
         ap.error("--batch-size: give at least one size >= 1")
 
     from leaderboard.backends.hf.backend import HFBackend
-    from leaderboard.run.runner import build_plan
+    from leaderboard.run.plan import build_plan
 
     work = Path(tempfile.mkdtemp(prefix="bench-runner-"))
     root = data_root()

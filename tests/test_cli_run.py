@@ -18,8 +18,7 @@ from typer.testing import CliRunner
 
 from leaderboard.cli import app
 from leaderboard.core.submission import load_submission
-from leaderboard.run.store import read_predictions, read_results
-from tests.helpers import write_fake_submission
+from tests.helpers import read_predictions, read_results, write_fake_submission
 
 runner = CliRunner()
 

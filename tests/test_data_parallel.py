@@ -18,8 +18,8 @@ import pytest
 from leaderboard.backends.fake import FakeBackend
 from leaderboard.core.submission import load_submission
 from leaderboard.run.runner import run_submission
-from leaderboard.run.store import marker_paths, read_predictions, read_results, shard_paths
-from tests.helpers import write_fake_submission
+from leaderboard.run.store import RunStore
+from tests.helpers import read_predictions, read_results, write_fake_submission
 
 ARGS = ["--limit", "3", "--languages", "zh,en", "--abilities", "counterfactual,rejection"]
 N_KEYS = 12  # 3 records x 4 splits (one noise rate each)
@@ -97,7 +97,7 @@ def finish_in_process(path: Path, root: Path):
 def assert_merged(folder: Path) -> None:
     keys = [r["key"] for r in plain_lines(folder)]
     assert len(keys) == len(set(keys)) == N_KEYS
-    assert shard_paths(folder) == [] and marker_paths(folder) == []
+    assert RunStore(folder).shard_paths() == [] and RunStore(folder).marker_paths() == []
 
 
 def test_two_processes_split_and_merge(tmp_path: Path, rgb_root: Path) -> None:
@@ -136,7 +136,7 @@ def test_marker_of_an_earlier_launch_counts_as_done_not_as_generated(
     path = make_sub(tmp_path / "dp")
     code, _, err = finish(start(path, rgb_root, 1))
     assert code == 0, err
-    left = {r.key for r in read_predictions(shard_paths(path.parent)[0])}
+    left = {r.key for r in read_predictions(RunStore(path.parent).shard_paths()[0])}
     code, _, err = finish(start(path, rgb_root, 0))
     assert code == 0, err
     assert_merged(path.parent)
@@ -153,7 +153,7 @@ def test_leftover_shard_is_resumed_not_regenerated(tmp_path: Path, rgb_root: Pat
     code, _, err = finish(start(path, rgb_root, 1))
     assert code == 0, err
     folder = path.parent
-    (shard,) = shard_paths(folder)
+    (shard,) = RunStore(folder).shard_paths()
     assert shard.name == "predictions.rank1.jsonl" and not (folder / "results.json").exists()
     left = {r.key: r.created for r in read_predictions(shard)}
     assert 0 < len(left) < N_KEYS
@@ -173,7 +173,7 @@ def test_single_process_picks_up_leftover_shard(tmp_path: Path, rgb_root: Path) 
     path = make_sub(tmp_path / "dp")
     code, _, err = finish(start(path, rgb_root, 1))
     assert code == 0, err
-    (shard,) = shard_paths(path.parent)
+    (shard,) = RunStore(path.parent).shard_paths()
     left = {r.key: r.created for r in read_predictions(shard)}
     backend, res = finish_in_process(path, rgb_root)
     assert backend.requests_seen == N_KEYS - len(left)
@@ -190,9 +190,9 @@ def test_rank0_times_out_naming_missing_rank(tmp_path: Path, rgb_root: Path) -> 
     assert "rank(s) 1 of 2 did not finish" in err and "predictions.rank1.jsonl" in err
     assert "Traceback" not in err
     folder = path.parent
-    assert [p.name for p in shard_paths(folder)] == ["predictions.rank0.jsonl"]
+    assert [p.name for p in RunStore(folder).shard_paths()] == ["predictions.rank0.jsonl"]
     assert not (folder / "results.json").exists()
-    kept = {r.key for r in read_predictions(shard_paths(folder)[0])}
+    kept = {r.key for r in read_predictions(RunStore(folder).shard_paths()[0])}
     # finishing as one process generates only the other half
     backend, _ = finish_in_process(path, rgb_root)
     assert backend.requests_seen == N_KEYS - len(kept)
@@ -249,7 +249,7 @@ def test_accelerate_launch_two_processes(tmp_path: Path, rgb_root: Path) -> None
     ]
     t0 = time.perf_counter()
     done = subprocess.run(launch, env=_env(), capture_output=True, text=True, timeout=300)
-    started = shard_paths(path.parent) or (path.parent / "results.json").exists()
+    started = RunStore(path.parent).shard_paths() or (path.parent / "results.json").exists()
     if done.returncode != 0 and not started and "rank 1 of 2" not in done.stdout:
         pytest.skip(f"accelerate launch could not start here: {done.stderr[-500:]}")
     assert done.returncode == 0, done.stderr[-2000:]

@@ -13,8 +13,7 @@ from leaderboard.backends.fake import FakeBackend
 from leaderboard.core.errors import ResultsError
 from leaderboard.core.submission import load_submission
 from leaderboard.run.runner import DryRunReport, run_submission
-from leaderboard.run.store import read_predictions, read_results
-from tests.helpers import write_fake_submission
+from tests.helpers import read_predictions, read_results, write_fake_submission
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -272,14 +271,10 @@ def test_narrower_rerun_keeps_every_recorded_result(tmp_path: Path, rgb_root: Pa
 def test_large_predictions_are_compressed_and_still_resume(
     tmp_path: Path, rgb_root: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import functools
+    from leaderboard.run.store import RunStore
 
-    import leaderboard.run.runner as runner_mod
-    from leaderboard.run.store import compact_predictions
-
-    monkeypatch.setattr(
-        runner_mod, "compact_predictions", functools.partial(compact_predictions, threshold_bytes=1)
-    )
+    compact = RunStore.compact
+    monkeypatch.setattr(RunStore, "compact", lambda self: compact(self, threshold_bytes=1))
     path = make_sub(tmp_path / "sub")
     run(path, rgb_root, limit=1, **SMALL)
     assert (tmp_path / "sub" / "predictions.jsonl.gz").exists()

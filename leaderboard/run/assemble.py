@@ -16,7 +16,6 @@ from leaderboard.core.submission import Submission
 from leaderboard.run import provenance as prov
 from leaderboard.run.generate import GenStats
 from leaderboard.run.plan import Plan
-from leaderboard.run.store import read_results
 
 BOOTSTRAP_SEED = 2333
 
@@ -58,18 +57,6 @@ def backend_info(backend: Backend | None, previous: Results | None) -> dict[str,
             **({"described_by_previous_run": True}),
         }
     return {}
-
-
-def previous_results(out_dir: Path, fingerprint: str) -> Results | None:
-    """The results.json of an earlier run of the same settings, if readable."""
-    path = out_dir / "results.json"
-    if not path.exists():
-        return None
-    try:
-        res = read_results(path)
-    except ResultsError:
-        return None
-    return res if res.provenance.fingerprint == fingerprint else None
 
 
 def _partial_reasons(

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import json
 import os
 import time
 from collections.abc import Sequence
@@ -28,16 +27,7 @@ from leaderboard.core.schema import PredictionRecord
 from leaderboard.run.generate import GenStats
 from leaderboard.run.plan import WorkItem
 from leaderboard.run.resume import group_pending, say
-from leaderboard.run.store import (
-    MARKER_SUFFIX,
-    PredictionWriter,
-    fsync_dir,
-    marker_paths,
-    predictions_paths,
-    read_predictions_detailed,
-    shard_name,
-    shard_paths,
-)
+from leaderboard.run.store import RunStore
 
 TIMEOUT_ENV = "RGB_DP_TIMEOUT_S"
 DEFAULT_TIMEOUT_S = 1800.0  # rank 0 gives up when a missing rank shows no progress this long
@@ -91,24 +81,21 @@ def world() -> tuple[int, int]:
     return rank, size
 
 
-def _merged_records(out_dir: Path, fingerprint: str) -> dict[str, PredictionRecord]:
+def _merged_records(store: RunStore, fingerprint: str) -> dict[str, PredictionRecord]:
     """Records of the merged files only (not the shards), which no rank changes mid-run."""
     records: dict[str, PredictionRecord] = {}
-    for path in predictions_paths(out_dir):
-        if not path.exists():
+    for rec in store.read_merged().records:
+        if rec.fingerprint != fingerprint:
             continue
-        for rec in read_predictions_detailed(path).records:
-            if rec.fingerprint != fingerprint:
-                continue
-            prev = records.get(rec.key)
-            if prev is None or (prev.error is not None and rec.error is None):
-                records[rec.key] = rec
+        prev = records.get(rec.key)
+        if prev is None or (prev.error is not None and rec.error is None):
+            records[rec.key] = rec
     return records
 
 
 def split_work(
     items: Sequence[WorkItem],
-    out_dir: Path,
+    store: RunStore,
     fingerprint: str,
     *,
     retry_errors: bool,
@@ -116,7 +103,7 @@ def split_work(
     world: int,
 ) -> DataParallel:
     """Every rank's share of the unique prompts not yet in the merged predictions files."""
-    _, base = group_pending(items, _merged_records(out_dir, fingerprint), retry_errors)
+    _, base = group_pending(items, _merged_records(store, fingerprint), retry_errors)
     base.sort(key=lambda p: p[0].instance.key)
     shares = tuple(
         frozenset(lead.prompt_sha256 for lead, _ in base[r::world]) for r in range(world)
@@ -124,16 +111,7 @@ def split_work(
     return DataParallel(rank, world, shares)
 
 
-def marker_path(out_dir: Path, rank: int) -> Path:
-    return Path(out_dir) / (shard_name(rank) + MARKER_SUFFIX)
-
-
-def clear_marker(out_dir: Path, rank: int) -> None:
-    """Remove this rank's marker of an earlier run before it starts on its share."""
-    marker_path(out_dir, rank).unlink(missing_ok=True)
-
-
-def write_marker(out_dir: Path, dp: DataParallel, fingerprint: str, stats: GenStats) -> None:
+def write_marker(store: RunStore, dp: DataParallel, fingerprint: str, stats: GenStats) -> None:
     """Say (atomically, durably) that this rank's share is on disk in its shard."""
     body = {
         "rank": dp.rank,
@@ -143,22 +121,12 @@ def write_marker(out_dir: Path, dp: DataParallel, fingerprint: str, stats: GenSt
         "stats": dataclasses.asdict(stats),
         "written": time.time(),
     }
-    path = marker_path(out_dir, dp.rank)
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "w", encoding="utf-8") as fh:
-        json.dump(body, fh)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
-    fsync_dir(Path(out_dir))
+    store.write_marker(dp.rank, body)
 
 
-def _valid_marker(out_dir: Path, dp: DataParallel, rank: int, fingerprint: str) -> dict | None:
-    try:
-        body = json.loads(marker_path(out_dir, rank).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    if not isinstance(body, dict) or body.get("share_sha256") != dp.digest(rank, fingerprint):
+def _valid_marker(store: RunStore, dp: DataParallel, rank: int, fingerprint: str) -> dict | None:
+    body = store.read_marker(rank)
+    if body is None or body.get("share_sha256") != dp.digest(rank, fingerprint):
         return None  # a marker of other work (an earlier run): not this share
     return body
 
@@ -173,21 +141,15 @@ def _timeout_s() -> float:
         raise ConfigError(f"{TIMEOUT_ENV}={raw!r}: give a number of seconds") from None
 
 
-def _shard_state(out_dir: Path, ranks: set[int]) -> tuple[tuple[int, int], ...]:
-    out = []
-    for r in sorted(ranks):
-        try:
-            out.append((r, Path(out_dir, shard_name(r)).stat().st_size))
-        except OSError:
-            out.append((r, -1))
-    return tuple(out)
+def _shard_state(store: RunStore, ranks: set[int]) -> tuple[tuple[int, int], ...]:
+    return tuple((r, store.shard_size(r)) for r in sorted(ranks))
 
 
-def _stalled(out_dir: Path, missing: set[int], world: int, timeout: float) -> ResultsError:
+def _stalled(store: RunStore, missing: set[int], world: int, timeout: float) -> ResultsError:
     ranks = ", ".join(str(r) for r in sorted(missing))
-    shards = ", ".join(shard_name(r) for r in sorted(missing))
+    shards = ", ".join(store.shard_path(r).name for r in sorted(missing))
     return ResultsError(
-        f"{out_dir}: data-parallel rank(s) {ranks} of {world} did not finish: no completion "
+        f"{store.folder}: data-parallel rank(s) {ranks} of {world} did not finish: no completion "
         f"marker and no new predictions in {shards} for {timeout:.0f} s. Their finished "
         "predictions are kept; rerun the same command (with `accelerate launch` or as one "
         "process) to generate only what is missing, or set "
@@ -205,7 +167,7 @@ def _this_launch(body: dict, since: float) -> dict:
 
 
 def wait_for_ranks(
-    out_dir: Path, dp: DataParallel, fingerprint: str, *, progress: bool, since: float
+    store: RunStore, dp: DataParallel, fingerprint: str, *, progress: bool, since: float
 ) -> list[dict]:
     """Rank 0: the markers of every other rank with work, waiting while they make progress.
     `since`: when rank 0 started (time.time()), to tell markers of an earlier launch."""
@@ -214,20 +176,20 @@ def wait_for_ranks(
     done: list[dict] = []
     if missing:
         say(progress, f"rank 0: waiting for rank(s) {sorted(missing)} to finish their shares")
-    state, last_change = _shard_state(out_dir, missing), time.monotonic()
+    state, last_change = _shard_state(store, missing), time.monotonic()
     while missing:
         for r in sorted(missing):
-            body = _valid_marker(out_dir, dp, r, fingerprint)
+            body = _valid_marker(store, dp, r, fingerprint)
             if body is not None:
                 done.append(_this_launch(body, since))
                 missing.discard(r)
         if not missing:
             break
-        now_state = _shard_state(out_dir, missing)
+        now_state = _shard_state(store, missing)
         if now_state != state:
             state, last_change = now_state, time.monotonic()
         elif time.monotonic() - last_change > timeout:
-            raise _stalled(out_dir, missing, dp.world, timeout)
+            raise _stalled(store, missing, dp.world, timeout)
         time.sleep(POLL_S)
     return done
 
@@ -258,35 +220,3 @@ def describe(dp: DataParallel, own: GenStats, markers: list[dict]) -> dict[str, 
             int(b["rank"]) for b in markers if b.get("earlier_launch")
         ),
     }
-
-
-def merge_shards(out_dir: Path) -> int:
-    """Fold shard records into predictions.jsonl (appended, fsynced), then remove shards and
-    markers. A crash at any point loses nothing: until the append is durable the shards stay,
-    and a record both merged and still in a shard is a duplicate that readers drop."""
-    out_dir = Path(out_dir)
-    shards = shard_paths(out_dir)
-    if not shards:
-        return 0
-    have: dict[tuple[str, str], bool] = {}  # (key, fingerprint) -> is an error
-    for path in predictions_paths(out_dir):
-        if path.exists():
-            for rec in read_predictions_detailed(path).records:
-                have[(rec.key, rec.fingerprint)] = rec.error is not None
-    new: list[PredictionRecord] = []
-    for shard in shards:
-        for rec in read_predictions_detailed(shard).records:
-            ident = (rec.key, rec.fingerprint)
-            if ident in have and not (have[ident] and rec.error is None):
-                continue
-            have[ident] = rec.error is not None
-            new.append(rec)
-    with PredictionWriter(out_dir) as writer:
-        writer.append(new)
-    fsync_dir(out_dir)
-    for shard in shards:
-        shard.unlink()
-    for marker in marker_paths(out_dir):
-        marker.unlink(missing_ok=True)
-    fsync_dir(out_dir)
-    return len(new)

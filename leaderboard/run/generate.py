@@ -15,7 +15,7 @@ from leaderboard.core.submission import Submission
 from leaderboard.core.types import Completion
 from leaderboard.run import provenance as prov
 from leaderboard.run.plan import WorkItem
-from leaderboard.run.store import PredictionWriter
+from leaderboard.core.files import PredictionWriter
 
 
 @dataclass

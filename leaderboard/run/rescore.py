@@ -18,7 +18,8 @@ from pathlib import Path
 from leaderboard.core.errors import DataError, ResultsError
 from leaderboard.core.types import ABILITIES, LANGS, Ability, Lang, Mode, Record, TestInstance
 from leaderboard.data.splits import load_split
-from leaderboard.run.store import read_predictions_detailed
+from leaderboard.core.files import read_prediction_files
+from leaderboard.run.store import RunStore
 from leaderboard.stats.metrics import ScoredItem, SplitInfo, scored_items
 
 REQUIRED = ("lang", "ability", "id", "noise_rate", "prediction")
@@ -94,7 +95,11 @@ def read_lines(path: Path) -> list[InputLine]:
 def lines_from_predictions(path: Path) -> list[InputLine]:
     """Submission predictions (folder or predictions.jsonl[.gz]) as input lines
     (schema-validated)."""
-    read = read_predictions_detailed(Path(path))
+    target = Path(path)
+    if target.is_dir():
+        read = RunStore(target).read()
+    else:
+        read = read_prediction_files([target] if target.exists() else [])
     if not read.records:
         raise ResultsError(
             f"{path}: no predictions found (expected predictions.jsonl or .jsonl.gz)"

@@ -10,19 +10,12 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Sequence
-from pathlib import Path
 
 from leaderboard.core.errors import ResultsError
 from leaderboard.core.schema import PredictionRecord
 from leaderboard.run import provenance as prov
 from leaderboard.run.plan import WorkItem
-from leaderboard.run.store import (
-    marker_paths,
-    move_aside,
-    predictions_paths,
-    read_predictions_detailed,
-    shard_paths,
-)
+from leaderboard.run.store import RunStore
 
 
 def say(enabled: bool, msg: str) -> None:
@@ -30,9 +23,9 @@ def say(enabled: bool, msg: str) -> None:
         print(msg, file=sys.stderr, flush=True)
 
 
-def _refuse_mix(out_dir: Path, others: list[str], fingerprint: str) -> ResultsError:
+def _refuse_mix(store: RunStore, others: list[str], fingerprint: str) -> ResultsError:
     return ResultsError(
-        f"{out_dir}: the predictions there were made with different settings (fingerprint "
+        f"{store.folder}: the predictions there were made with different settings (fingerprint "
         f"{', '.join(others)}; this run is {fingerprint}). Predictions of "
         "different settings are "
         "never mixed. Use a new output folder (--out DIR), or pass "
@@ -42,7 +35,7 @@ def _refuse_mix(out_dir: Path, others: list[str], fingerprint: str) -> ResultsEr
 
 
 def load_existing(
-    out_dir: Path,
+    store: RunStore,
     fingerprint: str,
     *,
     overwrite: bool = False,
@@ -50,8 +43,7 @@ def load_existing(
     progress: bool = True,
 ) -> dict[str, PredictionRecord]:
     """Predictions already on disk for this fingerprint, by key. Another fingerprint -> refuse."""
-    gz_path, plain_path = predictions_paths(out_dir)
-    read = read_predictions_detailed(out_dir)
+    read = store.read()
     for where in read.truncated_tail:
         say(
             progress,
@@ -61,21 +53,20 @@ def load_existing(
     if not others:
         return {r.key: r for r in read.records}
     if not overwrite:
-        raise _refuse_mix(out_dir, others, fingerprint)
+        raise _refuse_mix(store, others, fingerprint)
     if dry_run:  # report what a real --overwrite run would do, move nothing
         say(
             progress, f"--overwrite would move aside predictions of fingerprint {', '.join(others)}"
         )
         return {}
     stamp = time.strftime("%Y%m%dT%H%M%S")
-    side = shard_paths(out_dir) + marker_paths(out_dir)  # data-parallel shards and markers
-    moved = move_aside([gz_path, plain_path, out_dir / "results.json", *side], stamp)
+    moved = store.move_aside(stamp)
     say(progress, "moved aside: " + ", ".join(str(m) for m in moved))
     return {}
 
 
 def check_prompts(
-    items: Sequence[WorkItem], existing: dict[str, PredictionRecord], out_dir: Path
+    items: Sequence[WorkItem], existing: dict[str, PredictionRecord], store: RunStore
 ) -> None:
     """Refuse to resume over predictions made from a prompt other than the one built now."""
     stale = [
@@ -86,7 +77,7 @@ def check_prompts(
     ]
     if stale:
         raise ResultsError(
-            f"{out_dir}: {len(stale)} stored predictions were made from a different "
+            f"{store.folder}: {len(stale)} stored predictions were made from a different "
             "prompt than the one "
             f"built now (first: {stale[0]}); the data or the prompt code changed. Use a new output "
             "folder (--out DIR) or --overwrite (moves the old files aside)."

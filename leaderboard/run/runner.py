@@ -5,8 +5,8 @@ seam. Generation is resumable at instance granularity: predictions are appended 
 every chunk, and a rerun of the same command skips every key already on disk under the same
 fingerprint, so the results always come from ALL matching predictions on disk (within the plan).
 
-The steps live in their own modules (plan, resume, generation, assemble); their public names are
-re-exported here, where callers have always imported them from.
+The steps live in their own modules (plan, resume, generate, distributed, assemble); every file
+of the run's folder is read and written through one `RunStore`.
 """
 
 from __future__ import annotations
@@ -23,36 +23,12 @@ from leaderboard.core.submission import Submission, submission_dir
 from leaderboard.core.types import Ability, ChatRequest, Lang
 from leaderboard.run import distributed as parallel
 from leaderboard.run import provenance as prov
-from leaderboard.run.assemble import BOOTSTRAP_SEED, assemble_results, previous_results
+from leaderboard.run.assemble import assemble_results
 from leaderboard.run.distributed import DataParallel, ShardReport
 from leaderboard.run.generate import GenStats, generate_pending
-from leaderboard.run.plan import Plan, PlannedSplit, WorkItem, build_plan, widen_to_records
+from leaderboard.run.plan import Plan, WorkItem, build_plan, widen_to_records
 from leaderboard.run.resume import check_prompts, group_pending, load_existing, say
-from leaderboard.run.store import (
-    PREDICTIONS_NAME,
-    PredictionWriter,
-    compact_predictions,
-    shard_name,
-    write_results,
-)
-
-__all__ = [
-    "AUTO_BATCH_GUESS",
-    "BOOTSTRAP_SEED",
-    "CHUNK_FACTOR",
-    "DryRunReport",
-    "GenStats",
-    "Plan",
-    "PlannedSplit",
-    "ShardReport",
-    "WorkItem",
-    "assemble_results",
-    "build_plan",
-    "generate_pending",
-    "group_pending",
-    "load_existing",
-    "run_submission",
-]
+from leaderboard.run.store import RunStore
 
 CHUNK_FACTOR = 4  # unique prompts per append = CHUNK_FACTOR x batch size
 AUTO_BATCH_GUESS = 8  # chunking guess when batch_size is "auto" (the backend picks the real size)
@@ -139,7 +115,7 @@ def _resolve_out_dir(sub: Submission, out_dir: Path | None, limit: int | None) -
 def _write_predictions(
     backend: Backend | None,
     sub: Submission,
-    out_dir: Path,
+    store: RunStore,
     fp: str,
     reused: list[PredictionRecord],
     pending: list[tuple[WorkItem, list[WorkItem]]],
@@ -148,12 +124,12 @@ def _write_predictions(
     chunk_size: int | None,
     progress: bool,
     stats: GenStats,
-    name: str = PREDICTIONS_NAME,
+    rank: int | None = None,
 ) -> None:
     """Append the reused records, then generate what is pending (the backend is loaded by the
     caller only when something is pending)."""
     bs = sub.batch_size if isinstance(sub.batch_size, int) else AUTO_BATCH_GUESS
-    with PredictionWriter(out_dir, name) as writer:
+    with store.writer(rank) as writer:
         if reused:
             stats.reused = stats.recorded = writer.append(reused)
         if pending:
@@ -175,7 +151,7 @@ def _write_predictions(
 
 
 def _split_for_processes(
-    plan: Plan, out_dir: Path, fp: str, *, overwrite: bool, retry_errors: bool
+    plan: Plan, store: RunStore, fp: str, *, overwrite: bool, retry_errors: bool
 ) -> DataParallel | None:
     """This process's share when launched as several (None for a plain single process)."""
     rank, world = parallel.world()
@@ -188,20 +164,18 @@ def _split_for_processes(
             "--overwrite as one process."
         )
     dp = parallel.split_work(
-        plan.items, out_dir, fp, retry_errors=retry_errors, rank=rank, world=world
+        plan.items, store, fp, retry_errors=retry_errors, rank=rank, world=world
     )
-    parallel.clear_marker(out_dir, rank)
+    store.clear_marker(rank)
     return dp
 
 
-def _finish_shard(out_dir: Path, dp: DataParallel, fp: str, stats: GenStats) -> ShardReport:
+def _finish_shard(store: RunStore, dp: DataParallel, fp: str, stats: GenStats) -> ShardReport:
     """A rank > 0 is done: mark its share as on disk (when it had one) and leave the rest to
     rank 0."""
     if dp.mine:
-        parallel.write_marker(out_dir, dp, fp, stats)
-    return ShardReport(
-        dp.rank, dp.world, out_dir / shard_name(dp.rank), len(dp.mine), stats.generated
-    )
+        parallel.write_marker(store, dp, fp, stats)
+    return ShardReport(dp.rank, dp.world, store.shard_path(dp.rank), len(dp.mine), stats.generated)
 
 
 def run_submission(
@@ -240,17 +214,18 @@ def run_submission(
         allow_partial_data=allow_partial_data,
     )
     fp = prov.fingerprint(sub)
-    existing = load_existing(out_dir, fp, overwrite=overwrite, dry_run=dry_run, progress=progress)
-    check_prompts(plan.items, existing, out_dir)
+    store = RunStore(out_dir)
+    existing = load_existing(store, fp, overwrite=overwrite, dry_run=dry_run, progress=progress)
+    check_prompts(plan.items, existing, store)
     reused, pending = group_pending(plan.items, existing, retry_errors)
     if dry_run:
         return _dry_run_report(sub, plan, fp, out_dir, existing, len(pending))
-    dp = _split_for_processes(plan, out_dir, fp, overwrite=overwrite, retry_errors=retry_errors)
+    dp = _split_for_processes(plan, store, fp, overwrite=overwrite, retry_errors=retry_errors)
     if dp is not None:
         pending = [p for p in pending if p[0].prompt_sha256 in dp.mine]
         reused = reused if dp.rank == 0 else []  # rank 0 records identical-prompt copies
     stats = GenStats()
-    previous = previous_results(out_dir, fp)
+    previous = store.previous_results(fp)
     wants_info = previous is None and (dp is None or dp.rank == 0)
     if backend is None and (pending or wants_info):
         from leaderboard.backends.base import load_backend
@@ -261,7 +236,7 @@ def run_submission(
         _write_predictions(
             backend,
             sub,
-            out_dir,
+            store,
             fp,
             reused,
             pending,
@@ -269,17 +244,17 @@ def run_submission(
             chunk_size=chunk_size,
             progress=progress,
             stats=stats,
-            name=PREDICTIONS_NAME if dp is None else shard_name(dp.rank),
+            rank=None if dp is None else dp.rank,
         )
     dp_info = None
     if dp is not None:
         if dp.rank > 0:
-            return _finish_shard(out_dir, dp, fp, stats)
-        markers = parallel.wait_for_ranks(out_dir, dp, fp, progress=progress, since=t_wall)
+            return _finish_shard(store, dp, fp, stats)
+        markers = parallel.wait_for_ranks(store, dp, fp, progress=progress, since=t_wall)
         dp_info = parallel.describe(dp, stats, markers)
         stats = parallel.combine_stats(stats, markers)
-    parallel.merge_shards(out_dir)  # this run's shards, or ones a crashed run left
-    records = load_existing(out_dir, fp, progress=False)
+    store.merge_shards()  # this run's shards, or ones a crashed run left
+    records = load_existing(store, fp, progress=False)
     results = assemble_results(
         sub,
         widen_to_records(plan, sub, Path(root), records, allow_partial_data),
@@ -294,6 +269,6 @@ def run_submission(
         resamples=resamples,
         data_parallel=dp_info,
     )
-    write_results(out_dir / "results.json", results)
-    compact_predictions(out_dir)
+    store.write_results(results)
+    store.compact()
     return results

@@ -11,16 +11,8 @@ import pytest
 
 from leaderboard.core.errors import ResultsError
 from leaderboard.core.schema import Bootstrap, PredictionRecord, Provenance, Results
-from leaderboard.run.store import (
-    PredictionWriter,
-    compact_predictions,
-    move_aside,
-    predictions_paths,
-    read_predictions,
-    read_predictions_detailed,
-    read_results,
-    write_results,
-)
+from leaderboard.core.files import PredictionWriter, read_results, write_results
+from leaderboard.run.store import RunStore
 
 
 def rec(
@@ -46,39 +38,39 @@ def rec(
 
 
 def write(folder: Path, records: list[PredictionRecord]) -> None:
-    with PredictionWriter(folder) as w:
+    with PredictionWriter(folder / "predictions.jsonl") as w:
         w.append(records)
 
 
 def test_roundtrip_keeps_order_and_unicode(tmp_path: Path) -> None:
     write(tmp_path, [rec(0), rec(1)])
     write(tmp_path, [rec(2)])  # a second writer appends, it never truncates
-    assert read_predictions(tmp_path) == [rec(0), rec(1), rec(2)]
+    assert RunStore(tmp_path).read().records == [rec(0), rec(1), rec(2)]
     assert "答案" in (tmp_path / "predictions.jsonl").read_text(encoding="utf-8")
 
 
 def test_truncated_last_line_is_dropped_and_reported(tmp_path: Path) -> None:
     write(tmp_path, [rec(0), rec(1)])
-    _, plain = predictions_paths(tmp_path)
+    _, plain = (RunStore(tmp_path).gz_path, RunStore(tmp_path).plain_path)
     with open(plain, "ab") as fh:  # what kill -9 during a write leaves
         fh.write(rec(2).model_dump_json().encode()[:40])
-    read = read_predictions_detailed(tmp_path)
+    read = RunStore(tmp_path).read()
     assert [r.id for r in read.records] == [0, 1]
     assert read.truncated_tail == [f"{plain}:3"]
     # the next writer cuts the partial line and appends cleanly after the complete ones
     write(tmp_path, [rec(2)])
-    assert [r.id for r in read_predictions(tmp_path)] == [0, 1, 2]
-    assert read_predictions_detailed(tmp_path).truncated_tail == []
+    assert [r.id for r in RunStore(tmp_path).read().records] == [0, 1, 2]
+    assert RunStore(tmp_path).read().truncated_tail == []
 
 
 def test_corrupt_middle_line_names_file_and_line(tmp_path: Path) -> None:
     write(tmp_path, [rec(0)])
-    _, plain = predictions_paths(tmp_path)
+    _, plain = (RunStore(tmp_path).gz_path, RunStore(tmp_path).plain_path)
     with open(plain, "ab") as fh:
         fh.write(b"{not json\n")
     write(tmp_path, [rec(1)])
     with pytest.raises(ResultsError, match=r"predictions\.jsonl:2: not valid JSON"):
-        read_predictions(tmp_path)
+        RunStore(tmp_path).read().records
 
 
 def test_invalid_record_names_the_field(tmp_path: Path) -> None:
@@ -87,52 +79,52 @@ def test_invalid_record_names_the_field(tmp_path: Path) -> None:
     bad["surprise"] = 1
     (tmp_path / "predictions.jsonl").write_text(json.dumps(bad) + "\n")
     with pytest.raises(ResultsError) as err:
-        read_predictions(tmp_path)
+        RunStore(tmp_path).read().records
     msg = str(err.value)
     assert "predictions.jsonl:1" in msg and "field 'lang'" in msg and "field 'surprise'" in msg
 
 
 def test_compaction_is_lossless_and_stays_appendable(tmp_path: Path) -> None:
     write(tmp_path, [rec(i) for i in range(5)])
-    assert compact_predictions(tmp_path, threshold_bytes=1)
-    gz, plain = predictions_paths(tmp_path)
+    assert RunStore(tmp_path).compact(threshold_bytes=1)
+    gz, plain = (RunStore(tmp_path).gz_path, RunStore(tmp_path).plain_path)
     assert gz.exists() and not plain.exists()
     write(tmp_path, [rec(5), rec(6)])
-    assert compact_predictions(tmp_path, threshold_bytes=1)  # a second gzip member is appended
+    assert RunStore(tmp_path).compact(threshold_bytes=1)  # a second gzip member is appended
     write(tmp_path, [rec(7)])
-    assert [r.id for r in read_predictions(tmp_path)] == list(range(8))
+    assert [r.id for r in RunStore(tmp_path).read().records] == list(range(8))
     with gzip.open(gz, "rt", encoding="utf-8") as fh:
         assert len(fh.read().splitlines()) == 7
-    assert not compact_predictions(tmp_path)  # below the default threshold: nothing to do
+    assert not RunStore(tmp_path).compact()  # below the default threshold: nothing to do
 
 
 def test_crash_between_rename_and_unlink_only_duplicates(tmp_path: Path) -> None:
     write(tmp_path, [rec(0), rec(1)])
-    gz, plain = predictions_paths(tmp_path)
+    gz, plain = (RunStore(tmp_path).gz_path, RunStore(tmp_path).plain_path)
     with gzip.open(gz, "wb") as fh:  # the .gz already holds the lines, the .jsonl was not removed
         fh.write(plain.read_bytes())
-    read = read_predictions_detailed(tmp_path)
+    read = RunStore(tmp_path).read()
     assert [r.id for r in read.records] == [0, 1] and read.duplicates == 2
 
 
 def test_other_fingerprints_are_kept_for_the_runner_to_refuse(tmp_path: Path) -> None:
     write(tmp_path, [rec(0, "fp1"), rec(0, "fp2")])
-    assert {r.fingerprint for r in read_predictions(tmp_path)} == {"fp1", "fp2"}
+    assert {r.fingerprint for r in RunStore(tmp_path).read().records} == {"fp1", "fp2"}
 
 
 def test_damaged_gzip_is_an_error(tmp_path: Path) -> None:
-    gz, _ = predictions_paths(tmp_path)
+    gz, _ = (RunStore(tmp_path).gz_path, RunStore(tmp_path).plain_path)
     gz.write_bytes(b"\x1f\x8b\x08\x00garbage")
     with pytest.raises(ResultsError, match="cannot decompress"):
-        read_predictions(tmp_path)
+        RunStore(tmp_path).read().records
 
 
 def test_move_aside_never_overwrites(tmp_path: Path) -> None:
     a = tmp_path / "predictions.jsonl"
     a.write_text("1")
-    first = move_aside([a, tmp_path / "absent"], "T")
+    first = RunStore(tmp_path).move_aside("T")
     a.write_text("2")
-    second = move_aside([a], "T")
+    second = RunStore(tmp_path).move_aside("T")
     assert [p.read_text() for p in first + second] == ["1", "2"] and not a.exists()
 
 

@@ -1,0 +1,218 @@
+"""The two file formats a run leaves behind, read and written one file at a time.
+
+Predictions are JSON Lines (plain, or gzip members appended over time), one `PredictionRecord` per
+line; `results.json` is one `Results` object. This module knows the formats, not the folder layout:
+which files make up a run, shards and markers belong to `leaderboard.run.store.RunStore`. The board
+and the rescoring command read prediction files with the same functions, so there is one parser.
+
+Every write is atomic (temporary file, fsync, rename) or an fsynced append, so a reader never sees
+half a file and a kill at any moment loses at most the line being written.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from leaderboard.core.errors import ResultsError
+from leaderboard.core.schema import PredictionRecord, Results
+
+
+@dataclass
+class PredictionsRead:
+    """What was on disk: the records (first occurrence of each key wins) and what was dropped."""
+
+    records: list[PredictionRecord]
+    truncated_tail: list[str] = field(default_factory=list)  # "FILE:LINE" of a cut-off last line
+    duplicates: int = 0
+
+
+def format_validation(exc: ValidationError) -> str:
+    """A pydantic error as "field 'a.b': message; ..." for one-line messages."""
+    parts = []
+    for err in exc.errors():
+        loc = ".".join(str(p) for p in err["loc"]) or "(root)"
+        parts.append(f"field '{loc}': {err['msg']}")
+    return "; ".join(parts)
+
+
+def _parse_lines(
+    path: Path, lines: list[bytes], tolerate_tail: bool
+) -> Iterator[PredictionRecord | str]:
+    """Yield records; yield a "FILE:LINE" string for a cut-off final line (kill -9 mid-write)."""
+    last = len(lines)
+    for lineno, raw in enumerate(lines, start=1):
+        if not raw.strip():
+            continue
+        is_tail = lineno == last and not raw.endswith(b"\n")
+        try:
+            obj = json.loads(raw)
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            if tolerate_tail and is_tail:
+                yield f"{path}:{lineno}"
+                continue
+            raise ResultsError(
+                f"{path}:{lineno}: not valid JSON ({exc}). Earlier lines are intact; "
+                "move the damaged file aside (or restore it from version control) and rerun to "
+                "regenerate what is missing."
+            ) from exc
+        try:
+            yield PredictionRecord.model_validate(obj)
+        except ValidationError as exc:
+            raise ResultsError(
+                f"{path}:{lineno}: invalid prediction record: {format_validation(exc)}. "
+                "Fix or remove that line, or move the file aside and rerun."
+            ) from exc
+
+
+def read_gz_lines(path: Path) -> list[bytes]:
+    """The lines of a gzip file (every member); a damaged archive is a one-line error."""
+    try:
+        with gzip.open(path, "rb") as fh:
+            data = fh.read()
+    except (OSError, EOFError) as exc:
+        raise ResultsError(
+            f"{path}: cannot decompress ({exc}). The compressed predictions are damaged; restore "
+            "the file from version control or move it aside and rerun."
+        ) from exc
+    return data.splitlines(keepends=True)
+
+
+def read_prediction_files(paths: Sequence[Path]) -> PredictionsRead:
+    """Read prediction files in order (.gz whole, plain files tolerating a cut-off last line).
+
+    The first record of each (key, fingerprint) wins, except that a later success replaces an
+    earlier error (`run --retry-errors`); records of other fingerprints are kept so the
+    runner can refuse to mix them.
+    """
+    out = PredictionsRead(records=[])
+    seen: dict[tuple[str, str], int] = {}
+    for path in paths:
+        if path.suffix == ".gz":
+            lines, tolerate = read_gz_lines(path), False
+        else:
+            lines, tolerate = path.read_bytes().splitlines(keepends=True), True
+        for item in _parse_lines(path, lines, tolerate):
+            if isinstance(item, str):
+                out.truncated_tail.append(item)
+                continue
+            ident = (item.key, item.fingerprint)
+            if ident in seen:
+                at = seen[ident]
+                if out.records[at].error is not None and item.error is None:
+                    out.records[at] = item  # a retried failure that now succeeded
+                out.duplicates += 1
+                continue
+            seen[ident] = len(out.records)
+            out.records.append(item)
+    return out
+
+
+def repair_truncated_tail(plain_path: Path) -> bool:
+    """Cut a partial final line (left by kill -9) so the next append starts on a fresh line.
+
+    Only bytes after the last newline are removed; every complete line stays. Returns True if cut.
+    """
+    plain_path = Path(plain_path)
+    if not plain_path.exists():
+        return False
+    with open(plain_path, "rb+") as fh:
+        data = fh.read()
+        if not data or data.endswith(b"\n"):
+            return False
+        fh.truncate(data.rfind(b"\n") + 1)
+        fh.flush()
+        os.fsync(fh.fileno())
+    return True
+
+
+class PredictionWriter:
+    """Appends records to one JSON Lines file; every `append` call ends with flush + fsync."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        repair_truncated_tail(self.path)
+        self._fh = open(self.path, "ab")  # noqa: SIM115 - closed in close()
+
+    def append(self, records: Iterable[PredictionRecord]) -> int:
+        lines = [r.model_dump_json().encode("utf-8") + b"\n" for r in records]
+        if not lines:
+            return 0
+        self._fh.write(b"".join(lines))
+        self._fh.flush()
+        os.fsync(self._fh.fileno())
+        return len(lines)
+
+    def close(self) -> None:
+        if not self._fh.closed:
+            self._fh.close()
+
+    def __enter__(self) -> PredictionWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def fsync_dir(folder: Path) -> None:
+    """Make a rename or unlink in `folder` durable (best effort where the OS refuses)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write a whole text file so that a reader sees the old file or the new one, never half."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "w", encoding="utf-8") as fh:
+        fh.write(text)
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)
+
+
+def write_results(path: Path, results: Results) -> None:
+    """Write results.json atomically."""
+    text = json.dumps(results.model_dump(mode="json"), ensure_ascii=False, indent=2) + "\n"
+    atomic_write_text(path, text)
+
+
+def read_results(path: Path) -> Results:
+    """Load and validate results.json; errors name the file and the offending fields."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError as exc:
+        raise ResultsError(
+            f"{path}: no results file. Run `rgb-leaderboard run` on the submission first."
+        ) from exc
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ResultsError(
+            f"{path}:{exc.lineno}: not valid JSON ({exc.msg}). Regenerate it with "
+            "`rgb-leaderboard run` (predictions are kept, so nothing is generated again)."
+        ) from exc
+    try:
+        return Results.model_validate(obj)
+    except ValidationError as exc:
+        raise ResultsError(
+            f"{path}: invalid results file: {format_validation(exc)}. Regenerate it with "
+            "`rgb-leaderboard run` (nothing is generated again) or fix the named fields."
+        ) from exc
