@@ -59,7 +59,7 @@ def machine_info() -> dict[str, object]:
 def data_root() -> Path:
     if (REPO / "data_zh" / "zh_refine.json").exists():
         return REPO
-    from leaderboard.data.splits import fetch
+    from leaderboard.data.fetch import fetch_files as fetch
 
     root = Path(tempfile.mkdtemp(prefix="bench-rgb-"))
     fetch(root, source=SHARED_RGB, progress=False)

@@ -54,7 +54,8 @@ def _records(data_dir: Path | None) -> dict[str, list[tuple[str, tuple, tuple, s
     """(query, answer, fakeanswer, passage text) per language from whatever data is fetched."""
     out: dict[str, list[tuple[str, tuple, tuple, str]]] = {"zh": [], "en": []}
     try:
-        from leaderboard.data.splits import data_root, load_split
+        from leaderboard.data.manifest import data_root
+        from leaderboard.data.splits import load_split
     except ImportError:
         return _FALLBACK
     root = data_root(data_dir)

@@ -48,7 +48,7 @@ def rgb_root(tmp_path_factory: pytest.TempPathFactory, shared_rgb: Path) -> Path
     """
     if all((REPO / f).exists() for f in RGB_ROOT_FILES):
         return REPO
-    from leaderboard.data.splits import fetch
+    from leaderboard.data.fetch import fetch_files as fetch
 
     root = tmp_path_factory.mktemp("rgb")
     fetch(root, source=shared_rgb, progress=False)

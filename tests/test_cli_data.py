@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from leaderboard.cli import app
-from leaderboard.data.splits import load_records
+from leaderboard.data.records import load_records
 from leaderboard.protocol.instances import build_instance
 from leaderboard.protocol.prompts import system_prompt
 

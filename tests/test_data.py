@@ -13,18 +13,17 @@ from pathlib import Path
 import pytest
 
 from leaderboard.core.errors import DataError
-from leaderboard.data.manifest import manifest_text
-from leaderboard.data.splits import (
+from leaderboard.data.fetch import fetch_files as fetch
+from leaderboard.data.manifest import (
     data_root,
-    fetch,
     file_blob_sha1,
     git_blob_sha1,
-    load_records,
-    load_split,
     manifest,
-    resolve_split,
+    manifest_text,
     status,
 )
+from leaderboard.data.records import load_records
+from leaderboard.data.splits import load_split, resolve_split
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -18,7 +18,8 @@ import pytest
 
 from leaderboard.core.errors import ConfigError, DataError
 from leaderboard.core.types import DEFAULT_NOISE_RATES, Record
-from leaderboard.data.splits import load_records, status
+from leaderboard.data.manifest import status
+from leaderboard.data.records import load_records
 from leaderboard.protocol.instances import build_instance, build_instances
 
 # ------------------------------------------------------------------ literal port of the reference

@@ -8,14 +8,10 @@ import pytest
 
 from leaderboard.core.errors import ResultsError
 from leaderboard.core.types import DEFAULT_NOISE_RATES, Score, TestInstance
+from leaderboard.scoring.outcome import ScoredItem, SplitInfo, scored_items
 from leaderboard.stats.bootstrap import draw_weights, mcnemar_exact, percentile_ci, rng_for
-from leaderboard.stats.metrics import (
-    ScoredItem,
-    SplitInfo,
-    compute_metrics,
-    paired_compare,
-    scored_items,
-)
+from leaderboard.stats.metrics import compute_metrics
+from leaderboard.stats.paired import paired_compare
 
 ZH_SPLITS = {
     ("zh", "noise"): SplitInfo("zh_refine.json", True, 10),

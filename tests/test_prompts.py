@@ -12,7 +12,8 @@ from leaderboard.core.types import ChatMessage, ChatRequest
 from leaderboard.core.types import (
     TestInstance as Instance,  # alias: pytest would try to collect Test*
 )
-from leaderboard.data.splits import git_blob_sha1, load_records
+from leaderboard.data.manifest import git_blob_sha1
+from leaderboard.data.records import load_records
 from leaderboard.protocol.instances import build_instance
 from leaderboard.protocol.prompts import (
     INSTRUCTION_BLOB_ID,
@@ -37,7 +38,9 @@ def test_packaged_instruction_is_the_official_file(shared_rgb: Path) -> None:
     packaged = PACKAGED.read_bytes()
     assert git_blob_sha1(packaged) == INSTRUCTION_BLOB_ID
     assert packaged == (shared_rgb / "config" / "instruction.yaml").read_bytes()
-    source = (resources.files("leaderboard.protocol") / "resources" / "SOURCE.md").read_text("utf-8")
+    source = (resources.files("leaderboard.protocol") / "resources" / "SOURCE.md").read_text(
+        "utf-8"
+    )
     assert INSTRUCTION_BLOB_ID in source and "chen700564/RGB" in source
 
 

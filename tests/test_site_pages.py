@@ -12,7 +12,7 @@ import pytest
 import yaml
 from site_factory import XSS, make_predictions, make_repo, make_results, write_submission
 
-from leaderboard.board.load import load_site_data, model_size_and_quant
+from leaderboard.board.load import load_site_data
 from leaderboard.board.ranking import difference, rank_ranges, zh_minus_en
 from leaderboard.board.reported import load_reported
 from leaderboard.core.errors import ResultsError
@@ -21,7 +21,7 @@ from leaderboard.site.build import render
 from leaderboard.site.pages.home import home_page
 from leaderboard.site.render import charts
 from leaderboard.site.render.fmt import esc, json_for_script, md_text
-from leaderboard.site.render.page import Output
+from leaderboard.site.render.page import Output, model_size_and_quant
 from leaderboard.site.render.tables import Cell, Column, Row, Table, render_html, to_csv, to_json
 
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from leaderboard.core.errors import ResultsError
-from leaderboard.core.schema import Bootstrap, PredictionRecord, Provenance, Results
 from leaderboard.core.files import PredictionWriter, read_results, write_results
+from leaderboard.core.schema import Bootstrap, PredictionRecord, Provenance, Results
 from leaderboard.run.store import RunStore
 
 
@@ -70,7 +70,7 @@ def test_corrupt_middle_line_names_file_and_line(tmp_path: Path) -> None:
         fh.write(b"{not json\n")
     write(tmp_path, [rec(1)])
     with pytest.raises(ResultsError, match=r"predictions\.jsonl:2: not valid JSON"):
-        RunStore(tmp_path).read().records
+        RunStore(tmp_path).read()
 
 
 def test_invalid_record_names_the_field(tmp_path: Path) -> None:
@@ -79,7 +79,7 @@ def test_invalid_record_names_the_field(tmp_path: Path) -> None:
     bad["surprise"] = 1
     (tmp_path / "predictions.jsonl").write_text(json.dumps(bad) + "\n")
     with pytest.raises(ResultsError) as err:
-        RunStore(tmp_path).read().records
+        RunStore(tmp_path).read()
     msg = str(err.value)
     assert "predictions.jsonl:1" in msg and "field 'lang'" in msg and "field 'surprise'" in msg
 
@@ -116,7 +116,7 @@ def test_damaged_gzip_is_an_error(tmp_path: Path) -> None:
     gz, _ = (RunStore(tmp_path).gz_path, RunStore(tmp_path).plain_path)
     gz.write_bytes(b"\x1f\x8b\x08\x00garbage")
     with pytest.raises(ResultsError, match="cannot decompress"):
-        RunStore(tmp_path).read().records
+        RunStore(tmp_path).read()
 
 
 def test_move_aside_never_overwrites(tmp_path: Path) -> None:

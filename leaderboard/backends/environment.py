@@ -10,6 +10,8 @@ import os
 import platform
 from typing import Any
 
+from leaderboard.core.versions import versions
+
 
 class _OnceFilter(logging.Filter):
     """bitsandbytes logs its 8-bit dtype-cast notice on every matmul: keep the first of each."""
@@ -53,8 +55,6 @@ def device_name() -> str:
 
 def library_versions() -> dict[str, str | None]:
     """The provenance versions plus the CUDA runtime torch was built with."""
-    from leaderboard.run.provenance import versions
-
     out = versions()
     try:
         import torch
@@ -79,7 +79,8 @@ def data_parallel_rank() -> tuple[int, int, int]:
     """(rank, world size, local rank) under `accelerate launch` / torchrun, else (0, 1, 0).
 
     With several processes each one holds a full model copy on its own GPU (data parallel) and
-    takes every world-th unique prompt; rank 0 merges the per-process shards (leaderboard.run.distributed).
+    takes every world-th unique prompt; rank 0 merges the per-process shards
+    (leaderboard.run.distributed).
     """
     world = int(os.environ.get("WORLD_SIZE", "1"))
     rank = int(os.environ.get("RANK", "0"))

@@ -12,12 +12,10 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
+from leaderboard.core.submission import FakeSettings, Submission
 from leaderboard.core.types import ChatRequest, Completion, GenerationConfig
-
-if TYPE_CHECKING:
-    from leaderboard.core.submission import Submission
 
 Responder = Callable[[ChatRequest], str]
 
@@ -65,8 +63,6 @@ class FakeBackend:
 
     @classmethod
     def from_submission(cls, sub: Submission) -> FakeBackend:
-        from leaderboard.core.submission import FakeSettings
-
         s = sub.fake or FakeSettings()
         return cls(
             s.responses,

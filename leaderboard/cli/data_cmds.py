@@ -9,14 +9,11 @@ from typing import Literal
 import typer
 
 from leaderboard.core.types import ABILITIES, DEFAULT_NOISE_RATES, LANGS
-from leaderboard.data.splits import (
-    FETCH_COMMAND,
-    FileStatus,
-    data_root,
-    fetch,
-    split_file_name,
-    status,
-)
+from leaderboard.data.fetch import fetch_files as fetch
+from leaderboard.data.manifest import FETCH_COMMAND, FileStatus, data_root, status
+from leaderboard.data.splits import split_file_name
+from leaderboard.protocol.instances import build_instances
+from leaderboard.protocol.prompts import build_request, messages_as_dicts
 
 _DATA_DIR_HELP = (
     "Folder holding data_en/ and data_zh/ (default: $RGB_DATA_DIR, else the current folder "
@@ -156,9 +153,6 @@ def instances_cmd(
     ),
 ) -> None:
     """Print test instances, one JSON object a line: the passages in the order the model sees."""
-    from leaderboard.protocol.instances import build_instances
-    from leaderboard.protocol.prompts import build_request, messages_as_dicts
-
     source, items = build_instances(
         data_root(data_dir),
         lang,

@@ -14,6 +14,8 @@ import typer
 from leaderboard.core.errors import ConfigError, LeaderboardError
 from leaderboard.core.submission import SUBMISSION_FILE, Submission, load_submission
 from leaderboard.core.types import ABILITIES, LANGS
+from leaderboard.data.manifest import data_root
+from leaderboard.run.runner import DryRunReport, ShardReport, run_submission
 
 HF_ENDPOINT_ENV = "HF_ENDPOINT"
 DEFAULT_HF_ENDPOINT = "https://huggingface.co"
@@ -114,9 +116,6 @@ def run(
 ) -> None:
     """Generate, score and write predictions.jsonl + results.json; rerunning resumes
     where it stopped."""
-    from leaderboard.data.splits import data_root
-    from leaderboard.run.runner import DryRunReport, ShardReport, run_submission
-
     sub = load_submission(path)
     result = run_submission(
         sub,

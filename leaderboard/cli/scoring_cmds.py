@@ -11,7 +11,19 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from leaderboard.core.errors import DataError, ResultsError
 from leaderboard.core.types import ABILITIES, LANGS
+from leaderboard.data.manifest import data_root
+from leaderboard.run.rescore import (
+    lines_from_predictions,
+    output_row,
+    read_lines,
+    resolve,
+    score_lines,
+)
+from leaderboard.scoring.audit import audit, data_files
+from leaderboard.stats.metrics import compute_metrics
+from leaderboard.stats.paired import paired_compare
 
 _DATA_DIR_HELP = (
     "Folder holding data_en/ and data_zh/ (default: $RGB_DATA_DIR, else the current folder "
@@ -104,10 +116,6 @@ def score_cmd(
 
     Both modes are computed; --mode picks what --per-instance writes and what the summary shows.
     """
-    from leaderboard.data.splits import data_root
-    from leaderboard.run.rescore import output_row, read_lines, resolve, score_lines
-    from leaderboard.stats.metrics import compute_metrics
-
     lines = read_lines(predictions)
     pairs, splits = resolve(lines, data_root(data_dir))
     items = score_lines(pairs)
@@ -151,11 +159,6 @@ def compare_cmd(
     ids;
     p: exact McNemar test on the discordant pairs.
     """
-    from leaderboard.core.errors import ResultsError
-    from leaderboard.data.splits import data_root
-    from leaderboard.run.rescore import lines_from_predictions, resolve, score_lines
-    from leaderboard.stats.metrics import paired_compare
-
     root = data_root(data_dir)
     scored = []
     for path in (a, b):
@@ -211,10 +214,6 @@ def audit_cmd(
 ) -> None:
     """List known data problems found by code (fake answer containing the answer, answers in the
     negative passages, answers missing from positives, duplicated questions)."""
-    from leaderboard.core.errors import DataError
-    from leaderboard.data.splits import data_root
-    from leaderboard.scoring.audit import audit, data_files
-
     root = data_root(data_dir)
     if not data_files(root):
         raise DataError(

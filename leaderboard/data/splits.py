@@ -1,7 +1,7 @@
 """RGB splits: which verified file each (language, ability) is read from, and validated loading.
 
-This is the package's data seam: callers import the manifest names (leaderboard.data.manifest) and the
-fetcher (leaderboard.data.fetch) from here too, so `from leaderboard.data.splits import ...` is all they need.
+Which file backs a split is a decision (official, refined variant, the partial English stand-in);
+`resolve_split` makes it once and `load_split` returns the validated records with that decision.
 """
 
 from __future__ import annotations
@@ -12,47 +12,15 @@ from typing import Literal
 
 from leaderboard.core.errors import DataError
 from leaderboard.core.types import Ability, Lang, Record
-from leaderboard.data.fetch import fetch_files as fetch
 from leaderboard.data.manifest import (
-    BASE_URL_ENV,
-    DATA_DIR_ENV,
     FETCH_COMMAND,
-    MANIFEST_NAME,
-    FileStatus,
     ManifestEntry,
-    data_root,
     entry,
     file_blob_sha1,
-    git_blob_sha1,
     lang_dir,
     manifest,
-    status,
 )
-from leaderboard.data.records import RecordKind, kind_for_ability, kind_for_name, load_records
-
-__all__ = [
-    "BASE_URL_ENV",
-    "DATA_DIR_ENV",
-    "FETCH_COMMAND",
-    "MANIFEST_NAME",
-    "FileStatus",
-    "ManifestEntry",
-    "RecordKind",
-    "SplitSource",
-    "data_root",
-    "fetch",
-    "file_blob_sha1",
-    "git_blob_sha1",
-    "kind_for_ability",
-    "kind_for_name",
-    "lang_dir",
-    "load_records",
-    "load_split",
-    "manifest",
-    "resolve_split",
-    "split_file_name",
-    "status",
-]
+from leaderboard.data.records import kind_for_ability, load_records
 
 Variant = Literal["refine", "original"]
 

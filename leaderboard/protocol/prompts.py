@@ -25,7 +25,9 @@ INSTRUCTION_BLOB_ID = "80dbb0e07e68ac3c2a571151da071d4c53463683"
 
 @cache
 def _prompts() -> dict[str, dict[str, str]]:
-    text = (resources.files("leaderboard.protocol") / "resources" / "instruction.yaml").read_text("utf-8")
+    text = (resources.files("leaderboard.protocol") / "resources" / "instruction.yaml").read_text(
+        "utf-8"
+    )
     data = yaml.safe_load(text)
     return {
         lang: {"system": data[lang]["system"], "instruction": data[lang]["instruction"]}

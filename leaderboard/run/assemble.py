@@ -5,25 +5,24 @@ provenance that makes a results.json reproducible from its submission alone.
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 from leaderboard import __version__
 from leaderboard.backends.base import Backend
 from leaderboard.backends.environment import device_name
-from leaderboard.core.errors import ResultsError
 from leaderboard.core.schema import CellMetrics, PredictionRecord, Provenance, Results
 from leaderboard.core.submission import Submission
+from leaderboard.core.versions import versions
 from leaderboard.run import provenance as prov
 from leaderboard.run.generate import GenStats
 from leaderboard.run.plan import Plan
+from leaderboard.scoring.outcome import SplitInfo, scored_items
+from leaderboard.stats.metrics import compute_metrics
 
 BOOTSTRAP_SEED = 2333
 
 
 def _score(plan: Plan, records: dict[str, PredictionRecord]) -> list:
     """Both scoring modes for every planned instance that has a prediction (errors included)."""
-    from leaderboard.stats.metrics import scored_items
-
     return scored_items(
         (it.instance, records[it.instance.key].prediction, records[it.instance.key].error)
         for it in plan.items
@@ -32,8 +31,6 @@ def _score(plan: Plan, records: dict[str, PredictionRecord]) -> list:
 
 
 def _split_infos(plan: Plan) -> dict[tuple[str, str], object]:
-    from leaderboard.stats.metrics import SplitInfo
-
     return {
         (s.lang, s.ability): SplitInfo(
             s.source.name, bool(s.source.complete), int(s.source.expected_n)
@@ -125,7 +122,7 @@ def _provenance(
         seeds={"generation": sub.generation.seed, "bootstrap": BOOTSTRAP_SEED},
         batch_size=info.get("batch_size") or sub.batch_size,  # type: ignore[arg-type]
         fingerprint=fp,
-        versions=prov.versions(),
+        versions=versions(),
         device=str(info.get("device") or device_name()),
         started=started,
         finished=prov.now_iso(),
@@ -164,8 +161,6 @@ def assemble_results(
     data_parallel: dict[str, object] | None = None,
 ) -> Results:
     """Score every prediction in the plan (both modes), compute metrics, attach provenance."""
-    from leaderboard.stats.metrics import compute_metrics
-
     scored = _score(plan, records)
     cells, scores, bootstrap = compute_metrics(
         scored, _split_infos(plan), resamples=resamples, seed=BOOTSTRAP_SEED

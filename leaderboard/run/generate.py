@@ -10,12 +10,12 @@ from dataclasses import dataclass
 
 from leaderboard.backends.base import Backend
 from leaderboard.core.errors import ResultsError
+from leaderboard.core.files import PredictionWriter
 from leaderboard.core.schema import PredictionRecord
 from leaderboard.core.submission import Submission
 from leaderboard.core.types import Completion
 from leaderboard.run import provenance as prov
 from leaderboard.run.plan import WorkItem
-from leaderboard.core.files import PredictionWriter
 
 
 @dataclass

@@ -23,6 +23,10 @@ from leaderboard.core.types import (
     Lang,
     TestInstance,
 )
+from leaderboard.data.manifest import lang_dir
+from leaderboard.data.splits import split_file_name
+from leaderboard.protocol.instances import build_instances
+from leaderboard.protocol.prompts import build_request, passage_sha256, prompt_sha256
 
 
 @dataclass(frozen=True)
@@ -61,8 +65,6 @@ def _effective_rates(
 
 
 def _split_missing(root: Path, lang: Lang, ability: Ability, variant: str) -> bool:
-    from leaderboard.data.splits import lang_dir, split_file_name
-
     return not (lang_dir(root, lang) / split_file_name(lang, ability, variant)).exists()
 
 
@@ -87,8 +89,6 @@ def _selection_reasons(
 
 
 def _work_items(instances: Sequence[TestInstance]) -> tuple[WorkItem, ...]:
-    from leaderboard.protocol.prompts import build_request, passage_sha256, prompt_sha256
-
     items = []
     for inst in instances:
         req = build_request(inst)
@@ -111,8 +111,6 @@ def _plan_split(
 ) -> None:
     """Add one split to the plan, or record it as skipped when its data file is absent and
     partial data is allowed."""
-    from leaderboard.protocol.instances import build_instances
-
     try:
         source, instances = build_instances(
             root,

@@ -13,31 +13,15 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-import platform
 import subprocess
 from datetime import UTC, datetime
 from functools import lru_cache
-from importlib import metadata
 from pathlib import Path
 
 from leaderboard.core.submission import Submission
 
 FINGERPRINT_VERSION = 1
 PACKAGE_ROOT = Path(__file__).resolve().parents[1]
-_VERSIONED = (
-    "rgb-leaderboard",
-    "torch",
-    "transformers",
-    "accelerate",
-    "bitsandbytes",
-    "jieba",
-    "gguf",
-    "tokenizers",
-    "numpy",
-    "pydantic",
-    "httpx",
-    "vllm",
-)
 
 
 def sha256_text(text: str) -> str:
@@ -135,16 +119,6 @@ def fingerprint(sub: Submission) -> str:
     """sha256 (first 16 hex) of the canonical JSON of `fingerprint_inputs`."""
     canon = json.dumps(fingerprint_inputs(sub), sort_keys=True, ensure_ascii=True)
     return hashlib.sha256(canon.encode()).hexdigest()[:16]
-
-
-def versions() -> dict[str, str | None]:
-    out: dict[str, str | None] = {"python": platform.python_version()}
-    for name in _VERSIONED:
-        try:
-            out[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            out[name] = None
-    return out
 
 
 def git_state(where: Path = PACKAGE_ROOT) -> tuple[str | None, bool | None]:

@@ -16,11 +16,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from leaderboard.core.errors import DataError, ResultsError
+from leaderboard.core.files import read_prediction_files
 from leaderboard.core.types import ABILITIES, LANGS, Ability, Lang, Mode, Record, TestInstance
 from leaderboard.data.splits import load_split
-from leaderboard.core.files import read_prediction_files
 from leaderboard.run.store import RunStore
-from leaderboard.stats.metrics import ScoredItem, SplitInfo, scored_items
+from leaderboard.scoring.outcome import ScoredItem, SplitInfo, effective_score, scored_items
 
 REQUIRED = ("lang", "ability", "id", "noise_rate", "prediction")
 
@@ -177,8 +177,6 @@ def score_lines(pairs: Iterable[tuple[InputLine, TestInstance]]) -> list[ScoredI
 def output_row(line: InputLine, item: ScoredItem, mode: Mode) -> dict[str, object]:
     """The input fields plus the chosen mode's judgement (labels, correct, rejected,
     error_detected)."""
-    from leaderboard.stats.metrics import effective_score
-
     s = effective_score(item, mode)
     row = dict(line.fields)
     row.update(

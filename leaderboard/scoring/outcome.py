@@ -1,4 +1,5 @@
-"""Scored predictions: what metrics, comparisons and rescoring consume.
+"""Scored predictions and the one definition of success per ability, which metrics, paired
+comparisons, rescoring and the instance browser all use.
 
 A generation failure (error set) counts as an incorrect, non-rejecting, non-detecting answer,
 whatever text was scored for it.
@@ -9,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from leaderboard.core.types import MODES, Mode, Score, TestInstance
+from leaderboard.core.types import MODES, Ability, Mode, Score, TestInstance
 from leaderboard.scoring.score import score_both
 
 
@@ -60,3 +61,19 @@ def corrected(score: Score, mode: Mode) -> bool:
     if not score.error_detected:
         return False
     return 0 not in score.labels if mode == "rgb" else score.correct
+
+
+def passed(ability: Ability, score: Score, mode: Mode) -> bool:
+    """The one per-instance outcome each ability's score counts: noise / integration: correct;
+    rejection: rejected; counterfactual: detected the error and corrected it. Paired comparisons
+    and the instance browser use it, so a pass there is exactly what the ability score counts."""
+    if ability == "rejection":
+        return score.rejected
+    if ability == "counterfactual":
+        return corrected(score, mode)
+    return score.correct
+
+
+def success(item: ScoredItem, mode: Mode) -> bool:
+    """`passed` for a scored item; a generation failure never passes."""
+    return passed(item.instance.ability, effective_score(item, mode), mode)

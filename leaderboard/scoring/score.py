@@ -104,9 +104,7 @@ def _phrase_regex(phrases: tuple[str, ...], lang: Lang) -> re.Pattern[str]:
 @cache
 def phrase_table(lang: Lang) -> PhraseTable:
     """Load and validate scoring/phrases/<lang>.yaml (once per process)."""
-    raw = (
-        resources.files("leaderboard.scoring").joinpath(f"phrases/{lang}.yaml").read_text("utf-8")
-    )
+    raw = resources.files("leaderboard.scoring").joinpath(f"phrases/{lang}.yaml").read_text("utf-8")
     parsed = _PhraseFile.model_validate(yaml.safe_load(raw))
     neg = parsed.negation
     return PhraseTable(

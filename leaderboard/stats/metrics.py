@@ -1,9 +1,8 @@
-"""Per-cell metrics, ability scores and overall scores, with cluster-bootstrap confidence intervals.
+"""compute_metrics: scored items -> the cells, scores and bootstrap record results.json stores.
 
 Cells are (language, ability, noise rate, mode): leaderboard.stats.cells computes them, and
 leaderboard.stats.aggregate turns them into ability and overall scores (its definition strings are
-the documentation of record). Scored items live in leaderboard.scoring.outcome and the paired comparison in
-leaderboard.stats.paired; their names are re-exported here, where callers have always imported them.
+the documentation of record).
 """
 
 from __future__ import annotations
@@ -13,37 +12,10 @@ from collections.abc import Mapping, Sequence
 
 from leaderboard.core.schema import Bootstrap, CellMetrics, ScoreEntry
 from leaderboard.core.types import ABILITIES, LANGS, MODES, Ability, Lang, Mode
-from leaderboard.scoring.outcome import (
-    ScoredItem,
-    SplitInfo,
-    corrected,
-    effective_score,
-    scored_items,
-)
-from leaderboard.stats.aggregate import (
-    ALL_DEFINITION,
-    COMPANION_DEFINITIONS,
-    DEFINITIONS,
-    score_entries,
-)
+from leaderboard.scoring.outcome import ScoredItem, SplitInfo
+from leaderboard.stats.aggregate import score_entries
 from leaderboard.stats.bootstrap import CONFIDENCE, METHOD
 from leaderboard.stats.cells import Cell, build_cell, check_items, groups
-from leaderboard.stats.paired import PairedComparison, paired_compare, success
-
-__all__ = [
-    "ALL_DEFINITION",
-    "COMPANION_DEFINITIONS",
-    "DEFINITIONS",
-    "PairedComparison",
-    "ScoredItem",
-    "SplitInfo",
-    "compute_metrics",
-    "corrected",
-    "effective_score",
-    "paired_compare",
-    "scored_items",
-    "success",
-]
 
 CellKey = tuple[Lang, Ability, float]
 

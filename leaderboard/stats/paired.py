@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from leaderboard.core.types import Mode, TestInstance
-from leaderboard.scoring.outcome import ScoredItem, corrected, effective_score
+from leaderboard.scoring.outcome import ScoredItem, success
 from leaderboard.stats.bootstrap import (
     draw_weights,
     mcnemar_exact,
@@ -40,21 +40,6 @@ class PairedComparison:
     p_value: float  # exact McNemar on the discordant pairs
     resamples: int
     seed: int
-
-
-def success(item: ScoredItem, mode: Mode) -> bool:
-    """The per-instance outcome compared: what each ability's score counts.
-
-    noise / integration: correct; rejection: rejected; counterfactual: detected the error and
-    corrected it (so the comparison is on one binary outcome McNemar can test).
-    """
-    s = effective_score(item, mode)
-    ability = item.instance.ability
-    if ability == "rejection":
-        return s.rejected
-    if ability == "counterfactual":
-        return corrected(s, mode)
-    return s.correct
 
 
 def _cluster(inst: TestInstance) -> tuple[str, str, int]:

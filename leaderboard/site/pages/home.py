@@ -4,7 +4,7 @@ never ranked) and the same ranking in strict mode.
 
 from __future__ import annotations
 
-from leaderboard.board.load import SiteData, Submission, model_size_and_quant
+from leaderboard.board.load import SiteData, Submission
 from leaderboard.board.ranking import coverage, rank_ranges, score_entry
 from leaderboard.board.reported import frac
 from leaderboard.core.types import ABILITIES, LANGS
@@ -18,6 +18,7 @@ from leaderboard.site.render.page import (
     definitions,
     front_matter,
     model_cell,
+    model_size_and_quant,
     prefix_for,
     reported_cell,
 )

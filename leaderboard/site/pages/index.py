@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from leaderboard.board.load import SiteData, model_size_and_quant
+from leaderboard.board.load import SiteData
 from leaderboard.board.ranking import coverage
 from leaderboard.site.render.fmt import esc, md_text
-from leaderboard.site.render.page import Output, model_cell, prefix_for
+from leaderboard.site.render.page import Output, model_cell, model_size_and_quant, prefix_for
 from leaderboard.site.render.tables import Cell, Column, Row, Table
 
 

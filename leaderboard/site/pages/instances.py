@@ -3,8 +3,9 @@ answers, the passages shown and every model's answer with pass/fail in both mode
 
 The data is embedded as JSON in <script type="application/json"> (escaped by fmt.json_for_script so
 no text can close the block) and rendered client-side by assets/lb.js using textContent only: model
-output is never parsed as HTML. Passages come from rebuilding the instances (leaderboard.protocol.instances)
-and pass/fail from leaderboard.scoring.score; without fetched data the page says what to run.
+output is never parsed as HTML. Passages come from rebuilding the instances
+(leaderboard.protocol.instances) and pass/fail from leaderboard.scoring.outcome.passed;
+without fetched data the page says what to run.
 """
 
 from __future__ import annotations
@@ -17,6 +18,10 @@ from pathlib import Path
 from leaderboard.board.load import SiteData
 from leaderboard.core.errors import LeaderboardError
 from leaderboard.core.types import ABILITIES, LANGS
+from leaderboard.protocol.instances import build_instances
+from leaderboard.scoring.normalize import load_jieba
+from leaderboard.scoring.outcome import passed
+from leaderboard.scoring.score import score_both
 from leaderboard.site.render.fmt import esc, json_for_script, rate_key
 from leaderboard.site.render.page import ABILITY_NAMES, LANG_NAMES, Output, front_matter
 from leaderboard.site.render.parallel import pmap, shared
@@ -55,10 +60,6 @@ def _load_instances(root: Path | None, lang: str, ability: str, rates: list[floa
     if root is None:
         return None, FETCH_HINT
     try:
-        from leaderboard.protocol.instances import build_instances
-    except ImportError:
-        return None, "The instance builder (leaderboard.protocol.instances) is not installed. " + FETCH_HINT
-    try:
         _src, instances = build_instances(
             root, lang, ability, noise_rates=tuple(rates), allow_partial=True
         )
@@ -69,28 +70,8 @@ def _load_instances(root: Path | None, lang: str, ability: str, rates: list[floa
     return {inst.key: inst for inst in instances}, None
 
 
-def _scorer():
-    try:
-        from leaderboard.scoring.score import score_both
-    except ImportError:
-        return None
-    return score_both
-
-
-def _passed(ability: str, score, mode: str) -> bool:
-    """The outcome each ability's score counts (as leaderboard.stats.metrics.success)."""
-    if ability == "rejection":
-        return bool(score.rejected)
-    if ability == "counterfactual":
-        if not score.error_detected:
-            return False
-        return 0 not in score.labels if mode == "rgb" else bool(score.correct)
-    return bool(score.correct)
-
-
 def group_data(data: SiteData, group: Group, instances: dict | None) -> dict[str, object]:
     """The JSON document embedded in one browser page (plain data, sorted, deterministic)."""
-    score_both = _scorer() if instances is not None else None
     models = []
     by_id: dict[int, dict[str, object]] = {}
     for sub in data.submissions:
@@ -108,10 +89,10 @@ def group_data(data: SiteData, group: Group, instances: dict | None) -> dict[str
             item = by_id.setdefault(p.id, {"id": p.id, "key": p.key, "preds": {}})
             entry: dict[str, object] = {"t": p.prediction, "e": p.error}
             inst = instances.get(p.key) if instances is not None else None
-            if inst is not None and score_both is not None:
+            if inst is not None:
                 scores = score_both(p.prediction, inst)
                 for mode in ("rgb", "strict"):  # a generation error counts as a failure
-                    ok = p.error is None and _passed(group.ability, scores[mode], mode)
+                    ok = p.error is None and passed(group.ability, scores[mode], mode)
                     entry[mode] = int(ok)
             item["preds"][sub.id] = entry
     if instances is not None:
@@ -131,7 +112,7 @@ def group_data(data: SiteData, group: Group, instances: dict | None) -> dict[str
         "noise_rate": group.noise_rate,
         "models": models,
         "items": [by_id[k] for k in sorted(by_id)],
-        "scored": score_both is not None,
+        "scored": instances is not None,
         "pass_rule": PASS_RULE[group.ability],
     }
 
@@ -160,15 +141,6 @@ def _group_job(index: int) -> tuple[dict[str, object], str | None]:
     return group_data(data, group, instances), problem
 
 
-def _warm_up() -> None:
-    """Load the tokenizer dictionary once before forking, not once per worker."""
-    try:
-        from leaderboard.scoring.normalize import load_jieba
-    except ImportError:
-        return
-    load_jieba()
-
-
 def instance_pages(data: SiteData, out: Output) -> list[Group]:
     """Write one browser page per group plus instances/index.md; returns the groups."""
     groups = groups_in(data)
@@ -178,8 +150,8 @@ def instance_pages(data: SiteData, out: Output) -> list[Group]:
         )
         for g in groups
     }
-    if groups and _scorer() is not None:
-        _warm_up()
+    if groups:
+        load_jieba()  # once before forking, not once per worker
     state = {"data": data, "groups": groups, "rates": rates}
     results = pmap(_group_job, list(range(len(groups))), state=state, min_items=2)
     index_rows = []
@@ -190,11 +162,6 @@ def instance_pages(data: SiteData, out: Output) -> list[Group]:
         parts = [front_matter(search_exclude=True) + f"# {esc(title)}\n"]
         if problem:
             parts.append(f'\n<p class="lb-warn">{esc(problem)}</p>\n')
-        elif not doc["scored"]:
-            parts.append(
-                '\n<p class="lb-warn">Pass/fail needs leaderboard.scoring.score, which is not '
-                "installed: answers are shown unscored.</p>\n"
-            )
         parts.append(
             f"\n<p>{esc(doc['pass_rule'])}. {len(doc['items'])} instances, "
             f"{len(doc['models'])} models. Filters run in your browser.</p>\n"

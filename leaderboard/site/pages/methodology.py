@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 from leaderboard.board.load import SiteData
+from leaderboard.scoring.audit import audit
 from leaderboard.site.render.fmt import esc
 from leaderboard.site.render.page import ABILITY_NAMES, Output, definitions
 from leaderboard.site.render.tables import Cell, Column, Row, Table
@@ -107,15 +108,12 @@ def _as_dict(item: object) -> dict[str, object]:
 
 
 def audit_section(root: Path | None, out: Output) -> str:
-    """The data audit list from leaderboard.scoring.audit as a filterable table, or why it is not shown."""
+    """The data audit list (leaderboard.scoring.audit) as a filterable table, or why it is not
+    shown."""
     head = (
         "\n## Data audit\n\nKnown problems in the data files, found by code "
-        "(`rgb-leaderboard data audit`, leaderboard/audit.py):\n"
+        "(`rgb-leaderboard data audit`, leaderboard/scoring/audit.py):\n"
     )
-    try:
-        from leaderboard.scoring.audit import audit
-    except ImportError:
-        return head + "\n*The audit module is not installed in this build.*\n"
     try:
         findings = list(audit(root)) if root is not None else []
     except Exception as exc:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from leaderboard.board.load import Submission, model_size_and_quant
+from leaderboard.board.load import Submission
 from leaderboard.board.ranking import cells_for, coverage
 from leaderboard.core.types import ABILITIES, LANGS, MODES
 from leaderboard.site.render import charts
@@ -15,6 +15,7 @@ from leaderboard.site.render.page import (
     Output,
     badge,
     front_matter,
+    model_size_and_quant,
     prefix_for,
 )
 from leaderboard.site.render.tables import Cell, Column, Row, Table

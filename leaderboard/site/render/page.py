@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from leaderboard.board.load import SiteData, Submission
 from leaderboard.board.ranking import coverage
 from leaderboard.board.reported import ReportedModel
-from leaderboard.site.render.fmt import esc
+from leaderboard.site.render.fmt import esc, human_count
 from leaderboard.site.render.parallel import pmap
 from leaderboard.site.render.tables import Cell, Table, render_html
 
@@ -110,3 +110,41 @@ def definitions(data: SiteData, mode: str) -> dict[str, str]:
             if e.mode == mode and e.metric == "score":
                 out.setdefault(e.ability, e.definition)
     return out
+
+
+def model_size_and_quant(sub: Submission) -> tuple[str | None, str]:
+    """Best-effort parameter count and quantization label from model.yaml and provenance."""
+    info = sub.model_info
+    prov = sub.results.provenance
+    size = None
+    for source in (
+        info,
+        info.get("model") if isinstance(info.get("model"), dict) else {},
+        prov.extra,
+    ):
+        for key in ("params", "parameters", "n_params", "num_parameters", "size", "model_size"):
+            if isinstance(source, dict) and source.get(key) not in (None, ""):
+                size = source[key]
+                break
+        if size is not None:
+            break
+    size_text = None
+    if isinstance(size, int | float):
+        size_text = human_count(size)
+    elif size is not None:
+        size_text = str(size)
+    quant = prov.quantization or {}
+    mode = str(quant.get("mode", "none"))
+    if mode in ("none", "") and not quant.get("method"):
+        quant_text = prov.dtype or "none"
+    else:
+        detail = quant.get("quant_type") if mode == "4bit" else None
+        method = quant.get("method")
+        quant_text = " ".join(str(x) for x in (mode, detail) if x) + (
+            f" ({method})" if method else ""
+        )
+    if str(prov.model).lower().endswith(".gguf") or str(info.get("model", "")).lower().endswith(
+        ".gguf"
+    ):
+        quant_text += " (from GGUF)"
+    return size_text, quant_text
