@@ -171,7 +171,9 @@ def test_load_reports_file_and_field_of_bad_results(tmp_path):
     doc = json.loads((d / "results.json").read_text())
     doc["cells"][3]["accuracy"] = "high"
     (d / "results.json").write_text(json.dumps(doc))
-    with pytest.raises(ResultsError, match=r"results\.json: field cells\.3\.accuracy"):
+    with pytest.raises(
+        ResultsError, match=r"results\.json: invalid results file: field 'cells\.3\.accuracy\'"
+    ):
         load_site_data(tmp_path)
 
 
@@ -181,7 +183,9 @@ def test_load_reports_line_of_bad_prediction(tmp_path):
     lines = gzip.decompress((d / "predictions.jsonl.gz").read_bytes()).decode().splitlines()
     lines[4] = lines[4].replace('"prediction"', '"predicton"')
     (d / "predictions.jsonl.gz").write_bytes(gzip.compress(("\n".join(lines) + "\n").encode()))
-    with pytest.raises(ResultsError, match=r"predictions\.jsonl\.gz, line 5: field"):
+    with pytest.raises(
+        ResultsError, match=r"predictions\.jsonl\.gz:5: invalid prediction record: field"
+    ):
         load_site_data(tmp_path)
 
 
@@ -192,12 +196,14 @@ def test_load_rejects_folder_id_mismatch(tmp_path):
         load_site_data(tmp_path)
 
 
-def test_latest_prediction_per_key_wins(tmp_path):
+def test_site_shows_the_prediction_the_runner_scored(tmp_path):
+    """A repeated key is read by the run's store, as the runner reads it: the first record wins
+    (a later one only replaces an earlier failure), so the page shows what results.json counts."""
     preds = make_predictions("r", 1)
     again = preds[0].model_copy(update={"prediction": "second try"})
     write_submission(tmp_path, make_results("r", n=1), [*preds, again], gz=False)
     sub = load_site_data(tmp_path).submissions[0]
-    assert {p.key: p.prediction for p in sub.predictions}[preds[0].key] == "second try"
+    assert {p.key: p.prediction for p in sub.predictions}[preds[0].key] == preds[0].prediction
     assert len(sub.predictions) == len(preds)
 
 

@@ -37,13 +37,13 @@ from leaderboard.core.types import ChatRequest, Completion, GenerationConfig
 if TYPE_CHECKING:
     from leaderboard.core.submission import Submission
 
-__all__ = ["AUTO_BATCH_START", "FALLBACK_FORMAT", "GenStats", "HFBackend", "PromptTooLong"]
+__all__ = ["AUTO_BATCH_START", "FALLBACK_FORMAT", "HFBackend", "HFCounters", "PromptTooLong"]
 
 AUTO_BATCH_START = 64
 
 
 @dataclass
-class GenStats:
+class HFCounters:
     """Counters for the benchmark: where tokens and time went."""
 
     prompt_tokens: int = 0  # real prompt tokens fed to the model
@@ -92,7 +92,7 @@ class HFBackend:
         self.quantization = quantization or Quantization()
         self.batch_setting = batch_size
         self.batch_size_used: int | None = batch_size if isinstance(batch_size, int) else None
-        self.stats = GenStats()
+        self.stats = HFCounters()
         self._auto_cap = AUTO_BATCH_START
         self.cuda = torch.cuda.is_available()
         check_quantization(self.quantization, self.cuda)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from leaderboard.board.load import SiteData, Submission
+from leaderboard.board.load import Entry, SiteData
 from leaderboard.board.ranking import cells_for, score_entry
 from leaderboard.board.reported import ReportedLang, frac
 from leaderboard.core.types import DEFAULT_NOISE_RATES
@@ -35,8 +35,8 @@ INTRO = {
 }
 
 
-def _order(data: SiteData, lang: str, ability: str, mode: str) -> list[Submission]:
-    def key(s: Submission):
+def _order(data: SiteData, lang: str, ability: str, mode: str) -> list[Entry]:
+    def key(s: Entry):
         e = score_entry(s.results, lang, ability, mode)
         v = None if e is None else e.value
         return (v is None, -(v or 0.0), s.id)

@@ -4,7 +4,7 @@ never ranked) and the same ranking in strict mode.
 
 from __future__ import annotations
 
-from leaderboard.board.load import SiteData, Submission
+from leaderboard.board.load import Entry, SiteData
 from leaderboard.board.ranking import coverage, rank_ranges, score_entry
 from leaderboard.board.reported import frac
 from leaderboard.core.types import ABILITIES, LANGS
@@ -41,7 +41,7 @@ def _ranking_columns(defs: dict[str, str], lang: str, parts: tuple[str, ...]) ->
     return cols
 
 
-def _coverage_cell(s: Submission, lang: str, mode: str) -> tuple[Cell, bool]:
+def _coverage_cell(s: Entry, lang: str, mode: str) -> tuple[Cell, bool]:
     """The coverage cell and whether the model's results are partial for this table."""
     cov = coverage(s.results, None if lang == "all" else lang, mode)
     cov_html = esc(pct(cov.fraction, 0) + "%")
@@ -61,7 +61,7 @@ def _coverage_cell(s: Submission, lang: str, mode: str) -> tuple[Cell, bool]:
 
 
 def _ranking_row(
-    s: Submission,
+    s: Entry,
     label: str,
     best: int | None,
     lang: str,

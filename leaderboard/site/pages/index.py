@@ -53,7 +53,7 @@ def models_index_page(data: SiteData, out: Output) -> str:
         title="Models",
         columns=(
             Column("model", "Model"),
-            Column("id", "Submission"),
+            Column("id", "Entry"),
             Column("model_ref", "Weights"),
             Column("backend", "Backend"),
             Column("size", "Size"),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from leaderboard.board.load import Submission
+from leaderboard.board.load import Entry
 from leaderboard.board.ranking import cells_for, coverage
 from leaderboard.core.types import ABILITIES, LANGS, MODES
 from leaderboard.site.render import charts
@@ -21,7 +21,7 @@ from leaderboard.site.render.page import (
 from leaderboard.site.render.tables import Cell, Column, Row, Table
 
 
-def _scores_table(sub: Submission) -> Table:
+def _scores_table(sub: Entry) -> Table:
     """One row per (language, ability, metric), the two scoring modes side by side."""
     order = {k: i for i, k in enumerate(("zh", "en", "all"))}
     aorder = {k: i for i, k in enumerate(("overall", *ABILITIES))}
@@ -67,7 +67,7 @@ def _scores_table(sub: Submission) -> Table:
     )
 
 
-def _cells_table(sub: Submission) -> Table:
+def _cells_table(sub: Entry) -> Table:
     rows = []
     for c in sorted(
         sub.results.cells,
@@ -133,7 +133,7 @@ def _kv(rows: list[tuple[str, object]]) -> str:
     )
 
 
-def model_page(sub: Submission, out: Output) -> str:
+def model_page(sub: Entry, out: Output) -> str:
     path = f"models/{sub.id}.md"
     prefix = prefix_for(path)
     prov = sub.results.provenance
@@ -145,7 +145,7 @@ def model_page(sub: Submission, out: Output) -> str:
     parts = [
         front_matter() + f"# {md_text(sub.name)}\n",
         f"\n<p>{badges}</p>\n",
-        f"\n<p>Submission <code>{esc(sub.id)}</code> · weights <code>{esc(prov.model)}</code>"
+        f"\n<p>Entry <code>{esc(sub.id)}</code> · weights <code>{esc(prov.model)}</code>"
         f" · size {esc(size or '—')} · quantization {esc(quant)} · backend "
         f"<code>{esc(prov.backend)}</code> · coverage {esc(pct(cov.fraction, 0))}% "
         f"({cov.n}/{cov.expected} instances)</p>\n",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from leaderboard.board.load import SiteData, Submission
+from leaderboard.board.load import Entry, SiteData
 from leaderboard.board.ranking import Difference, score_entry, zh_minus_en
 from leaderboard.core.types import ABILITIES
 from leaderboard.site.render import charts
@@ -39,7 +39,7 @@ def _diff_cell(d: Difference | None) -> Cell:
     return Cell(exported, cell.html + note, cell.sort)
 
 
-def _diff_row(s: Submission, a: str, mode: str, prefix: str) -> Row | None:
+def _diff_row(s: Entry, a: str, mode: str, prefix: str) -> Row | None:
     zh = score_entry(s.results, "zh", a, mode)
     en = score_entry(s.results, "en", a, mode)
     if zh is None and en is None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from leaderboard.board.load import SiteData, Submission
+from leaderboard.board.load import Entry, SiteData
 from leaderboard.board.ranking import coverage
 from leaderboard.board.reported import ReportedModel
 from leaderboard.site.render.fmt import esc, human_count
@@ -89,7 +89,7 @@ def badge(kind: str, text: str, title: str = "") -> str:
     return f'<span class="lb-badge lb-{esc(kind)}"{t}>{esc(text)}</span>'
 
 
-def model_cell(sub: Submission, prefix: str, lang: str | None = None) -> Cell:
+def model_cell(sub: Entry, prefix: str, lang: str | None = None) -> Cell:
     cov = coverage(sub.results, None if lang in (None, "all") else lang)
     badges = " " + badge("measured", "measured", "Run by this leaderboard's runner")
     if cov.partial:
@@ -112,7 +112,7 @@ def definitions(data: SiteData, mode: str) -> dict[str, str]:
     return out
 
 
-def model_size_and_quant(sub: Submission) -> tuple[str | None, str]:
+def model_size_and_quant(sub: Entry) -> tuple[str | None, str]:
     """Best-effort parameter count and quantization label from model.yaml and provenance."""
     info = sub.model_info
     prov = sub.results.provenance
