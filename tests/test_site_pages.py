@@ -172,7 +172,7 @@ def test_load_reports_file_and_field_of_bad_results(tmp_path):
     doc["cells"][3]["accuracy"] = "high"
     (d / "results.json").write_text(json.dumps(doc))
     with pytest.raises(
-        ResultsError, match=r"results\.json: invalid results file: field 'cells\.3\.accuracy\'"
+        ResultsError, match=r"results\.json: invalid results file: field 'cells\.3\.accuracy"
     ):
         load_site_data(tmp_path)
 
@@ -183,9 +183,7 @@ def test_load_reports_line_of_bad_prediction(tmp_path):
     lines = gzip.decompress((d / "predictions.jsonl.gz").read_bytes()).decode().splitlines()
     lines[4] = lines[4].replace('"prediction"', '"predicton"')
     (d / "predictions.jsonl.gz").write_bytes(gzip.compress(("\n".join(lines) + "\n").encode()))
-    with pytest.raises(
-        ResultsError, match=r"predictions\.jsonl\.gz:5: invalid prediction record: field"
-    ):
+    with pytest.raises(ResultsError, match=r"predictions\.jsonl\.gz:5: invalid prediction record"):
         load_site_data(tmp_path)
 
 
