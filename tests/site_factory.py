@@ -51,10 +51,8 @@ def make_results(
     expected_n: int | None = None,
     skill: float | None = None,
     langs: tuple[str, ...] = LANGS,
-    with_difference: bool = True,
 ) -> Results:
-    """A complete, schema-valid Results with cells for every split and noise rate in `langs`;
-    with_difference=False leaves out the zh-en entries, as results files written before them."""
+    """A complete, schema-valid Results with cells for every split and noise rate in `langs`;"""
     rng = random.Random(f"{sub_id}:{seed}")
     skill = rng.uniform(0.3, 0.9) if skill is None else skill
     cells: list[CellMetrics] = []
@@ -150,7 +148,7 @@ def make_results(
                 definition="Mean of the zh and en overall scores.",
             )
         )
-    if with_difference and set(langs) == {"zh", "en"}:
+    if set(langs) == {"zh", "en"}:
         scores += _differences(rng, scores, n)
     return Results(
         submission_id=sub_id,

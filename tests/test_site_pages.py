@@ -13,7 +13,7 @@ import yaml
 from site_factory import XSS, make_predictions, make_repo, make_results, write_submission
 
 from leaderboard.board.load import load_site_data
-from leaderboard.board.ranking import difference, rank_ranges, zh_minus_en
+from leaderboard.board.ranking import rank_ranges, zh_minus_en
 from leaderboard.board.reported import load_reported
 from leaderboard.core.errors import ResultsError
 from leaderboard.core.schema import ScoreEntry
@@ -78,16 +78,6 @@ def _entry(value, ci):
         complete=True,
         definition="d",
     )
-
-
-def test_difference_ci_is_root_sum_of_squares():
-    z = 1.959963984540054
-    d = difference(_entry(0.8, (0.8 - 0.1, 0.8 + 0.1)), _entry(0.6, (0.6 - 0.05, 0.6 + 0.05)))
-    se = ((0.1 / z) ** 2 + (0.05 / z) ** 2) ** 0.5
-    assert d.value == pytest.approx(0.2)
-    assert d.ci == pytest.approx((0.2 - z * se, 0.2 + z * se))
-    assert difference(_entry(0.8, None), _entry(0.6, None)).ci is None
-    assert difference(None, _entry(0.6, None)) is None
 
 
 # ------------------------------------------------------------------------------ escaping
@@ -290,31 +280,14 @@ def test_zh_vs_en_states_its_ci_method(out):
     page = out.pages["zh-vs-en.md"]
     assert "percentile bootstrap" in page and "Dumbbell chart" in page
     assert "zh − en" in page
-    assert "normal approximation (older results file)" not in page  # every model has zh-en
 
 
-def test_zh_minus_en_uses_the_stored_bootstrap_entry_else_the_normal_approximation():
+def test_zh_minus_en_is_the_stored_bootstrap_entry_only():
     new = make_results("m", n=20)
     d = zh_minus_en(new, "noise", "rgb")
     stored = next(e for e in new.scores if (e.lang, e.ability, e.mode) == ("zh-en", "noise", "rgb"))
-    assert (d.value, d.ci, d.method) == (stored.value, stored.ci, "bootstrap")
-    old = make_results("m", n=20, with_difference=False)
-    d = zh_minus_en(old, "noise", "rgb")
-    zh, en = (
-        next(e for e in old.scores if (e.lang, e.ability, e.mode) == (lang, "noise", "rgb"))
-        for lang in ("zh", "en")
-    )
-    assert d.method == "normal" and d.value == pytest.approx(zh.value - en.value)
-    assert d == difference(zh, en)
-
-
-def test_zh_vs_en_marks_normal_approximations(tmp_path):
-    root = make_repo(tmp_path, n_models=1, n=4)
-    results = root / "submissions" / "model-000" / "results.json"
-    legacy = make_results("model-000", n=4, with_difference=False)
-    results.write_text(legacy.model_dump_json(indent=2), encoding="utf-8")
-    page = render(load_site_data(root)).pages["zh-vs-en.md"]
-    assert page.count("normal approximation (older results file)") == 10  # 5 rows x 2 modes
+    assert (d.value, d.ci) == (stored.value, stored.ci)
+    assert zh_minus_en(make_results("m", n=20, langs=("zh",)), "noise", "rgb") is None
 
 
 def test_model_page_has_yaml_provenance_reproduce_downloads(out):

@@ -7,12 +7,9 @@ below its lower bound (itself included). Without CIs the point value stands in f
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from leaderboard.core.schema import DIFF_LANG, CellMetrics, Results, ScoreEntry
-
-Z95 = 1.959963984540054
 
 
 def score_entry(
@@ -109,38 +106,16 @@ def coverage(results: Results, lang: str | None, mode: str = "rgb") -> Coverage:
     return Coverage(n, expected, bool(reasons), tuple(reasons))
 
 
-def se_from_ci(value: float, ci: tuple[float, float] | None) -> float | None:
-    if ci is None:
-        return None
-    return max(value - ci[0], ci[1] - value, (ci[1] - ci[0]) / 2.0) / Z95
-
-
 @dataclass(frozen=True)
 class Difference:
     value: float
     ci: tuple[float, float] | None
-    method: str  # "bootstrap" (from the results file) or "normal" (approximated here)
-
-
-def difference(a: ScoreEntry | None, b: ScoreEntry | None) -> Difference | None:
-    """a - b with a normal-approximation 95% CI: the two languages use disjoint question sets, so
-    the estimates are independent and se = sqrt(se_a^2 + se_b^2), each se read back from its CI.
-    Only for results files written before the runner stored the bootstrap difference."""
-    if a is None or b is None or a.value is None or b.value is None:
-        return None
-    d = a.value - b.value
-    se_a, se_b = se_from_ci(a.value, a.ci), se_from_ci(b.value, b.ci)
-    if se_a is None or se_b is None:
-        return Difference(d, None, "normal")
-    se = math.sqrt(se_a**2 + se_b**2)
-    return Difference(d, (d - Z95 * se, d + Z95 * se), "normal")
 
 
 def zh_minus_en(results: Results, ability: str, mode: str) -> Difference | None:
-    """The bootstrap zh - en entry of the results file, else the normal approximation."""
+    """The zh - en entry the runner stored (paired percentile bootstrap, leaderboard.stats.
+    aggregate): the one place the difference is computed; None when a language is missing."""
     stored = score_entry(results, DIFF_LANG, ability, mode)
-    if stored is not None and stored.value is not None:
-        return Difference(stored.value, stored.ci, "bootstrap")
-    return difference(
-        score_entry(results, "zh", ability, mode), score_entry(results, "en", ability, mode)
-    )
+    if stored is None or stored.value is None:
+        return None
+    return Difference(stored.value, stored.ci)

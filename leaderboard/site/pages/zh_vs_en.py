@@ -21,22 +21,15 @@ INTRO = (
     "95% CI. The zh and en questions are different sets, so the two estimates are independent; "
     "the difference CI is a percentile bootstrap: replicate k of zh minus replicate k of en, "
     "each language's questions resampled with its own draws (the same cluster bootstrap as "
-    "every other CI here). Results files written before the runner stored this difference get "
-    "the normal approximation sqrt(se_zh² + se_en²) instead, each standard error read back from "
-    "its CI, and are marked † in the zh − en column. A difference whose CI excludes 0 names the "
-    "language the model holds up better in.\n"
+    "every other CI here). A difference whose CI excludes 0 names the language the model holds "
+    "up better in.\n"
 )
 
-DIFF_TIP = "Difference in points, 95% bootstrap CI († normal approximation)"
+DIFF_TIP = "Difference in points, 95% bootstrap CI"
 
 
 def _diff_cell(d: Difference | None) -> Cell:
-    cell = Cell.rate(d.value if d else None, d.ci if d else None)
-    if d is None or d.method == "bootstrap":
-        return cell
-    note = ' <span title="normal approximation (older results file)">†</span>'
-    exported = {**cell.value, "ci_method": "normal"}  # type: ignore[dict-item]
-    return Cell(exported, cell.html + note, cell.sort)
+    return Cell.rate(d.value if d else None, d.ci if d else None)
 
 
 def _diff_row(s: Entry, a: str, mode: str, prefix: str) -> Row | None:
