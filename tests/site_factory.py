@@ -52,7 +52,8 @@ def make_results(
     skill: float | None = None,
     langs: tuple[str, ...] = LANGS,
 ) -> Results:
-    """A complete, schema-valid Results with cells for every split and noise rate in `langs`;"""
+    """A complete, schema-valid Results with cells for every split and noise rate in `langs`
+    (and the zh-en entries when both languages are there)."""
     rng = random.Random(f"{sub_id}:{seed}")
     skill = rng.uniform(0.3, 0.9) if skill is None else skill
     cells: list[CellMetrics] = []
