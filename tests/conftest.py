@@ -1,19 +1,29 @@
 """Shared fixtures: where the fetched RGB data and the offline SmolLM2 model live.
 
-Tests that need data skip (with the command to run) when `rgb-leaderboard data fetch` has not
-been run;
-CI always fetches first, so these skips only happen on a developer's fresh checkout.
+Tests read the data `rgb-leaderboard data fetch` put under data_zh/ and data_en/, and skip (with
+the command to run) only when it is absent. CI always fetches first (from a local copy or the
+official repository), so these skips only happen on a developer's fresh checkout.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import os
+import shutil
 from pathlib import Path
 
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-SHARED_RGB = REPO.parent / "shared" / "rgb"
+FETCH_HINT = "RGB data not fetched: run `rgb-leaderboard data fetch` (or `--from DIR`)"
+# The official files the offline tests need, as fetched: file name -> language folder.
+OFFICIAL_FILES = {
+    "zh_refine.json": "data_zh",
+    "zh_int.json": "data_zh",
+    "zh_fact.json": "data_zh",
+    "en_fact.json": "data_en",
+    "partial/en_head50.json": "data_en",
+}
 SMOLLM2_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 # What the runner and CLI tests read: the repository's data root serves when all are there.
 RGB_ROOT_FILES = ("data_zh/zh_refine.json", "data_zh/zh_fact.json", "data_en/en_fact.json")
@@ -28,31 +38,44 @@ def repo_root() -> Path:
 def data_root() -> Path:
     """The repository's data root, with at least the zh noise split fetched."""
     if not (REPO / "data_zh" / "zh_refine.json").exists():
-        pytest.skip("RGB data not fetched: run `rgb-leaderboard data fetch [--from ../shared/rgb]`")
+        pytest.skip(FETCH_HINT)
     return REPO
 
 
 @pytest.fixture(scope="session")
-def shared_rgb() -> Path:
-    if not SHARED_RGB.is_dir():
-        pytest.skip(f"{SHARED_RGB} not present (the project's shared data folder)")
-    return SHARED_RGB
+def official_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The fetched official files laid out flat, as in the upstream data/ folder (what
+    `data fetch --from DIR` reads): a copy, so tests may not change the repository's data."""
+    missing = [f"{d}/{n}" for n, d in OFFICIAL_FILES.items() if not (REPO / d / n).is_file()]
+    if missing:
+        pytest.skip(f"{FETCH_HINT}; missing: {', '.join(missing)}")
+    out = tmp_path_factory.mktemp("official")
+    for name, folder in OFFICIAL_FILES.items():
+        (out / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(REPO / folder / name, out / name)
+    return out
 
 
 @pytest.fixture(scope="session")
-def rgb_root(tmp_path_factory: pytest.TempPathFactory, shared_rgb: Path) -> Path:
-    """Verified RGB data: the repository's if fetched, else fetched once from ../shared/rgb.
+def rgb_root() -> Path:
+    """The repository's data root with every split the runner and CLI tests read."""
+    if not all((REPO / f).exists() for f in RGB_ROOT_FILES):
+        pytest.skip(FETCH_HINT)
+    return REPO
 
-    Unlike `data_root` it never skips on a fresh checkout; tests only read it, so one copy
-    serves the whole session.
-    """
-    if all((REPO / f).exists() for f in RGB_ROOT_FILES):
-        return REPO
-    from leaderboard.data.fetch import fetch_files as fetch
 
-    root = tmp_path_factory.mktemp("rgb")
-    fetch(root, source=shared_rgb, progress=False)
-    return root
+@pytest.fixture(scope="session")
+def paper_reported() -> Path:
+    """The project's machine-readable transcription of the paper's tables, which
+    submissions/rgb-paper/reported.yaml was made from (RGB_PAPER_REPORTED, or the project's
+    shared folder beside the checkout); it is not part of the repository, so the check skips
+    without it."""
+    path = Path(
+        os.environ.get("RGB_PAPER_REPORTED", REPO.parent / "shared/rgb/paper_reported.yaml")
+    )
+    if not path.is_file():
+        pytest.skip(f"{path} not present (set RGB_PAPER_REPORTED to the transcription file)")
+    return path
 
 
 def smollm2_dir() -> Path | None:

@@ -9,18 +9,18 @@ from pathlib import Path
 from leaderboard.scoring.audit import audit, data_files
 
 
-def test_zh_fact_answer_inside_fake(shared_rgb: Path) -> None:
+def test_zh_fact_answer_inside_fake(official_dir: Path) -> None:
     """The issue's known case: 3 of 100 zh_fact items, one with the fake answer equal to the
     answer."""
-    findings = [f for f in audit(shared_rgb) if f.file == "zh_fact.json"]
+    findings = [f for f in audit(official_dir) if f.file == "zh_fact.json"]
     fake = {(f.id, f.kind) for f in findings if f.kind in ("answer_in_fake", "fake_equals_answer")}
     assert fake == {(0, "answer_in_fake"), (7, "answer_in_fake"), (82, "fake_equals_answer")}
 
 
-def test_real_files_are_found_and_audited(shared_rgb: Path) -> None:
-    names = {(lang, name) for lang, name, _ in data_files(shared_rgb)}
+def test_real_files_are_found_and_audited(official_dir: Path) -> None:
+    names = {(lang, name) for lang, name, _ in data_files(official_dir)}
     assert ("zh", "zh_refine.json") in names and ("en", "partial/en_head50.json") in names
-    findings = audit(shared_rgb)
+    findings = audit(official_dir)
     kinds = {f.kind for f in findings}
     assert {"answer_in_negative", "duplicate_query"} <= kinds
     dup = [f for f in findings if f.kind == "duplicate_query"]

@@ -100,7 +100,7 @@ def test_instances_show_prompt_and_noise_rate(data_root: Path) -> None:
     assert "\\u" not in res.output  # ensure_ascii=False
 
 
-def test_instances_partial_and_missing(tmp_path: Path, shared_rgb: Path) -> None:
+def test_instances_partial_and_missing(tmp_path: Path, official_dir: Path) -> None:
     root = tmp_path / "root"
     res = runner.invoke(
         app,
@@ -108,7 +108,7 @@ def test_instances_partial_and_missing(tmp_path: Path, shared_rgb: Path) -> None
             "data",
             "fetch",
             "--from",
-            str(shared_rgb),
+            str(official_dir),
             "--data-dir",
             str(root),
             "--lang",
@@ -141,12 +141,12 @@ def test_instances_partial_and_missing(tmp_path: Path, shared_rgb: Path) -> None
     assert len(objs) == 50 and {o["data_file"] for o in objs} == {"partial/en_head50.json"}
 
 
-def test_status_command(tmp_path: Path, shared_rgb: Path) -> None:
+def test_status_command(tmp_path: Path, official_dir: Path) -> None:
     root = tmp_path / "root"
     res = runner.invoke(app, ["data", "status", "--data-dir", str(root)])
     assert res.exit_code == 0 and "missing" in res.output
     (root / "data_zh").mkdir(parents=True)
-    shutil.copyfile(shared_rgb / "zh_int.json", root / "data_zh" / "zh_int.json")
+    shutil.copyfile(official_dir / "zh_int.json", root / "data_zh" / "zh_int.json")
     res = runner.invoke(app, ["data", "status", "--data-dir", str(root)])
     assert "zh integration    zh_int.json      ready" in res.output
     res = runner.invoke(app, ["data", "status", "--data-dir", str(root), "--json"])
@@ -155,11 +155,11 @@ def test_status_command(tmp_path: Path, shared_rgb: Path) -> None:
 
 
 def test_console_script_refuses_corrupted_copy_without_traceback(
-    tmp_path: Path, shared_rgb: Path
+    tmp_path: Path, official_dir: Path
 ) -> None:
     src = tmp_path / "src"
     src.mkdir()
-    data = (shared_rgb / "en_fact.json").read_bytes()
+    data = (official_dir / "en_fact.json").read_bytes()
     (src / "en_fact.json").write_bytes(data[: len(data) // 2])
     root = tmp_path / "root"
     proc = subprocess.run(

@@ -37,7 +37,7 @@ OFFICIAL = {
     "zh_int.json": "6e66066b0490cb8618fd5810e21134eadd8e3094",
     "zh_fact.json": "be725d61d5360bcb1afc0bab7f2238f6ba9942a7",
 }
-SHARED_FILES = {  # file in ../shared/rgb -> (lang, records)
+SHARED_FILES = {  # official file -> (lang, records)
     "zh_refine.json": ("zh", 300),
     "zh_int.json": ("zh", 100),
     "zh_fact.json": ("zh", 100),
@@ -84,17 +84,17 @@ def test_git_blob_sha1_matches_git_hash_object(tmp_path: Path) -> None:
         assert file_blob_sha1(f) == out.stdout.strip() == git_blob_sha1(f.read_bytes())
 
 
-def test_shared_files_are_the_official_bytes(shared_rgb: Path) -> None:
+def test_shared_files_are_the_official_bytes(official_dir: Path) -> None:
     for name in ("zh_refine.json", "zh_int.json", "zh_fact.json", "en_fact.json"):
-        assert file_blob_sha1(shared_rgb / name) == OFFICIAL[name]
+        assert file_blob_sha1(official_dir / name) == OFFICIAL[name]
 
 
 # ------------------------------------------------------------------------------------- loading
 
 
 @pytest.mark.parametrize("name", sorted(SHARED_FILES))
-def test_every_real_shared_file_loads(shared_rgb: Path, name: str) -> None:
-    records = load_records(shared_rgb / name)
+def test_every_real_shared_file_loads(official_dir: Path, name: str) -> None:
+    records = load_records(official_dir / name)
     assert len(records) == SHARED_FILES[name][1]
     assert [r.id for r in records] == list(range(len(records)))
     for r in records:
@@ -107,20 +107,20 @@ def test_every_real_shared_file_loads(shared_rgb: Path, name: str) -> None:
             assert len(r.positive_wrong) == len(r.positive) and r.fakeanswer
 
 
-def test_real_quirks(shared_rgb: Path) -> None:
-    raw = [json.loads(x) for x in (shared_rgb / "zh_int.json").read_text("utf-8").splitlines()]
+def test_real_quirks(official_dir: Path) -> None:
+    raw = [json.loads(x) for x in (official_dir / "zh_int.json").read_text("utf-8").splitlines()]
     assert "asnwer1" in raw[0]  # the misspelled key of the official file is accepted and ignored
-    ints = load_records(shared_rgb / "zh_int.json")
+    ints = load_records(official_dir / "zh_int.json")
     mixed = [r for r in ints if {type(a) for a in r.answer} == {str, tuple}]
     assert mixed, "zh_int has answers mixing strings and lists of alternatives"
-    fact = load_records(shared_rgb / "zh_fact.json")
-    assert fact[0].raw_answer == raw_fact_answer(shared_rgb, 0)
+    fact = load_records(official_dir / "zh_fact.json")
+    assert fact[0].raw_answer == raw_fact_answer(official_dir, 0)
     assert sum(1 for r in fact if not r.negative) == 3  # empty negatives load
     assert any(isinstance(r.raw_answer, str) and r.answer == (r.raw_answer,) for r in fact)
 
 
-def raw_fact_answer(shared_rgb: Path, idx: int) -> object:
-    line = (shared_rgb / "zh_fact.json").read_text("utf-8").splitlines()[idx]
+def raw_fact_answer(official_dir: Path, idx: int) -> object:
+    line = (official_dir / "zh_fact.json").read_text("utf-8").splitlines()[idx]
     ans = json.loads(line)["answer"]
     return ans if isinstance(ans, str) else json.loads(json.dumps(ans))
 
@@ -245,18 +245,18 @@ def test_status_and_resolve_on_repo_data(data_root: Path) -> None:
     )
 
 
-def _root_with(tmp_path: Path, shared_rgb: Path, names: list[str]) -> Path:
+def _root_with(tmp_path: Path, official_dir: Path, names: list[str]) -> Path:
     root = tmp_path / "root"
     for name in names:
         lang = SHARED_FILES[name][0]
         dest = root / f"data_{lang}" / name
         dest.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(shared_rgb / name, dest)
+        shutil.copyfile(official_dir / name, dest)
     return root
 
 
-def test_missing_split_message_and_partial_fallback(tmp_path: Path, shared_rgb: Path) -> None:
-    root = _root_with(tmp_path, shared_rgb, ["partial/en_head50.json"])
+def test_missing_split_message_and_partial_fallback(tmp_path: Path, official_dir: Path) -> None:
+    root = _root_with(tmp_path, official_dir, ["partial/en_head50.json"])
     with pytest.raises(DataError) as err:
         resolve_split(root, "en", "noise")
     msg = str(err.value)
@@ -278,8 +278,8 @@ def test_missing_split_message_and_partial_fallback(tmp_path: Path, shared_rgb: 
         resolve_split(root, "zh", "noise", allow_partial=True)
 
 
-def test_corrupted_file_on_disk_is_refused_by_resolve(tmp_path: Path, shared_rgb: Path) -> None:
-    root = _root_with(tmp_path, shared_rgb, ["zh_fact.json"])
+def test_corrupted_file_on_disk_is_refused_by_resolve(tmp_path: Path, official_dir: Path) -> None:
+    root = _root_with(tmp_path, official_dir, ["zh_fact.json"])
     path = root / "data_zh" / "zh_fact.json"
     path.write_bytes(path.read_bytes().replace("的".encode(), "地".encode(), 1))
     with pytest.raises(DataError, match=r"does not match the manifest.*data fetch"):
@@ -291,9 +291,9 @@ def test_corrupted_file_on_disk_is_refused_by_resolve(tmp_path: Path, shared_rgb
 # ------------------------------------------------------------------------------- fetch (local)
 
 
-def test_fetch_from_local_folder(tmp_path: Path, shared_rgb: Path) -> None:
+def test_fetch_from_local_folder(tmp_path: Path, official_dir: Path) -> None:
     root = tmp_path / "root"
-    rows = fetch(root, source=shared_rgb, progress=False)
+    rows = fetch(root, source=official_dir, progress=False)
     by = {(s.lang, s.name): s for s in rows}
     for name, (lang, n) in SHARED_FILES.items():
         assert by[(lang, name)].action == "copied" and by[(lang, name)].verified
@@ -302,15 +302,17 @@ def test_fetch_from_local_folder(tmp_path: Path, shared_rgb: Path) -> None:
     assert "not in" in by[("en", "en_refine.json")].detail
     assert (root / "data_zh" / "MANIFEST.json").read_text() == manifest_text("zh")
     assert not [p for p in root.rglob("*.part")]
-    again = fetch(root, source=shared_rgb, progress=False)
+    again = fetch(root, source=official_dir, progress=False)
     assert {s.action for s in again if s.verified} == {"already present"}
 
 
-def test_fetch_refuses_corrupted_copy_and_keeps_good_file(tmp_path: Path, shared_rgb: Path) -> None:
+def test_fetch_refuses_corrupted_copy_and_keeps_good_file(
+    tmp_path: Path, official_dir: Path
+) -> None:
     src = tmp_path / "src"
     src.mkdir()
-    shutil.copyfile(shared_rgb / "en_fact.json", src / "en_fact.json")
-    good = (shared_rgb / "zh_fact.json").read_bytes()
+    shutil.copyfile(official_dir / "en_fact.json", src / "en_fact.json")
+    good = (official_dir / "zh_fact.json").read_bytes()
     (src / "zh_fact.json").write_bytes(good.replace(b'"id": 3', b'"id": 33', 1))
     root = tmp_path / "root"
     with pytest.raises(DataError) as err:
@@ -378,12 +380,12 @@ def http_server(tmp_path: Path) -> Iterator[tuple[str, Path]]:
 
 
 def test_fetch_downloads_over_http(
-    tmp_path: Path, shared_rgb: Path, http_server: tuple[str, Path]
+    tmp_path: Path, official_dir: Path, http_server: tuple[str, Path]
 ) -> None:
     url, served = http_server
-    shutil.copyfile(shared_rgb / "en_fact.json", served / "en_fact.json")
+    shutil.copyfile(official_dir / "en_fact.json", served / "en_fact.json")
     (served / "partial").mkdir()
-    shutil.copyfile(shared_rgb / "partial/en_head50.json", served / "partial/en_head50.json")
+    shutil.copyfile(official_dir / "partial/en_head50.json", served / "partial/en_head50.json")
     root = tmp_path / "root"
     rows = fetch(root, langs=["en"], base_url=url, progress=True)
     by = {s.name: s for s in rows}
@@ -391,15 +393,18 @@ def test_fetch_downloads_over_http(
     assert by["partial/en_head50.json"].action == "downloaded"
     assert by["en_refine.json"].action == "missing" and "404" in by["en_refine.json"].detail
     assert (root / "data_en" / "en_fact.json").read_bytes() == (
-        shared_rgb / "en_fact.json"
+        official_dir / "en_fact.json"
     ).read_bytes()
 
 
 def test_fetch_http_mismatch_and_interruption_leave_no_file(
-    tmp_path: Path, shared_rgb: Path, http_server: tuple[str, Path], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path,
+    official_dir: Path,
+    http_server: tuple[str, Path],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     url, served = http_server
-    (served / "zh_fact.json").write_bytes((shared_rgb / "zh_fact.json").read_bytes()[:-100])
+    (served / "zh_fact.json").write_bytes((official_dir / "zh_fact.json").read_bytes()[:-100])
     root = tmp_path / "root"
     monkeypatch.setenv("RGB_DATA_BASE_URL", url)  # the environment variable also selects a mirror
     with pytest.raises(
@@ -409,7 +414,7 @@ def test_fetch_http_mismatch_and_interruption_leave_no_file(
     assert _files_under(root / "data_zh") == {"MANIFEST.json"}
     monkeypatch.delenv("RGB_DATA_BASE_URL")
     # interrupted transfer: the server announces the full size, sends half and closes
-    shutil.copyfile(shared_rgb / "zh_fact.json", served / "zh_fact.json")
+    shutil.copyfile(official_dir / "zh_fact.json", served / "zh_fact.json")
     with pytest.raises(DataError, match="interrupted"):
         fetch(root, langs=["zh"], base_url=f"{url}/truncate", progress=False)
     assert _files_under(root / "data_zh") == {"MANIFEST.json"}

@@ -215,9 +215,7 @@ def test_hand_checked_noise_and_rejection(data_root: Path) -> None:
 def test_hand_checked_partial_original_en_clamps_positives(data_root: Path) -> None:
     path = data_root / "data_en" / "partial" / "en_head50.json"
     if not path.exists():
-        pytest.skip(
-            "partial/en_head50.json not fetched: rgb-leaderboard data fetch --from ../shared/rgb"
-        )
+        pytest.skip("partial/en_head50.json not fetched: rgb-leaderboard data fetch [--from DIR]")
     rec = load_records(path)[2]  # id 2 has only 2 positives and 38 negatives
     assert (rec.id, len(rec.positive)) == (2, 2)
     inst = build_instance(rec, "en", "noise", 0.0)

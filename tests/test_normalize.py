@@ -111,13 +111,13 @@ def test_token_f1() -> None:
     assert token_f1("Norway", ("Norway",), "en") == 1.0
 
 
-def test_segmenter_equals_jieba_without_hmm(shared_rgb: Path) -> None:
+def test_segmenter_equals_jieba_without_hmm(official_dir: Path) -> None:
     """leaderboard.scoring.segment reimplements jieba.lcut(HMM=False); check it on real passages."""
     import jieba
 
     seg = segmenter()
     texts: list[str] = ["", " ", "a b\r\nc", "2023年1月3日，ABC123测试。。", "ＡＢ，ｃ d"]
-    for line in (shared_rgb / "zh_fact.json").read_text(encoding="utf-8").splitlines():
+    for line in (official_dir / "zh_fact.json").read_text(encoding="utf-8").splitlines():
         rec = json.loads(line)
         texts += [rec["query"], *rec["positive"], *rec["positive_wrong"], *rec["negative"][:2]]
     texts += [normalize(t, "zh") for t in texts]

@@ -34,10 +34,11 @@ def _inst(lang: str = "en", docs: tuple[str, ...] = ("d1", "d2"), query: str = "
     )
 
 
-def test_packaged_instruction_is_the_official_file(shared_rgb: Path) -> None:
+def test_packaged_instruction_is_the_official_file() -> None:
+    """The git blob id is the upstream file's identity (config/instruction.yaml in
+    chen700564/RGB): equal ids mean equal bytes."""
     packaged = PACKAGED.read_bytes()
     assert git_blob_sha1(packaged) == INSTRUCTION_BLOB_ID
-    assert packaged == (shared_rgb / "config" / "instruction.yaml").read_bytes()
     source = (resources.files("leaderboard.protocol") / "resources" / "SOURCE.md").read_text(
         "utf-8"
     )

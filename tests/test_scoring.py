@@ -164,11 +164,11 @@ def _reference_labels(prediction: str, ground_truth: object, zh: bool) -> list[i
 
 
 @pytest.mark.parametrize("name", ["zh_refine.json", "zh_int.json", "zh_fact.json", "en_fact.json"])
-def test_rgb_mode_matches_reference_on_real_data(shared_rgb: Path, name: str) -> None:
+def test_rgb_mode_matches_reference_on_real_data(official_dir: Path, name: str) -> None:
     """Predictions made from each real record (answer, partial answer, case, spaces, refusal)."""
     zh = name.startswith("zh")
     lang = "zh" if zh else "en"
-    for rec in _records(shared_rgb / name):
+    for rec in _records(official_dir / name):
         raw = rec["answer"]
         answer = _answer(raw if isinstance(raw, list) else [raw])
         first = answer[0] if isinstance(answer[0], str) else answer[0][-1]

@@ -200,9 +200,9 @@ def test_size_and_quantization(data):
     assert model_size_and_quant(sub) == ("7B", "bfloat16")
 
 
-def test_reported_yaml_matches_shared_paper_file(shared_rgb):
+def test_reported_yaml_matches_the_transcription_source(paper_reported: Path):
     ours = load_reported(REPO / "submissions" / "rgb-paper" / "reported.yaml")
-    paper = yaml.safe_load((shared_rgb / "paper_reported.yaml").read_text())
+    paper = yaml.safe_load(paper_reported.read_text())
     assert ours.source.citation == paper["citation"]
     assert [m.id for m in ours.models] == list(paper["models"])
     for m in ours.models:

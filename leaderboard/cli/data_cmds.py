@@ -50,7 +50,7 @@ def _print_notes(rows: list[FileStatus]) -> None:
             typer.echo(f"note: data_{s.lang}/{s.name} is not available ({s.detail}).")
     if any(s.name in ("en_refine.json", "en_int.json") and not s.verified for s in rows):
         typer.echo(
-            f"note: en_refine.json / en_int.json are not in the offline copy; `{FETCH_COMMAND}` "
+            f"note: en_refine.json / en_int.json are not in that local copy; `{FETCH_COMMAND}` "
             "with internet access downloads them. Until then run only the available splits "
             "(en noise/rejection can use partial/en_head50.json with --allow-partial)."
         )
@@ -60,7 +60,7 @@ def data_fetch(
     source: Path | None = typer.Option(
         None,
         "--from",
-        help="Copy from this local folder (e.g. ../shared/rgb) instead of downloading.",
+        help="Copy from this local folder of the official files instead of downloading.",
     ),
     data_dir: Path | None = typer.Option(None, "--data-dir", help=_DATA_DIR_HELP),
     lang: Literal["zh", "en", "all"] = typer.Option("all", "--lang", help="Language to fetch."),

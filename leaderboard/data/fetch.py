@@ -189,7 +189,7 @@ def fetch_files(
         where = f"in {source}" if source else "at the official URLs"
         raise DataError(
             f"data fetch: none of the RGB data files were obtained {where}; check the folder or "
-            "the network, or pass --from DIR with a local copy (e.g. ../shared/rgb)."
+            "the network, or pass --from DIR with a local copy of the official files."
         )
     return results
 

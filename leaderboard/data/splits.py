@@ -95,7 +95,8 @@ def _missing_message(root: Path, lang: Lang, name: str, ability: Ability, partia
     )
     if lang == "en" and name in ("en_refine.json", "en_int.json", "en.json"):
         msg += (
-            f" {name} is not in the offline copy (../shared/rgb); it needs internet access."
+            f" {name} is not in the local copy it was fetched from; `{FETCH_COMMAND}` with "
+            "internet access downloads it."
             " Restrict the run to the available splits"
         )
         msg += (
