@@ -16,12 +16,13 @@ from datetime import datetime
 from importlib import resources
 from pathlib import Path
 
+from leaderboard.board.frames import board_from
 from leaderboard.board.load import SiteData, load_site_data
 from leaderboard.core.errors import LeaderboardError
 from leaderboard.core.types import ABILITIES, LANGS
 from leaderboard.site.pages.ability import ability_page
 from leaderboard.site.pages.home import home_page
-from leaderboard.site.pages.index import downloads_page, models_index_page
+from leaderboard.site.pages.index import board_downloads, downloads_page, models_index_page
 from leaderboard.site.pages.instances import instance_pages
 from leaderboard.site.pages.methodology import methodology_page
 from leaderboard.site.pages.model import model_page
@@ -61,6 +62,7 @@ def render(data: SiteData) -> Output:
         seen.add(table.id)
         out.files[f"downloads/{table.id}.csv"] = to_csv(table).encode("utf-8")
         out.files[f"downloads/{table.id}.json"] = to_json(table).encode("utf-8")
+    board_downloads(board_from(data), out)
     out.pages["downloads.md"] = downloads_page(out)
     return out
 

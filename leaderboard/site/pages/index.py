@@ -2,16 +2,43 @@
 
 from __future__ import annotations
 
+from leaderboard.board.export import to_csv, to_json
+from leaderboard.board.frames import Board
 from leaderboard.board.load import SiteData
 from leaderboard.board.ranking import coverage
 from leaderboard.site.render.fmt import esc, md_text
 from leaderboard.site.render.page import Output, model_cell, model_size_and_quant, prefix_for
 from leaderboard.site.render.tables import Cell, Column, Row, Table
 
+BOARD_FILES = {
+    "models": "Every entry: backend, model, revision, fingerprint, commit, partial",
+    "scores": "Every ability, overall and zh − en score (one row per model, language, ability, "
+    "mode, metric) with CI and n",
+    "cells": "Every cell (one row per model, language, ability, noise rate, mode, metric) with "
+    "CI and n",
+}
+
+
+def board_downloads(board: Board, out: Output) -> None:
+    """The tidy board frames (leaderboard.board.frames) as CSV and JSON, for analysis."""
+    for name in BOARD_FILES:
+        frame = getattr(board, name)
+        out.files[f"downloads/board-{name}.csv"] = to_csv(frame).encode("utf-8")
+        out.files[f"downloads/board-{name}.json"] = to_json(frame).encode("utf-8")
+
 
 def downloads_page(out: Output) -> str:
     lines = [
         "# Downloads\n",
+        "The whole board as tidy tables (the same data as `leaderboard.board.frames.load_board`; "
+        "rates are fractions):\n",
+        '\n<ul class="lb-downloads">',
+        *(
+            f'<li>{esc(text)}: <a href="downloads/board-{name}.csv">CSV</a> · '
+            f'<a href="downloads/board-{name}.json">JSON</a></li>'
+            for name, text in BOARD_FILES.items()
+        ),
+        "</ul>\n",
         "Every table on this site as CSV and as JSON (rates are fractions).\n",
         '\n<ul class="lb-downloads">',
     ]

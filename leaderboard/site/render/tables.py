@@ -12,6 +12,7 @@ import io
 import json
 from dataclasses import dataclass, field
 
+from leaderboard.board.export import spreadsheet_safe
 from leaderboard.site.render.fmt import esc, pct, pct_ci
 
 
@@ -153,5 +154,5 @@ def to_csv(table: Table) -> str:
     writer = csv.DictWriter(buf, fieldnames=keys, lineterminator="\n")
     writer.writeheader()
     for r in rows:
-        writer.writerow({k: "" if r.get(k) is None else r.get(k) for k in keys})
+        writer.writerow({k: "" if r.get(k) is None else spreadsheet_safe(r.get(k)) for k in keys})
     return buf.getvalue()
