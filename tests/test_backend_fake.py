@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from leaderboard.backends.base import Backend, load_backend, missing_dependency
 from leaderboard.backends.fake import FakeBackend, echo_question
-from leaderboard.core.submission import FakeSettings, Submission
+from leaderboard.core.settings import FakeSettings
+from leaderboard.core.submission import Submission
 from leaderboard.core.types import ChatMessage, ChatRequest, GenerationConfig
 
 

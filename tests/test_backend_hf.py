@@ -12,7 +12,8 @@ import torch
 from leaderboard.backends.base import DESCRIBE_KEYS, load_backend
 from leaderboard.backends.batching import BatchOutcome, is_oom, length_sorted, run_batches
 from leaderboard.backends.hf.backend import HFBackend
-from leaderboard.core.submission import Quantization, Submission
+from leaderboard.core.settings import Quantization
+from leaderboard.core.submission import Submission
 from leaderboard.core.types import ChatMessage, ChatRequest, Completion, GenerationConfig
 from tests.tiny_model import NO_SYSTEM_TEMPLATE, build_tiny_model
 

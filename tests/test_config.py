@@ -8,14 +8,9 @@ from pathlib import Path
 import pytest
 
 from leaderboard.core.errors import ConfigError
-from leaderboard.core.submission import (
-    Generation,
-    Submission,
-    load_submission,
-    package_file,
-    resolve_model,
-    submission_dir,
-)
+from leaderboard.core.model_source import package_file
+from leaderboard.core.settings import Generation
+from leaderboard.core.submission import Submission, load_submission, resolve_model, submission_dir
 from leaderboard.core.types import DEFAULT_NOISE_RATES, GenerationConfig
 
 COMMIT = "0123456789abcdef0123456789abcdef01234567"

@@ -14,7 +14,8 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Literal
 
-from leaderboard.core.submission import FakeSettings, Submission
+from leaderboard.core.settings import FakeSettings
+from leaderboard.core.submission import Submission
 from leaderboard.core.types import ChatRequest, Completion, GenerationConfig
 
 Responder = Callable[[ChatRequest], str]

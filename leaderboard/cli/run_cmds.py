@@ -1,28 +1,18 @@
-"""`run`, `validate` and `submissions pin`: from a model.yaml to predictions and results.json."""
+"""`run`: from a model.yaml to predictions and results.json, resumably."""
 
 from __future__ import annotations
 
-import json
-import os
-import re
 import shlex
 import sys
 from pathlib import Path
 
 import typer
 
-from leaderboard.core.errors import ConfigError, LeaderboardError
-from leaderboard.core.submission import SUBMISSION_FILE, Submission, load_submission
+from leaderboard.core.errors import ConfigError
+from leaderboard.core.submission import load_submission
 from leaderboard.core.types import ABILITIES, LANGS
 from leaderboard.data.manifest import data_root
 from leaderboard.run.runner import DryRunReport, ShardReport, run_submission
-
-HF_ENDPOINT_ENV = "HF_ENDPOINT"
-DEFAULT_HF_ENDPOINT = "https://huggingface.co"
-# Architectures outside transformers: they load only with trust_remote_code (which needs a pin).
-NEEDS_REMOTE_CODE = frozenset(
-    {"Qwen/Qwen-7B-Chat", "THUDM/chatglm2-6b", "internlm/internlm2_5-7b-chat"}
-)
 
 _DATA_DIR_HELP = (
     "Folder holding data_en/ and data_zh/ (default: $RGB_DATA_DIR, the current folder or the "
@@ -152,181 +142,6 @@ def run(
         )
 
 
-# ------------------------------------------------------------------------------------- validate
-
-
-def _submission_files(paths: list[Path]) -> list[Path]:
-    files: list[Path] = []
-    for p in paths:
-        if p.is_dir() and (p / SUBMISSION_FILE).is_file():
-            files.append(p / SUBMISSION_FILE)
-        elif p.is_dir():
-            found = sorted(p.glob(f"*/{SUBMISSION_FILE}"))
-            files.extend(found or [p / SUBMISSION_FILE])
-        else:
-            files.append(p)
-    return files
-
-
-def check_submission(file: Path) -> tuple[Submission | None, list[str], list[str]]:
-    """(submission, errors, warnings) for one model.yaml; errors already name file,
-    line and field."""
-    try:
-        sub = load_submission(file)
-    except ConfigError as exc:
-        return None, str(exc).splitlines(), []
-    errors: list[str] = []
-    warnings: list[str] = []
-    try:
-        sub.resolve_chat_template()
-    except ConfigError as exc:
-        errors.append(str(exc))
-    try:
-        resolved = sub.resolve_model()
-    except ConfigError as exc:
-        errors.append(f"{file}: field 'model': {exc}")
-        resolved = None
-    if resolved is not None and resolved.source == "hub" and sub.backend in ("hf", "vllm"):
-        if not sub.revision_pinned:
-            warnings.append(
-                f"{file}: field 'revision': needs pin: {sub.revision or '(none)'!r} is "
-                "not a commit; run "
-                f"`rgb-leaderboard submissions pin {file}` before submitting results"
-            )
-        if sub.model in NEEDS_REMOTE_CODE and not sub.trust_remote_code:
-            warnings.append(
-                f"{file}: field 'trust_remote_code': needs pin: {sub.model} only loads "
-                "with remote code; "
-                "pin the revision, review the code at that commit, then set trust_remote_code: true"
-            )
-    return sub, errors, warnings
-
-
-def validate(
-    paths: list[Path] = typer.Argument(
-        ..., help="model.yaml files, submission folders, or submissions/."
-    ),
-    strict: bool = typer.Option(
-        False, "--strict", help="Treat warnings (e.g. unpinned revisions) as errors."
-    ),
-) -> None:
-    """Check submissions (for pull requests): lists every problem; exit 1 if any is an error."""
-    failed = False
-    for file in _submission_files(paths):
-        sub, errors, warnings = check_submission(file)
-        for e in errors:
-            typer.secho(f"error: {e}", fg=typer.colors.RED, err=True)
-        for w in warnings:
-            typer.secho(
-                f"{'error' if strict else 'warning'}: {w}", fg=typer.colors.YELLOW, err=True
-            )
-        bad = bool(errors) or (strict and bool(warnings))
-        failed |= bad
-        if not bad:
-            note = f" ({len(warnings)} warning(s))" if warnings else ""
-            typer.echo(f"ok: {file} ({sub.id if sub else '?'}){note}")
-    if failed:
-        raise typer.Exit(1)
-
-
-# ------------------------------------------------------------------------------------------ pin
-
-
-def resolve_revision(
-    repo_id: str, revision: str, *, endpoint: str | None = None, timeout: float = 20.0
-) -> str:
-    """The commit a hub branch or tag points to, from
-    `{endpoint}/api/models/{id}/revision/{rev}`."""
-    import httpx
-
-    base = (endpoint or os.environ.get(HF_ENDPOINT_ENV) or DEFAULT_HF_ENDPOINT).rstrip("/")
-    url = f"{base}/api/models/{repo_id}/revision/{revision}"
-    headers = {}
-    token = os.environ.get("HF_TOKEN")
-    if token:  # read from the environment only; never written anywhere
-        headers["Authorization"] = f"Bearer {token}"
-    try:
-        resp = httpx.get(url, headers=headers, timeout=timeout, follow_redirects=True)
-    except httpx.HTTPError as exc:
-        raise LeaderboardError(
-            f"cannot reach {base} to resolve {repo_id}@{revision} ({type(exc).__name__}: {exc}). "
-            "Pinning needs the hub: run it where you are online (or set "
-            f"{HF_ENDPOINT_ENV} to a mirror), "
-            "or write the 40-hex commit into 'revision' yourself."
-        ) from None
-    if resp.status_code in (401, 403):
-        raise LeaderboardError(
-            f"{url}: HTTP {resp.status_code}; the model is gated or private: accept its "
-            "licence on the hub and export HF_TOKEN, then retry"
-        )
-    if resp.status_code == 404:
-        raise LeaderboardError(
-            f"{url}: HTTP 404; no model {repo_id!r} with revision {revision!r} (check both)"
-        )
-    if resp.status_code != 200:
-        raise LeaderboardError(f"{url}: HTTP {resp.status_code}; retry later")
-    try:
-        sha = resp.json()["sha"]
-    except (ValueError, KeyError, TypeError):
-        raise LeaderboardError(
-            f"{url}: the answer has no 'sha' field; is {base} a Hugging Face hub API?"
-        ) from None
-    if not isinstance(sha, str) or not re.fullmatch(r"[0-9a-f]{40}", sha):
-        raise LeaderboardError(f"{url}: 'sha' is {sha!r}, not a 40-hex commit")
-    return sha
-
-
-def write_revision(file: Path, sha: str, note: str) -> None:
-    """Replace the `revision:` line (or add one after `model:`), keeping every comment and line."""
-    lines = file.read_text(encoding="utf-8").splitlines(keepends=True)
-    new = f"revision: {sha}  # {note}\n"
-    for i, line in enumerate(lines):
-        if re.match(r"^revision\s*:", line):
-            lines[i] = new
-            break
-    else:
-        idx = next((i for i, ln in enumerate(lines) if re.match(r"^model\s*:", ln)), len(lines) - 1)
-        lines.insert(idx + 1, new)
-    tmp = file.with_name(file.name + ".tmp")
-    tmp.write_text("".join(lines), encoding="utf-8")
-    os.replace(tmp, file)
-
-
-def pin(
-    path: Path = typer.Argument(..., help="submissions/<id>/model.yaml (or its folder)."),
-    endpoint: str | None = typer.Option(
-        None, "--endpoint", help=f"Hub URL (default ${HF_ENDPOINT_ENV} or {DEFAULT_HF_ENDPOINT})."
-    ),
-) -> None:
-    """Resolve the submission's branch/tag revision to a commit on the hub and write
-    it into the YAML."""
-    sub = load_submission(path)
-    file = sub.source_path
-    assert file is not None
-    if sub.resolve_model().source != "hub":
-        raise ConfigError(
-            f"{file}: field 'model': {sub.model!r} is not a hub model; local files are "
-            "identified by their sha256, there is nothing to pin"
-        )
-    if sub.revision_pinned:
-        typer.echo(f"{file}: already pinned to {sub.revision}")
-        return
-    rev = sub.revision or "main"
-    sha = resolve_revision(sub.model, rev, endpoint=endpoint)
-    write_revision(file, sha, f"pinned from '{rev}'")
-    load_submission(file)  # the edited file must still validate
-    typer.echo(f"{file}: revision {rev} -> {sha}")
-    typer.echo(json.dumps({"id": sub.id, "model": sub.model, "from": rev, "revision": sha}))
-
-
 def register(app: typer.Typer, data_app: typer.Typer) -> None:
     """Add this module's commands to the CLI."""
     app.command("run")(run)
-    app.command("validate")(validate)
-    subs = typer.Typer(
-        help="Manage submission files (pin revisions).",
-        no_args_is_help=True,
-        context_settings={"help_option_names": ["-h", "--help"]},
-    )
-    subs.command("pin")(pin)
-    app.add_typer(subs, name="submissions")

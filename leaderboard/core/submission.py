@@ -15,8 +15,6 @@ from typing import Any, Literal
 
 import yaml
 from pydantic import (
-    BaseModel,
-    ConfigDict,
     Field,
     PrivateAttr,
     ValidationError,
@@ -26,165 +24,28 @@ from pydantic import (
 
 from leaderboard.core.errors import ConfigError
 from leaderboard.core.model_source import (
-    PKG_PREFIX,  # noqa: F401  re-exported: callers import it from here
     ResolvedModel,
     model_source,
-    package_file,  # noqa: F401  re-exported: callers import it from here
     resolve_model,
 )
-from leaderboard.core.types import (
-    ABILITIES,
-    DEFAULT_NOISE_RATES,
-    LANGS,
-    Ability,
-    GenerationConfig,
-    Lang,
+from leaderboard.core.settings import (
+    Dtype,
+    FakeSettings,
+    Generation,
+    OpenAISettings,
+    Quantization,
+    RunPlan,
+    StrictModel,
+    VLLMSettings,
 )
 from leaderboard.core.yaml_lines import check_duplicate_keys, format_validation_errors, line_of
 
 SUBMISSION_FILE = "model.yaml"
 _SLUG = re.compile(r"^[a-z0-9][a-z0-9._-]{0,79}$")
 _COMMIT = re.compile(r"^[0-9a-f]{40}$")
-_ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-
-Dtype = Literal["auto", "float32", "bfloat16", "float16"]
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class Quantization(_Strict):
-    """bitsandbytes settings, passed to transformers as a BitsAndBytesConfig (hf backend only)."""
-
-    mode: Literal["none", "4bit", "8bit"] = "none"
-    quant_type: Literal["nf4", "fp4"] = "nf4"  # 4bit only
-    compute_dtype: Literal["float32", "bfloat16", "float16"] = "bfloat16"  # 4bit only
-    double_quant: bool = True  # 4bit only
-
-    def describe(self) -> dict[str, object]:
-        if self.mode == "none":
-            return {"mode": "none"}
-        if self.mode == "8bit":
-            return {"mode": "8bit", "method": "bitsandbytes"}
-        return {"method": "bitsandbytes", **self.model_dump()}
-
-
-class Generation(_Strict):
-    """Decoding settings. Greedy by default, as in the RGB protocol, so scores are reproducible."""
-
-    temperature: float = Field(0.0, ge=0.0, le=5.0)
-    top_p: float = Field(1.0, gt=0.0, le=1.0)
-    max_new_tokens: int = Field(256, ge=1, le=32768)
-    seed: int = 2333
-
-    def to_config(self) -> GenerationConfig:
-        return GenerationConfig(
-            max_new_tokens=self.max_new_tokens,
-            temperature=self.temperature,
-            top_p=self.top_p,
-            seed=self.seed,
-        )
-
-
-class OpenAISettings(_Strict):
-    """An OpenAI-compatible chat completions server (vLLM, llama.cpp, Ollama, TGI, an API)."""
-
-    base_url: str  # e.g. http://127.0.0.1:8000/v1 ; requests go to {base_url}/chat/completions
-    model: str | None = (
-        None  # name the server knows the model by; default: the submission's `model`
-    )
-    api_key_env: str | None = (
-        None  # the NAME of an environment variable holding the key, never the key
-    )
-    concurrency: int = Field(8, ge=1, le=512)
-    timeout_s: float = Field(120.0, gt=0)
-    max_retries: int = Field(6, ge=0, le=50)
-
-    @field_validator("base_url")
-    @classmethod
-    def _url(cls, v: str) -> str:
-        if not re.match(r"^https?://", v):
-            raise ValueError(f"must start with http:// or https:// (got {v!r})")
-        return v.rstrip("/")
-
-    @field_validator("api_key_env")
-    @classmethod
-    def _env_name(cls, v: str | None) -> str | None:
-        if v is not None and not _ENV_NAME.match(v):
-            raise ValueError(
-                "must be the NAME of an environment variable (e.g. OPENAI_API_KEY), not the key "
-                "itself; never put a key in a submission file"
-            )
-        return v
-
-
-class VLLMSettings(_Strict):
-    """Offline vLLM engine settings (tensor parallelism over the GPUs of one machine)."""
-
-    tensor_parallel_size: int = Field(1, ge=1)
-    gpu_memory_utilization: float = Field(0.9, gt=0.0, le=1.0)
-    max_model_len: int | None = Field(None, ge=1)
-
-
-class FakeSettings(_Strict):
-    """The deterministic in-package provider, for dry runs and pipeline tests.
-
-    strategy "cycle" answers with `responses` in turn; "echo" answers with the last line of the last
-    user message (for RGB prompts: the question), which exercises scoring without a model.
-    """
-
-    strategy: Literal["cycle", "echo"] = "cycle"
-    responses: list[str] = Field(default_factory=lambda: ["I can not answer the question."])
-    fail_indices: list[int] = Field(default_factory=list)  # 0-based request counter -> error
-    latency_s: float = Field(0.0, ge=0.0)
-
-    @field_validator("responses")
-    @classmethod
-    def _non_empty(cls, v: list[str]) -> list[str]:
-        if not v:
-            raise ValueError("needs at least one response")
-        return v
-
-
-class RunPlan(_Strict):
-    """Which part of the RGB protocol to run. Defaults: all of it."""
-
-    languages: list[Lang] = Field(default_factory=lambda: list(LANGS))
-    abilities: list[Ability] = Field(default_factory=lambda: list(ABILITIES))
-    noise_rates: dict[Ability, list[float]] = Field(
-        default_factory=lambda: {a: list(r) for a, r in DEFAULT_NOISE_RATES.items()},
-        validate_default=True,
-    )
-    passage_num: int = Field(5, ge=1, le=20)
-    variant: Literal["refine", "original"] = "refine"
-    allow_partial_data: bool = False
-
-    @field_validator("languages", "abilities")
-    @classmethod
-    def _unique(cls, v: list[str]) -> list[str]:
-        if not v:
-            raise ValueError("must list at least one value")
-        if len(set(v)) != len(v):
-            raise ValueError(f"lists a value twice: {v}")
-        return v
-
-    @field_validator("noise_rates")
-    @classmethod
-    def _rates(cls, v: dict[Ability, list[float]]) -> dict[Ability, list[float]]:
-        """Abilities left out keep the protocol's rates, so a YAML can override one ability only."""
-        merged = {a: list(r) for a, r in DEFAULT_NOISE_RATES.items()}
-        for ability, rates in v.items():
-            if not rates:
-                raise ValueError(f"{ability}: must list at least one noise rate")
-            bad = [r for r in rates if not 0.0 <= r <= 1.0]
-            if bad:
-                raise ValueError(f"{ability}: noise rates must be within [0, 1], got {bad}")
-            merged[ability] = sorted(set(rates))
-        return merged
-
-
-class Submission(_Strict):
+class Submission(StrictModel):
     """One leaderboard entry (or a local experiment). Field order matters: cross-field checks read
     fields declared before them."""
 

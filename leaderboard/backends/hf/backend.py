@@ -31,7 +31,7 @@ from leaderboard.backends.hf.prompts import (
     Template,
     pick_template,
 )
-from leaderboard.core.submission import Quantization
+from leaderboard.core.settings import Quantization
 from leaderboard.core.types import ChatRequest, Completion, GenerationConfig
 
 if TYPE_CHECKING:

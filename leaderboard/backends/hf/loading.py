@@ -12,7 +12,7 @@ import torch
 from transformers import AutoModelForCausalLM, AutoTokenizer, BitsAndBytesConfig
 
 from leaderboard.backends.environment import data_parallel_rank, log_once
-from leaderboard.core.submission import Quantization
+from leaderboard.core.settings import Quantization
 
 DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
 

@@ -1,0 +1,162 @@
+"""The settings blocks of a submission file (quantization, generation, backend settings, run plan).
+
+Each is a frozen pydantic model with extra="forbid", so a misspelt key is an error naming the field;
+`leaderboard.core.submission.Submission` composes them and adds the cross-field rules.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from leaderboard.core.types import (
+    ABILITIES,
+    DEFAULT_NOISE_RATES,
+    LANGS,
+    Ability,
+    GenerationConfig,
+    Lang,
+)
+
+_ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+class StrictModel(BaseModel):
+    """Frozen, and a key the schema does not know is an error (not silently dropped)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+Dtype = Literal["auto", "float32", "bfloat16", "float16"]
+
+
+class Quantization(StrictModel):
+    """bitsandbytes settings, passed to transformers as a BitsAndBytesConfig (hf backend only)."""
+
+    mode: Literal["none", "4bit", "8bit"] = "none"
+    quant_type: Literal["nf4", "fp4"] = "nf4"  # 4bit only
+    compute_dtype: Literal["float32", "bfloat16", "float16"] = "bfloat16"  # 4bit only
+    double_quant: bool = True  # 4bit only
+
+    def describe(self) -> dict[str, object]:
+        if self.mode == "none":
+            return {"mode": "none"}
+        if self.mode == "8bit":
+            return {"mode": "8bit", "method": "bitsandbytes"}
+        return {"method": "bitsandbytes", **self.model_dump()}
+
+
+class Generation(StrictModel):
+    """Decoding settings. Greedy by default, as in the RGB protocol, so scores are reproducible."""
+
+    temperature: float = Field(0.0, ge=0.0, le=5.0)
+    top_p: float = Field(1.0, gt=0.0, le=1.0)
+    max_new_tokens: int = Field(256, ge=1, le=32768)
+    seed: int = 2333
+
+    def to_config(self) -> GenerationConfig:
+        return GenerationConfig(
+            max_new_tokens=self.max_new_tokens,
+            temperature=self.temperature,
+            top_p=self.top_p,
+            seed=self.seed,
+        )
+
+
+class OpenAISettings(StrictModel):
+    """An OpenAI-compatible chat completions server (vLLM, llama.cpp, Ollama, TGI, an API)."""
+
+    base_url: str  # e.g. http://127.0.0.1:8000/v1 ; requests go to {base_url}/chat/completions
+    model: str | None = (
+        None  # name the server knows the model by; default: the submission's `model`
+    )
+    api_key_env: str | None = (
+        None  # the NAME of an environment variable holding the key, never the key
+    )
+    concurrency: int = Field(8, ge=1, le=512)
+    timeout_s: float = Field(120.0, gt=0)
+    max_retries: int = Field(6, ge=0, le=50)
+
+    @field_validator("base_url")
+    @classmethod
+    def _url(cls, v: str) -> str:
+        if not re.match(r"^https?://", v):
+            raise ValueError(f"must start with http:// or https:// (got {v!r})")
+        return v.rstrip("/")
+
+    @field_validator("api_key_env")
+    @classmethod
+    def _env_name(cls, v: str | None) -> str | None:
+        if v is not None and not _ENV_NAME.match(v):
+            raise ValueError(
+                "must be the NAME of an environment variable (e.g. OPENAI_API_KEY), not the key "
+                "itself; never put a key in a submission file"
+            )
+        return v
+
+
+class VLLMSettings(StrictModel):
+    """Offline vLLM engine settings (tensor parallelism over the GPUs of one machine)."""
+
+    tensor_parallel_size: int = Field(1, ge=1)
+    gpu_memory_utilization: float = Field(0.9, gt=0.0, le=1.0)
+    max_model_len: int | None = Field(None, ge=1)
+
+
+class FakeSettings(StrictModel):
+    """The deterministic in-package provider, for dry runs and pipeline tests.
+
+    strategy "cycle" answers with `responses` in turn; "echo" answers with the last line of the last
+    user message (for RGB prompts: the question), which exercises scoring without a model.
+    """
+
+    strategy: Literal["cycle", "echo"] = "cycle"
+    responses: list[str] = Field(default_factory=lambda: ["I can not answer the question."])
+    fail_indices: list[int] = Field(default_factory=list)  # 0-based request counter -> error
+    latency_s: float = Field(0.0, ge=0.0)
+
+    @field_validator("responses")
+    @classmethod
+    def _non_empty(cls, v: list[str]) -> list[str]:
+        if not v:
+            raise ValueError("needs at least one response")
+        return v
+
+
+class RunPlan(StrictModel):
+    """Which part of the RGB protocol to run. Defaults: all of it."""
+
+    languages: list[Lang] = Field(default_factory=lambda: list(LANGS))
+    abilities: list[Ability] = Field(default_factory=lambda: list(ABILITIES))
+    noise_rates: dict[Ability, list[float]] = Field(
+        default_factory=lambda: {a: list(r) for a, r in DEFAULT_NOISE_RATES.items()},
+        validate_default=True,
+    )
+    passage_num: int = Field(5, ge=1, le=20)
+    variant: Literal["refine", "original"] = "refine"
+    allow_partial_data: bool = False
+
+    @field_validator("languages", "abilities")
+    @classmethod
+    def _unique(cls, v: list[str]) -> list[str]:
+        if not v:
+            raise ValueError("must list at least one value")
+        if len(set(v)) != len(v):
+            raise ValueError(f"lists a value twice: {v}")
+        return v
+
+    @field_validator("noise_rates")
+    @classmethod
+    def _rates(cls, v: dict[Ability, list[float]]) -> dict[Ability, list[float]]:
+        """Abilities left out keep the protocol's rates, so a YAML can override one ability only."""
+        merged = {a: list(r) for a, r in DEFAULT_NOISE_RATES.items()}
+        for ability, rates in v.items():
+            if not rates:
+                raise ValueError(f"{ability}: must list at least one noise rate")
+            bad = [r for r in rates if not 0.0 <= r <= 1.0]
+            if bad:
+                raise ValueError(f"{ability}: noise rates must be within [0, 1], got {bad}")
+            merged[ability] = sorted(set(rates))
+        return merged
