@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
+from leaderboard.backends.fake import FakeBackend
 from leaderboard.core.errors import BackendUnavailable
 from leaderboard.core.types import ChatRequest, Completion, GenerationConfig
 
@@ -63,20 +64,19 @@ def load_backend(sub: Submission) -> Backend:
     """Build the backend a submission asks for. Imports are lazy so that `import leaderboard` and
     the fake and openai backends never pull in torch or vllm."""
     if sub.backend == "fake":
-        from leaderboard.backends.fake import FakeBackend
-
         return FakeBackend.from_submission(sub)
     if sub.backend == "openai":
-        try:
+        try:  # deferred: httpx is only needed for this backend
             from leaderboard.backends.openai_compat import OpenAIBackend
         except ImportError as exc:
             raise missing_dependency("openai", exc) from None
         return OpenAIBackend.from_submission(sub)
     if sub.backend == "vllm":
+        # deferred: vllm (and CUDA) load only when this backend is asked for
         from leaderboard.backends.vllm_backend import VLLMBackend
 
         return VLLMBackend.from_submission(sub)
-    try:
+    try:  # deferred: torch and transformers take seconds to import
         from leaderboard.backends.hf.backend import HFBackend
     except ImportError as exc:
         raise missing_dependency("hf", exc) from None

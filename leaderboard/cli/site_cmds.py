@@ -29,6 +29,7 @@ def register(app: typer.Typer, data_app: typer.Typer) -> None:
         ),
     ) -> None:
         """Validate every submissions/<id>/results.json and build the site into site/build/."""
+        # deferred: the site pulls in matplotlib and mkdocs, which `--help` should not wait for
         from leaderboard.site.build import build_site
 
         target = build_site(repo, out, strict=not no_strict)
@@ -43,6 +44,7 @@ def register(app: typer.Typer, data_app: typer.Typer) -> None:
         no_build: bool = typer.Option(False, "--no-build", help="Serve site/build as it is."),
     ) -> None:
         """Build the site, then serve it on http://127.0.0.1:PORT/ until Ctrl-C."""
+        # deferred: matplotlib and mkdocs, as in `site build`
         from leaderboard.site.build import build_site
         from leaderboard.site.serve import make_server
 

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from leaderboard.backends.base import Backend
+from leaderboard.backends.base import Backend, load_backend
 from leaderboard.core.errors import ConfigError
 from leaderboard.core.schema import PredictionRecord, Results
 from leaderboard.core.submission import Submission, submission_dir
@@ -228,8 +228,6 @@ def run_submission(
     previous = store.previous_results(fp)
     wants_info = previous is None and (dp is None or dp.rank == 0)
     if backend is None and (pending or wants_info):
-        from leaderboard.backends.base import load_backend
-
         say(progress, f"loading {sub.backend} backend for {sub.model} ...")
         backend = load_backend(sub)
     if dp is None or reused or pending:  # a rank with nothing to do creates no shard

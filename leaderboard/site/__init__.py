@@ -1,12 +1,6 @@
-"""The static leaderboard site (mkdocs-material): load results, render pages, build, serve."""
+"""Site: the static leaderboard (mkdocs-material), rendered from the board.
 
-from __future__ import annotations
-
-__all__ = ["build_site"]
-
-
-def build_site(repo_root, out_dir=None, strict: bool = True):
-    """See leaderboard.site.build.build_site (imported lazily: matplotlib is slow to import)."""
-    from leaderboard.site.build import build_site as _build
-
-    return _build(repo_root, out_dir, strict)
+In: the loaded board (`leaderboard.board`). Out: site/docs/ (Markdown pages, SVG charts, CSV/JSON
+downloads, copied submission files) and site/build/ (mkdocs). `build.render` is pure; `build.
+build_site` does the I/O; `pages/` holds one module per page family and `render/` what they share.
+"""

@@ -25,9 +25,7 @@ from leaderboard.backends.batching import length_sorted, run_batches
 from leaderboard.backends.environment import device_map_summary, device_name, library_versions
 from leaderboard.backends.hf.loading import check_quantization, eos_ids, load
 from leaderboard.backends.hf.prompts import (
-    FALLBACK_FORMAT,
     PromptEncoder,
-    PromptTooLong,
     Template,
     pick_template,
 )
@@ -37,7 +35,6 @@ from leaderboard.core.types import ChatRequest, Completion, GenerationConfig
 if TYPE_CHECKING:
     from leaderboard.core.submission import Submission
 
-__all__ = ["AUTO_BATCH_START", "FALLBACK_FORMAT", "HFBackend", "HFCounters", "PromptTooLong"]
 
 AUTO_BATCH_START = 64
 
