@@ -101,7 +101,7 @@ def test_paired_differences_only_use_shared_instances() -> None:
 
 @pytest.mark.parametrize("seed", [11, 12, 13])
 def test_rank_ranges_recover_known_gaps(seed: int) -> None:
-    ranges, values = paired_ranks(simulate(seed))
+    ranges, _values = paired_ranks(simulate(seed))
     assert _covers(ranges), ranges
     assert ranges["d"] == (4, 4), ranges  # the far gap is always resolved
     assert ranges["a"][0] == 1 and ranges["b"][0] == 1  # equal models are never split
