@@ -6,9 +6,14 @@
 
 from __future__ import annotations
 
+import dataclasses
+from pathlib import Path
+
 import numpy as np
 import pytest
 
+from leaderboard.board.load import load_submission
+from leaderboard.board.paired import compare_all
 from leaderboard.board.ranking import rank_ranges
 from leaderboard.core.types import Score, TestInstance
 from leaderboard.stats.aggregate import interval
@@ -130,3 +135,22 @@ def test_paired_ranks_resolve_gaps_that_overlap_misses() -> None:
 if __name__ == "__main__":
     for k, v in simulation(200).items():
         print(f"{k:<22} {v:.3f}")
+
+
+def test_compare_all_on_committed_predictions(data_root) -> None:
+    """board.paired on the committed SmolLM2 predictions against the same run with every answer
+    emptied: the real model is significantly better on the shared instances."""
+    folder = Path(__file__).resolve().parents[1] / "submissions" / "smollm2-135m-instruct"
+    real = load_submission(folder)
+    empty = dataclasses.replace(
+        real,
+        id="zz-empty",
+        predictions=tuple(p.model_copy(update={"prediction": ""}) for p in real.predictions),
+    )
+    none = dataclasses.replace(real, id="no-preds", predictions=())
+    cmp = compare_all([real, empty, none], data_root, resamples=200)
+    assert cmp.missing == ("no-preds: no predictions to compare",)
+    sig = cmp.significance("zh", "strict", "noise")
+    assert sig[(real.id, "zz-empty")] == 1
+    d = cmp.by_score[("zh", "strict", "noise")][(real.id, "zz-empty")]
+    assert d.diff > 0 and d.n_questions == 100
