@@ -12,12 +12,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from leaderboard.board.load import load_submission
+from leaderboard.board.load import load_entry
 from leaderboard.board.paired import compare_all
 from leaderboard.board.ranking import rank_ranges
 from leaderboard.core.types import Score, TestInstance
+from leaderboard.scoring.outcome import ScoredItem, SplitInfo
 from leaderboard.stats.aggregate import interval
-from leaderboard.stats.metrics import ScoredItem, SplitInfo
 from leaderboard.stats.ranked import paired_differences, score_values
 
 RATES = (0.0, 0.2, 0.4, 0.6, 0.8)
@@ -141,7 +141,7 @@ def test_compare_all_on_committed_predictions(data_root) -> None:
     """board.paired on the committed SmolLM2 predictions against the same run with every answer
     emptied: the real model is significantly better on the shared instances."""
     folder = Path(__file__).resolve().parents[1] / "submissions" / "smollm2-135m-instruct"
-    real = load_submission(folder)
+    real = load_entry(folder)
     empty = dataclasses.replace(
         real,
         id="zz-empty",
