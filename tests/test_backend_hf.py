@@ -17,6 +17,7 @@ from leaderboard.core.settings import Quantization
 from leaderboard.core.submission import Submission, load_submission
 from leaderboard.core.types import ChatMessage, ChatRequest, Completion, GenerationConfig
 from leaderboard.run.plan import build_plan
+from leaderboard.run.store import RunStore
 from tests.tiny_model import NO_SYSTEM_TEMPLATE, build_tiny_model
 
 GEN = GenerationConfig(max_new_tokens=8)
@@ -260,9 +261,8 @@ def test_smollm2_stopping_inside_a_character_drops_it(
     sub = load_submission(folder)
     plan = build_plan(sub, data_root, languages=["zh"], abilities=["counterfactual"])
     item = next(it for it in plan.items if it.instance.key == "zh/counterfactual/0.0/92")
-    recorded = {r.key: r for r in load_predictions(folder / "predictions.jsonl.gz")}[
-        item.instance.key
-    ]
+    fp = RunStore(folder).read_results().provenance.fingerprint
+    recorded = {r.key: r for r in load_predictions(folder, fp)}[item.instance.key]
     assert recorded.trimmed_incomplete_char and item.prompt_sha256 == recorded.prompt_sha256
     backend = HFBackend.from_submission(sub)
     (c,) = backend.generate([item.request], sub.generation.to_config())
