@@ -194,7 +194,7 @@ def _provenance(sub_id: str) -> Provenance:
         command=f"rgb-leaderboard run submissions/{sub_id}/model.yaml",
         data_blob_ids={"zh_refine.json": "abc"},
         model=f"org/{sub_id}",
-        model_revision="main",
+        model_revision="1" * 40,
         backend="hf",
         dtype="bfloat16",
         quantization={"mode": "none"},

@@ -12,9 +12,12 @@ import torch
 from leaderboard.backends.base import DESCRIBE_KEYS, load_backend
 from leaderboard.backends.batching import BatchOutcome, is_oom, length_sorted, run_batches
 from leaderboard.backends.hf.backend import HFBackend
+from leaderboard.board.load import load_predictions
 from leaderboard.core.settings import Quantization
-from leaderboard.core.submission import Submission
+from leaderboard.core.submission import Submission, load_submission
 from leaderboard.core.types import ChatMessage, ChatRequest, Completion, GenerationConfig
+from leaderboard.run.plan import build_plan
+from leaderboard.run.store import RunStore
 from tests.tiny_model import NO_SYSTEM_TEMPLATE, build_tiny_model
 
 GEN = GenerationConfig(max_new_tokens=8)
@@ -245,3 +248,23 @@ def test_data_parallel_rank_reads_the_launcher_environment(monkeypatch: pytest.M
     monkeypatch.setenv("RANK", "3")
     monkeypatch.setenv("LOCAL_RANK", "1")
     assert data_parallel_rank() == (3, 4, 1)
+
+
+@pytest.mark.slow
+def test_smollm2_stopping_inside_a_character_drops_it(
+    smollm2: tuple[Path, str], data_root: Path
+) -> None:
+    """The committed SmolLM2 run stopped inside a character on zh/counterfactual/0.0/92 (its
+    64-token budget ended mid-character). Generating it again gives the repaired record: the
+    decoding fix and `predictions repair` agree."""
+    folder = Path(__file__).resolve().parents[1] / "submissions" / "smollm2-135m-instruct"
+    sub = load_submission(folder)
+    plan = build_plan(sub, data_root, languages=["zh"], abilities=["counterfactual"])
+    item = next(it for it in plan.items if it.instance.key == "zh/counterfactual/0.0/92")
+    fp = RunStore(folder).read_results().provenance.fingerprint
+    recorded = {r.key: r for r in load_predictions(folder, fp)}[item.instance.key]
+    assert recorded.trimmed_incomplete_char and item.prompt_sha256 == recorded.prompt_sha256
+    backend = HFBackend.from_submission(sub)
+    (c,) = backend.generate([item.request], sub.generation.to_config())
+    assert c.text == recorded.prediction and "\ufffd" not in c.text[-1:]
+    assert c.extra["trimmed_incomplete_char"] is True and c.completion_tokens == 64

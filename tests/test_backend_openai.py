@@ -91,13 +91,16 @@ class Handler(BaseHTTPRequestHandler):
             time.sleep(0.02 * (10 - int(arg) % 10))  # later requests finish first
         if kind == "garbage":
             return self.reply(200, {"nope": 1})
+        content = f" echo {cmd} "
+        if kind == "cut":  # a server that stopped inside a character sends its U+FFFD
+            content = " 答案是北\ufffd"
         self.reply(
             200,
             {
                 "model": "served-model",
                 "choices": [
                     {
-                        "message": {"role": "assistant", "content": f" echo {cmd} "},
+                        "message": {"role": "assistant", "content": content},
                         "finish_reason": "stop",
                     }
                 ],
@@ -210,6 +213,12 @@ def test_load_backend_from_submission(server: Server) -> None:
     assert c.text == "echo be brief\n\nok:5"  # merged system prompt
     assert server.bodies[-1]["model"] == "served"
     assert b.describe()["base_url"] == url(server)
+
+
+def test_incomplete_last_character_is_dropped_and_said(server: Server) -> None:
+    cut, ok = backend(server).generate([req("cut"), req("ok:1")], GenerationConfig())
+    assert cut.text == "答案是北" and cut.extra["trimmed_incomplete_char"] is True
+    assert ok.text == "echo ok:1" and "trimmed_incomplete_char" not in ok.extra
 
 
 def test_helpers() -> None:

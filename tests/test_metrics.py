@@ -9,9 +9,10 @@ import pytest
 from leaderboard.core.errors import ResultsError
 from leaderboard.core.types import DEFAULT_NOISE_RATES, Score, TestInstance
 from leaderboard.scoring.outcome import ScoredItem, SplitInfo, scored_items
-from leaderboard.stats.bootstrap import draw_weights, mcnemar_exact, percentile_ci, rng_for
+from leaderboard.stats.bootstrap import draw_weights, percentile_ci, rng_for
+from leaderboard.stats.intervals import newcombe_difference
 from leaderboard.stats.metrics import compute_metrics
-from leaderboard.stats.paired import paired_compare
+from leaderboard.stats.paired import paired_compare, sign_flip_p
 
 ZH_SPLITS = {
     ("zh", "noise"): SplitInfo("zh_refine.json", True, 10),
@@ -184,13 +185,35 @@ def test_percentile_ci_and_weights() -> None:
     assert percentile_ci(np.arange(101.0)) == pytest.approx((2.5, 97.5))
 
 
-def test_mcnemar_exact() -> None:
-    assert mcnemar_exact(0, 0) == 1.0
-    assert mcnemar_exact(0, 5) == pytest.approx(2 / 32)
-    assert mcnemar_exact(5, 0) == pytest.approx(2 / 32)
-    assert mcnemar_exact(3, 3) == 1.0
+def test_sign_flip_is_mcnemar_for_single_instances() -> None:
+    # one instance per question: the exact McNemar (sign) test on the discordant pairs
+    assert sign_flip_p(np.array([])) == 1.0
+    assert sign_flip_p(np.array([1.0] * 5)) == pytest.approx(2 / 32)
+    assert sign_flip_p(np.array([-1.0] * 5)) == pytest.approx(2 / 32)
+    assert sign_flip_p(np.array([1.0, -1.0] * 3)) == 1.0
     # 10 vs 2 discordant: 2 * P(X <= 2), X ~ Bin(12, 1/2) = 2 * 79 / 4096
-    assert mcnemar_exact(10, 2) == pytest.approx(2 * 79 / 4096)
+    assert sign_flip_p(np.array([1.0] * 10 + [-1.0] * 2)) == pytest.approx(2 * 79 / 4096)
+
+
+def test_sign_flip_counts_questions_not_instances() -> None:
+    # 6 questions, each answered better by A at all five noise rates: 30 discordant instances
+    # (McNemar p = 2^-29) but only 6 independent questions (p = 2 / 64)
+    assert sign_flip_p(np.array([5.0] * 6)) == pytest.approx(2 / 64)
+    # Monte Carlo above 16 questions: seeded, close to the exact sign-test value
+    big = np.array([1.0] * 30 + [-1.0] * 10)
+    p = sign_flip_p(big, seed=1)
+    assert p == sign_flip_p(big, seed=1) and p == pytest.approx(0.0022, abs=0.0015)
+
+
+def test_sign_flip_type_one_error_with_correlated_questions() -> None:
+    """Equal models whose five answers to a question are identical: the cluster test keeps its
+    level; McNemar on instances (the previous test) rejects far too often."""
+    rng = np.random.default_rng(5)
+    rejections = 0
+    for _ in range(200):
+        d = rng.choice([-1.0, 0.0, 1.0], size=40, p=[0.15, 0.7, 0.15]) * 5
+        rejections += sign_flip_p(d, seed=2) < 0.05
+    assert rejections / 200 <= 0.08
 
 
 def test_paired_compare_known_difference() -> None:
@@ -200,7 +223,7 @@ def test_paired_compare_known_difference() -> None:
     assert (cmp.n, cmp.n_only_a, cmp.n_only_b) == (100, 0, 5)
     assert cmp.diff == pytest.approx(0.3) and (cmp.a_only, cmp.b_only) == (30, 0)
     assert cmp.ci is not None and cmp.ci[0] > 0.15 and cmp.ci[1] <= 0.45
-    assert cmp.p_value == pytest.approx(mcnemar_exact(30, 0))
+    assert cmp.p_value == pytest.approx(1 / 20_001)  # 30 questions favour A: the Monte Carlo floor
     same = paired_compare(a, a, "rgb", resamples=100)
     assert same.diff == 0.0 and same.p_value == 1.0 and same.ci == (0.0, 0.0)
 
@@ -235,7 +258,7 @@ def _noise_run(lang: str, correct) -> list[ScoredItem]:
     return items
 
 
-def test_zh_minus_en_is_a_bootstrap_of_the_difference() -> None:
+def test_zh_minus_en_joins_the_language_intervals() -> None:
     zh = _noise_run("zh", lambda r, q: True)  # every replicate of zh is exactly 1.0
     en = _noise_run("en", lambda r, q: q < 30 - int(r * 20))
     _, scores, _ = compute_metrics(zh + en, BOTH_NOISE, resamples=400, seed=5)
@@ -243,9 +266,10 @@ def test_zh_minus_en_is_a_bootstrap_of_the_difference() -> None:
         z, e = entry(scores, "zh", mode, "noise"), entry(scores, "en", mode, "noise")
         d = entry(scores, "zh-en", mode, "noise")
         assert d.value == pytest.approx(z.value - e.value)
-        # zh is constant, so the difference's percentiles are 1 minus en's, mirrored
-        assert d.ci == pytest.approx((1 - e.ci[1], 1 - e.ci[0]))
-        assert d.n_questions == 80 and d.complete and "bootstrap" in d.definition
+        # Newcombe: zh sits at 1.0 yet its Wilson interval still widens the difference's
+        assert d.ci == pytest.approx(newcombe_difference(z.value, z.ci, e.value, e.ci))
+        assert z.ci[0] < 1.0 and d.ci[1] - d.ci[0] > e.ci[1] - e.ci[0]
+        assert d.n_questions == 80 and d.complete and "Newcombe" in d.definition
         o = entry(scores, "zh-en", mode, "overall")
         assert o.value == pytest.approx(
             entry(scores, "zh", mode, "overall").value - entry(scores, "en", mode, "overall").value

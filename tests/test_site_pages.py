@@ -13,7 +13,7 @@ import yaml
 from site_factory import XSS, make_predictions, make_repo, make_results, write_submission
 
 from leaderboard.board.load import load_site_data
-from leaderboard.board.ranking import rank_ranges, zh_minus_en
+from leaderboard.board.ranking import unverified_reasons, zh_minus_en
 from leaderboard.board.reported import load_reported
 from leaderboard.core.errors import ResultsError
 from leaderboard.core.schema import ScoreEntry
@@ -42,28 +42,24 @@ def out(data):
 # ------------------------------------------------------------------------------ ranking maths
 
 
-def test_rank_ranges_overlapping_cis_share_ranks():
-    ranked = rank_ranges(
-        [
-            ("a", 0.90, (0.85, 0.95)),
-            ("b", 0.88, (0.80, 0.93)),  # overlaps a
-            ("c", 0.50, (0.45, 0.55)),  # clearly below both
-            ("d", None, None),
-        ]
-    )
-    by = {r.key: r for r in ranked}
-    assert [r.key for r in ranked] == ["a", "b", "c", "d"]
-    assert (by["a"].best, by["a"].worst) == (1, 2)
-    assert (by["b"].best, by["b"].worst) == (1, 2)
-    assert (by["c"].best, by["c"].worst) == (3, 3)
-    assert by["a"].label == "1–2" and by["c"].label == "3" and by["d"].label == "—"
-
-
-def test_rank_ranges_without_ci_use_points_and_ties():
-    ranked = rank_ranges([("x", 0.5, None), ("y", 0.5, None), ("z", 0.7, None)])
-    by = {r.key: r for r in ranked}
-    assert by["z"].label == "1"
-    assert by["x"].label == "2–3" and by["y"].label == "2–3"
+def test_unverified_entries_are_never_ranked(tmp_path):
+    """A scripted backend, an unpinned revision or a dirty tree: shown, badged, not ranked."""
+    root = make_repo(tmp_path / "u", n_models=3, n=4, predictions=False)
+    folder = root / "submissions" / "model-001"
+    res = json.loads((folder / "results.json").read_text(encoding="utf-8"))
+    res["provenance"].update(backend="fake", model_revision="main", git_dirty=True)
+    (folder / "results.json").write_text(json.dumps(res), encoding="utf-8")
+    data = load_site_data(root)
+    by_id = {s.id: s for s in data.submissions}
+    reasons = unverified_reasons(by_id["model-001"].results)
+    assert len(reasons) == 3 and "scripted" in reasons[0] and "not pinned" in reasons[1]
+    assert unverified_reasons(by_id["model-000"].results) == ()
+    home = home_page(data, Output())
+    ranking = home.split('id="ranking-zh-rgb"')[1].split("</table>")[0]
+    row = next(r for r in ranking.split("<tr") if "model-001" in r)
+    assert 'class="lb-badge lb-unverified"' in row and "uncommitted changes" in row
+    ranks = [r for r in ranking.split("<tr") if "model-00" in r and "model-001" not in r]
+    assert all("unverified" not in r for r in ranks)
 
 
 def _entry(value, ci):

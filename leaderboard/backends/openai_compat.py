@@ -22,6 +22,7 @@ from urllib.parse import urlsplit, urlunsplit
 import httpx
 
 from leaderboard.core.errors import BackendUnavailable
+from leaderboard.core.text import TRIM_FIELD, drop_incomplete_tail
 from leaderboard.core.types import ChatMessage, ChatRequest, Completion, GenerationConfig
 
 if TYPE_CHECKING:
@@ -201,12 +202,20 @@ class OpenAIBackend:
             self.stats.model_time_s += latency
             if isinstance(data.get("model"), str):
                 self.server_models.add(data["model"])
+        # a server that cut the answer inside a character sends its U+FFFD: drop it, say so
+        text, trimmed = drop_incomplete_tail(text.strip())
+        extra: dict[str, object] = {
+            "attempts": attempts,
+            "finish_reason": choice.get("finish_reason"),
+        }
+        if trimmed:
+            extra[TRIM_FIELD] = True
         return Completion(
-            text.strip(),
+            text,
             prompt_tokens=prompt_tokens,
             completion_tokens=completion_tokens,
             latency_s=latency,
-            extra={"attempts": attempts, "finish_reason": choice.get("finish_reason")},
+            extra=extra,
         )
 
     def _delay(self, attempt: int, retry_after: float | None) -> float:

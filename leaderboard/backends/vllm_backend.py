@@ -17,6 +17,7 @@ from leaderboard.backends.batching import run_batches
 from leaderboard.backends.environment import device_name
 from leaderboard.backends.openai_compat import apply_system_policy
 from leaderboard.core.errors import BackendUnavailable
+from leaderboard.core.text import TRIM_FIELD, drop_incomplete_tail
 from leaderboard.core.types import ChatRequest, Completion, GenerationConfig
 
 if TYPE_CHECKING:
@@ -131,13 +132,15 @@ class VLLMBackend:
             n_prompt = len(out.prompt_token_ids or [])
             self.prompt_tokens += n_prompt
             self.completion_tokens += len(gen.token_ids)
+            text, trimmed = drop_incomplete_tail(gen.text.strip())
             completions.append(
                 Completion(
-                    gen.text.strip(),
+                    text,
                     prompt_tokens=n_prompt,
                     completion_tokens=len(gen.token_ids),
                     latency_s=elapsed / len(batch),
-                    extra={"finish_reason": gen.finish_reason},
+                    extra={"finish_reason": gen.finish_reason}
+                    | ({TRIM_FIELD: True} if trimmed else {}),
                 )
             )
         return completions

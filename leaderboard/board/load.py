@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import yaml
 
@@ -17,6 +18,9 @@ from leaderboard.board.reported import ReportedFile, load_reported
 from leaderboard.core.errors import ResultsError
 from leaderboard.core.schema import PredictionRecord, Results
 from leaderboard.run.store import RunStore
+
+if TYPE_CHECKING:  # board.paired imports this module
+    from leaderboard.board.paired import Comparisons
 
 
 @dataclass(frozen=True)
@@ -51,6 +55,7 @@ class SiteData:
     reported: tuple[Reported, ...] = ()
     root: Path | None = None
     extra: dict[str, object] = field(default_factory=dict)
+    comparisons: Comparisons | None = None  # paired comparisons for rank ranges (board.paired)
 
 
 def load_predictions(directory: Path, fingerprint: str) -> tuple[PredictionRecord, ...]:

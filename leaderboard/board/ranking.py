@@ -1,15 +1,27 @@
-"""Numbers derived for display: score look-ups, rank ranges, coverage, zh-minus-en differences.
+"""Numbers derived for display: score look-ups, rank ranges, coverage, zh-minus-en differences,
+and which entries may be ranked at all.
 
-Rank ranges follow Chatbot Arena: a model's best possible rank is 1 + the number of models whose
-lower CI bound is above its upper bound; its worst is the number of models whose upper bound is not
-below its lower bound (itself included). Without CIs the point value stands in for both bounds.
+Rank ranges come from paired comparisons (leaderboard.stats.ranked): for every pair of ranked
+models, a paired cluster bootstrap of their score difference on the instances both answered. A
+model's best rank is 1 + the number of models significantly better than it; its worst is n - the
+number of models significantly worse (n ranked models). Comparing paired differences instead of
+checking whether two unpaired intervals overlap uses the fact that both models answered the same
+questions: question difficulty cancels, so real gaps are found with far fewer questions, and two
+overlapping intervals no longer hide a consistent difference. A pair without a comparison (no
+shared instances, or no predictions to compare) counts as not significant: the ranges widen,
+never narrow, for lack of evidence.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from leaderboard.core.schema import DIFF_LANG, CellMetrics, Results, ScoreEntry
+
+UNRANKED_BACKENDS = frozenset({"fake", "scripted"})
+_PINNED = re.compile(r"^([0-9a-f]{40}|sha256:[0-9a-f]{64})$")
 
 
 def score_entry(
@@ -39,12 +51,6 @@ def cells_for(results: Results, lang: str, ability: str, mode: str) -> list[Cell
     )
 
 
-def bounds(value: float | None, ci: tuple[float, float] | None) -> tuple[float, float] | None:
-    if value is None:
-        return None
-    return (ci[0], ci[1]) if ci is not None else (value, value)
-
-
 @dataclass(frozen=True)
 class Ranked:
     key: str
@@ -59,17 +65,55 @@ class Ranked:
         return str(self.best) if self.best == self.worst else f"{self.best}–{self.worst}"
 
 
-def rank_ranges(items: list[tuple[str, float | None, tuple[float, float] | None]]) -> list[Ranked]:
-    """Rank (key, value, ci) triples; sorted by value (desc, then key), unranked last."""
-    scored = [(k, v, bounds(v, ci)) for k, v, ci in items if v is not None]
+def rank_ranges(
+    items: list[tuple[str, float | None]],
+    significant: Mapping[tuple[str, str], int] | None = None,
+) -> list[Ranked]:
+    """Rank (key, value) pairs from paired significance; sorted by value (desc, then key),
+    unranked (value None) last.
+
+    significant[(a, b)] is +1 when a is significantly better than b on their shared instances,
+    -1 when significantly worse, 0 (or absent) when they cannot be told apart.
+    """
+    sig = significant or {}
+
+    def verdict(a: str, b: str) -> int:
+        if (a, b) in sig:
+            return sig[(a, b)]
+        return -sig.get((b, a), 0)
+
+    scored = [(k, v) for k, v in items if v is not None]
+    n = len(scored)
     out: list[Ranked] = []
-    for key, value, (lo, hi) in scored:
-        better = sum(1 for k, _, (olo, _ohi) in scored if k != key and olo > hi)
-        not_worse = sum(1 for k, _, (_olo, ohi) in scored if k != key and ohi >= lo)
-        out.append(Ranked(key, value, 1 + better, 1 + not_worse))
+    for key, value in scored:
+        better = sum(1 for k, _ in scored if k != key and verdict(k, key) > 0)
+        worse = sum(1 for k, _ in scored if k != key and verdict(k, key) < 0)
+        out.append(Ranked(key, value, 1 + better, n - worse))
     out.sort(key=lambda r: (-(r.value or 0.0), r.key))
-    out.extend(Ranked(k, None, None, None) for k, v, _ in sorted(items) if v is None)
+    out.extend(Ranked(k, None, None, None) for k, v in sorted(items) if v is None)
     return out
+
+
+def unverified_reasons(results: Results) -> tuple[str, ...]:
+    """Why an entry may not be ranked (empty: it may): a scripted or fake backend is not a model,
+    an unpinned revision names weights that can change, and a dirty tree means the code that
+    produced the numbers is not in any commit."""
+    p = results.provenance
+    reasons = []
+    if p.backend in UNRANKED_BACKENDS:
+        reasons.append(f"backend {p.backend!r} is a scripted policy, not a model")
+    if not (p.model_revision and _PINNED.match(p.model_revision)):
+        reasons.append(
+            f"model revision {p.model_revision or '(none)'!r} is not pinned to a commit or a "
+            "file hash"
+        )
+    if p.git_dirty is not False:
+        reasons.append(
+            "produced from a working tree with uncommitted changes"
+            if p.git_dirty
+            else "no git state recorded for the code that produced it"
+        )
+    return tuple(reasons)
 
 
 @dataclass(frozen=True)
@@ -113,8 +157,9 @@ class Difference:
 
 
 def zh_minus_en(results: Results, ability: str, mode: str) -> Difference | None:
-    """The zh - en entry the runner stored (paired percentile bootstrap, leaderboard.stats.
-    aggregate): the one place the difference is computed; None when a language is missing."""
+    """The zh - en entry the runner stored (Newcombe interval from the two languages' intervals,
+    leaderboard.stats.aggregate): the one place the difference is computed; None when a language
+    is missing."""
     stored = score_entry(results, DIFF_LANG, ability, mode)
     if stored is None or stored.value is None:
         return None

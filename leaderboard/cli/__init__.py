@@ -10,7 +10,14 @@ import sys
 import typer
 
 from leaderboard import __version__
-from leaderboard.cli import data_cmds, run_cmds, scoring_cmds, site_cmds, submission_cmds
+from leaderboard.cli import (
+    data_cmds,
+    run_cmds,
+    scoring_cmds,
+    site_cmds,
+    submission_cmds,
+    trust_cmds,
+)
 from leaderboard.core.errors import LeaderboardError
 
 app = typer.Typer(
@@ -45,7 +52,7 @@ def _root(
 
 
 def _register() -> None:
-    for module in (data_cmds, scoring_cmds, run_cmds, submission_cmds, site_cmds):
+    for module in (data_cmds, scoring_cmds, run_cmds, submission_cmds, site_cmds, trust_cmds):
         module.register(app, data_app)
 
 

@@ -157,7 +157,7 @@ def compare_cmd(
     The outcome compared is what each ability's score counts (noise/integration: correct; rejection:
     refused; counterfactual: detected and corrected). CI: paired cluster bootstrap over question
     ids;
-    p: exact McNemar test on the discordant pairs.
+    p: cluster sign-flip permutation test (questions, not instances, are the units).
     """
     root = data_root(data_dir)
     scored = []
@@ -181,7 +181,7 @@ def compare_cmd(
         "A - B [95% CI]",
         "A only",
         "B only",
-        "McNemar p",
+        "p (cluster sign-flip)",
     ):
         table.add_column(col, justify="left" if col in ("lang", "ability") else "right")
     order = [(lang, ab) for lang in LANGS for ab in (*ABILITIES, "all")]

@@ -42,6 +42,10 @@ class PredictionRecord(_Strict):
     latency_s: float | None = None
     batch_size: int | None = None
     created: str  # ISO 8601 UTC
+    # generation stopped inside a multi-byte character, whose U+FFFD was dropped
+    # (leaderboard.core.text); repaired_by names the step that did it to a record written before
+    trimmed_incomplete_char: bool = False
+    repaired_by: str | None = None
 
 
 class CellMetrics(_Strict):
@@ -123,6 +127,8 @@ class Provenance(_Strict):
     prompt_tokens: int
     completion_tokens: int
     tokens_per_s: float | None
+    # hash of the scoring and statistics code and phrase tables (leaderboard.stats.version)
+    scoring_version: str | None = None
     extra: dict[str, object] = Field(default_factory=dict)
 
 

@@ -17,6 +17,7 @@ from leaderboard.run.generate import GenStats
 from leaderboard.run.plan import Plan
 from leaderboard.scoring.outcome import SplitInfo, scored_items
 from leaderboard.stats.metrics import compute_metrics
+from leaderboard.stats.version import scoring_version
 
 BOOTSTRAP_SEED = 2333
 
@@ -59,7 +60,7 @@ def backend_info(backend: Backend | None, previous: Results | None) -> dict[str,
 def _partial_reasons(
     plan: Plan, records: dict[str, PredictionRecord], cells: list[CellMetrics]
 ) -> list[str]:
-    reasons = list(plan.partial_reasons)
+    reasons = [prov.repo_relative(r) for r in plan.partial_reasons]
     missing = [it.instance.key for it in plan.items if it.instance.key not in records]
     if missing:
         reasons.append(f"{len(missing)} planned instances have no prediction (first: {missing[0]})")
@@ -109,7 +110,7 @@ def _provenance(
         package_version=__version__,
         git_commit=commit,
         git_dirty=dirty,
-        command=command or " ".join(sys.argv),
+        command=prov.repo_relative(command or " ".join(sys.argv)),
         data_blob_ids=sources,
         model=sub.model,
         model_revision=str(info.get("model_revision") or prov.resolved_revision(sub) or "") or None,
@@ -131,6 +132,7 @@ def _provenance(
         prompt_tokens=sum(r.prompt_tokens or 0 for r in in_plan),
         completion_tokens=sum(r.completion_tokens or 0 for r in in_plan),
         tokens_per_s=round(tps, 2) if tps is not None else None,
+        scoring_version=scoring_version(),
         extra={
             "hub_id": sub.hub_id,
             "revision_pinned": sub.revision_pinned,
@@ -138,7 +140,7 @@ def _provenance(
             "this_invocation": _invocation_extra(stats, wall_s),
             "predictions_in_results": len(in_plan),
             "sum_latency_s": round(sum(r.latency_s or 0.0 for r in in_plan), 3),
-            "skipped_splits": plan.skipped,
+            "skipped_splits": [prov.repo_relative(s) for s in plan.skipped],
             "backend": info,
             **({"data_parallel": data_parallel} if data_parallel is not None else {}),
         },

@@ -13,6 +13,7 @@ from leaderboard.core.errors import ResultsError
 from leaderboard.core.files import PredictionWriter
 from leaderboard.core.schema import PredictionRecord
 from leaderboard.core.submission import Submission
+from leaderboard.core.text import TRIM_FIELD
 from leaderboard.core.types import Completion
 from leaderboard.run import provenance as prov
 from leaderboard.run.plan import WorkItem
@@ -49,6 +50,7 @@ def make_record(
         latency_s=c.latency_s,
         batch_size=batch_size,
         created=prov.now_iso(),
+        trimmed_incomplete_char=bool(c.extra.get(TRIM_FIELD, False)),
     )
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import re
 import subprocess
 from datetime import UTC, datetime
 from functools import lru_cache
@@ -141,6 +142,49 @@ def git_state(where: Path = PACKAGE_ROOT) -> tuple[str | None, bool | None]:
     except (OSError, subprocess.SubprocessError):
         return None, None
     return head or None, bool(status.strip())
+
+
+@lru_cache(maxsize=8)
+def repo_root(where: Path | None = None) -> Path | None:
+    """The git checkout holding `where` (default: the current folder), None outside git."""
+    try:
+        top = subprocess.run(
+            ["git", "-C", str(where or Path.cwd()), "rev-parse", "--show-toplevel"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return Path(top) if top else None
+
+
+def repo_relative(text: str, roots: tuple[Path | None, ...] | None = None) -> str:
+    """`text` (a command line, a message) with the absolute paths of the repository written
+    relative to it: provenance must not record the folder layout of the machine it ran on.
+
+    The roots are the checkout of the current folder and the one holding the package (they are
+    usually the same); a path equal to a root becomes ".".
+    """
+    if roots is None:
+        roots = (repo_root(), repo_root(PACKAGE_ROOT))
+    for root in sorted({str(r) for r in roots if r is not None}, key=len, reverse=True):
+        if root in ("", "/"):
+            continue
+        text = re.sub(
+            re.escape(root) + r"(/|(?=[\s'\"]|$))", lambda m: "" if m.group(1) else ".", text
+        )
+    return text
+
+
+_SUBMISSION_PATH = re.compile(r"(/[^\s'\"]*?)/submissions/[^/\s'\"]+")
+
+
+def recorded_roots(text: str) -> tuple[Path, ...]:
+    """Repository roots a recorded command names implicitly: the folder above any absolute
+    `.../submissions/<id>` path (how a command written on another machine is made relative)."""
+    return tuple(sorted({Path(m.group(1)) for m in _SUBMISSION_PATH.finditer(text)}))
 
 
 def now_iso() -> str:

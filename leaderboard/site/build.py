@@ -8,6 +8,7 @@ too.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import shutil
 import subprocess
@@ -18,8 +19,10 @@ from pathlib import Path
 
 from leaderboard.board.frames import board_from
 from leaderboard.board.load import SiteData, load_site_data
+from leaderboard.board.paired import compare_all
 from leaderboard.core.errors import LeaderboardError
 from leaderboard.core.types import ABILITIES, LANGS
+from leaderboard.data.manifest import data_root
 from leaderboard.site.pages.ability import ability_page
 from leaderboard.site.pages.home import home_page
 from leaderboard.site.pages.index import board_downloads, downloads_page, models_index_page
@@ -151,6 +154,8 @@ def build_site(repo_root: Path, out_dir: Path | None = None, strict: bool = True
     repo_root = Path(repo_root).resolve()
     config = _config(repo_root)
     data = load_site_data(repo_root)
+    root = repo_root if (repo_root / "data_zh").is_dir() else data_root()
+    data = dataclasses.replace(data, comparisons=compare_all(data.submissions, root))
     out = render(data)
     write_docs(config.parent / "docs", out)
     out_dir = Path(out_dir).resolve() if out_dir else config.parent / "build"

@@ -1,8 +1,9 @@
 """Ability scores and overall scores built from cells, with their definitions.
 
 The `definition` strings below are what the site shows, so they are the documentation of record.
-A score's CI comes from the mean of its cells' bootstrap replicates, which share draws per data
-file (leaderboard.stats.cells), so means over noise rates resample questions, not answers.
+A score's CI is a Wilson interval at an effective n read off the mean of its cells' bootstrap
+replicates, which share draws per data file (leaderboard.stats.cells), so means over noise rates
+resample questions, not answers (leaderboard.stats.intervals says why).
 """
 
 from __future__ import annotations
@@ -14,8 +15,8 @@ import numpy as np
 
 from leaderboard.core.schema import DIFF_LANG, CellMetrics, ScoreEntry
 from leaderboard.core.types import ABILITIES, DEFAULT_NOISE_RATES, LANGS, MODES, Ability, Lang, Mode
-from leaderboard.stats.bootstrap import percentile_ci
 from leaderboard.stats.cells import Cell, cr_empty
+from leaderboard.stats.intervals import bounds_for, newcombe_difference, score_interval
 
 DEFINITIONS: dict[tuple[str, Mode], str] = {
     (
@@ -58,8 +59,8 @@ COMPANION_DEFINITIONS = {
 }
 ALL_DEFINITION = "Mean of the Chinese and English overall scores."
 DIFF_DEFINITION = (
-    "zh score minus en score; its CI pairs independent bootstrap replicates of the two "
-    "languages (their question sets are disjoint)."
+    "zh score minus en score; its CI joins the two languages' Wilson intervals by Newcombe's "
+    "method (their question sets are disjoint, so the estimates are independent)."
 )
 
 CellsByRate = dict[float, Cell]
@@ -154,8 +155,22 @@ def ability_value(ability: Ability, mode: Mode, cells: CellsByRate) -> dict[str,
     return _counterfactual(c, mode, b)
 
 
+def interval(v: Value) -> tuple[float, float] | None:
+    """The score's CI: Wilson at its cluster-bootstrap effective n (leaderboard.stats.intervals),
+    its questions being the clusters; never collapsed at 0 or 1."""
+    if v.value is None:
+        return None
+    return score_interval(v.value, v.reps, len(v.questions), bounds_for(v.value, v.reps))
+
+
 def entry(
-    lang: str, mode: Mode, ability: str, metric: str, v: Value, definition: str
+    lang: str,
+    mode: Mode,
+    ability: str,
+    metric: str,
+    v: Value,
+    definition: str,
+    ci: tuple[float, float] | None = None,
 ) -> ScoreEntry:
     return ScoreEntry(
         lang=lang,  # type: ignore[arg-type]
@@ -163,7 +178,7 @@ def entry(
         ability=ability,  # type: ignore[arg-type]
         metric=metric,
         value=v.value,
-        ci=percentile_ci(v.reps) if v.value is not None else None,
+        ci=ci if ci is not None else interval(v),
         n_questions=len(v.questions),
         complete=v.complete,
         definition=definition,
@@ -206,9 +221,14 @@ def _difference_entries(mode: Mode, by_lang: dict[Lang, dict[str, Value]]) -> li
         return []
     out = []
     for ability in ("overall", *ABILITIES):
-        d = difference(by_lang["zh"][ability], by_lang["en"][ability])
+        zh, en = by_lang["zh"][ability], by_lang["en"][ability]
+        d = difference(zh, en)
         if d.value is not None:
-            out.append(entry(DIFF_LANG, mode, ability, "score", d, DIFF_DEFINITION))
+            ci_zh, ci_en = interval(zh), interval(en)
+            ci = None
+            if ci_zh is not None and ci_en is not None:
+                ci = newcombe_difference(zh.value, ci_zh, en.value, ci_en)  # type: ignore[arg-type]
+            out.append(entry(DIFF_LANG, mode, ability, "score", d, DIFF_DEFINITION, ci))
     return out
 
 

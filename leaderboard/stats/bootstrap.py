@@ -1,5 +1,4 @@
-"""Resampling statistics: cluster bootstrap weights, percentile intervals and the exact McNemar
-test.
+"""Resampling statistics: cluster bootstrap weights and percentile intervals.
 
 A cluster bootstrap draws question ids (not instances) with replacement, because the same question
 is asked at every noise rate: its answers are correlated, and a mean over noise rates resampled per
@@ -11,13 +10,10 @@ product, and every cell built on the same data file reuses the same draws (consi
 from __future__ import annotations
 
 import zlib
-from fractions import Fraction
-from math import comb
 
 import numpy as np
 
 CONFIDENCE = 0.95
-METHOD = "percentile bootstrap, cluster resampling of question ids (shared draws per data file)"
 
 
 def rng_for(seed: int, label: str) -> np.random.Generator:
@@ -58,13 +54,3 @@ def percentile_ci(
     alpha = (1 - confidence) / 2
     lo, hi = np.quantile(finite, [alpha, 1 - alpha])
     return float(lo), float(hi)
-
-
-def mcnemar_exact(a_only: int, b_only: int) -> float:
-    """Two-sided exact McNemar p-value: binomial test of the discordant pairs against 1/2."""
-    n = a_only + b_only
-    if n == 0:
-        return 1.0
-    k = min(a_only, b_only)
-    tail = Fraction(sum(comb(n, i) for i in range(k + 1)), 2**n)
-    return float(min(Fraction(1), 2 * tail))

@@ -17,7 +17,8 @@ from leaderboard.core.errors import ResultsError
 from leaderboard.core.schema import CellMetrics
 from leaderboard.core.types import Ability, Lang, Mode
 from leaderboard.scoring.outcome import ScoredItem, SplitInfo, corrected, effective_score
-from leaderboard.stats.bootstrap import draw_weights, percentile_ci, ratio_replicates, rng_for
+from leaderboard.stats.bootstrap import draw_weights, ratio_replicates, rng_for
+from leaderboard.stats.intervals import score_interval
 
 _VECTORS = ("correct", "rejected", "detected", "corrected", "f1")
 
@@ -99,9 +100,14 @@ class Cell:
     def ci(
         self, name: str, denominator: str | None = None, empty: float = np.nan
     ) -> tuple[float, float] | None:
-        return (
-            percentile_ci(self.replicates(name, denominator, empty)) if self.bootstrapped else None
-        )
+        """Wilson interval at the effective n (leaderboard.stats.intervals) of the rate
+        sum(name) / sum(denominator); the denominator's questions are the clusters."""
+        if not self.bootstrapped:
+            return None
+        den = self.present if denominator is None else self.values[denominator]
+        n = int(np.count_nonzero(den))
+        value = float(self.values[name].sum() / den.sum()) if n else None
+        return score_interval(value, self.replicates(name, denominator, empty), n)
 
     def mean(self, name: str) -> float:
         x, m = self.values[name], self.present

@@ -14,8 +14,9 @@ from leaderboard.core.schema import Bootstrap, CellMetrics, ScoreEntry
 from leaderboard.core.types import ABILITIES, LANGS, MODES, Ability, Lang, Mode
 from leaderboard.scoring.outcome import ScoredItem, SplitInfo
 from leaderboard.stats.aggregate import score_entries
-from leaderboard.stats.bootstrap import CONFIDENCE, METHOD
+from leaderboard.stats.bootstrap import CONFIDENCE
 from leaderboard.stats.cells import Cell, build_cell, check_items, groups
+from leaderboard.stats.intervals import METHOD
 
 CellKey = tuple[Lang, Ability, float]
 
@@ -33,19 +34,22 @@ def _cell_order(keys: Sequence[CellKey]) -> list[CellKey]:
     return sorted(keys, key=lambda k: (LANGS.index(k[0]), order[k[1]], k[2]))
 
 
-def compute_metrics(
+CellsByKey = dict[tuple[Lang, Ability, Mode], dict[float, Cell]]
+
+
+def build_cells(
     items: Sequence[ScoredItem],
     splits: Mapping[tuple[Lang, Ability], SplitInfo],
-    resamples: int = 1000,
-    seed: int = 2333,
-) -> tuple[list[CellMetrics], list[ScoreEntry], Bootstrap]:
-    """Cells for every (lang, ability, noise rate, mode) present, ability/overall scores, bootstrap
-    info."""
+    resamples: int,
+    seed: int,
+) -> tuple[CellsByKey, list[CellMetrics], list[Lang]]:
+    """Every (lang, ability, noise rate, mode) cell with its per-question vectors and shared
+    draws, the schema rows in canonical order, and the languages present."""
     check_items(items, splits)
     by_group = groups(items, splits, resamples, seed)
     by_cell = _by_cell(items)
     keys = _cell_order(list(by_cell))
-    cells: dict[tuple[Lang, Ability, Mode], dict[float, Cell]] = defaultdict(dict)
+    cells: CellsByKey = defaultdict(dict)
     rows: list[CellMetrics] = []
     for mode in MODES:
         for lang, ability, rate in keys:
@@ -57,6 +61,18 @@ def compute_metrics(
             cells[(lang, ability, mode)][rate] = c
             rows.append(c.metrics)
     langs = [lang for lang in LANGS if any(k[0] == lang for k in keys)]
+    return cells, rows, langs
+
+
+def compute_metrics(
+    items: Sequence[ScoredItem],
+    splits: Mapping[tuple[Lang, Ability], SplitInfo],
+    resamples: int = 1000,
+    seed: int = 2333,
+) -> tuple[list[CellMetrics], list[ScoreEntry], Bootstrap]:
+    """Cells for every (lang, ability, noise rate, mode) present, ability/overall scores, bootstrap
+    info."""
+    cells, rows, langs = build_cells(items, splits, resamples, seed)
     entries = score_entries(cells, langs)
     boot = Bootstrap(method=METHOD, resamples=resamples, seed=seed, confidence=CONFIDENCE)
     return rows, entries, boot

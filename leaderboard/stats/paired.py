@@ -1,8 +1,15 @@
 """Paired comparison of two models on the instances both answered (`rgb-leaderboard compare`).
 
-Each instance gives one binary outcome per model (see `success`), so the difference of rates gets
-a cluster-bootstrap CI (clusters: questions, as noise and rejection share the refine questions) and
-the discordant pairs an exact McNemar test.
+Each instance gives one binary outcome per model (see `success`). The instances of one question
+(its five noise rates, its rejection instance) are not independent, so both the interval and the
+test work on question clusters: the difference of rates gets a paired cluster-bootstrap CI, and the
+p-value comes from a cluster-level sign-flip permutation test. Under the null hypothesis that the
+two models are exchangeable, the sign of each question's summed difference (A - B over its
+instances) is equally likely + or -, so the p-value is the share of the 2^k sign patterns (k
+questions with a non-zero difference) whose |sum| reaches the observed one: exact for k <= 16,
+Monte Carlo with a fixed seed above. With one instance per question it is the exact McNemar test;
+McNemar on all instances, which the project used before, treats the five answers to one question
+as five independent pieces of evidence and gives p-values that are too small.
 """
 
 from __future__ import annotations
@@ -14,13 +21,10 @@ import numpy as np
 
 from leaderboard.core.types import Mode, TestInstance
 from leaderboard.scoring.outcome import ScoredItem, success
-from leaderboard.stats.bootstrap import (
-    draw_weights,
-    mcnemar_exact,
-    percentile_ci,
-    ratio_replicates,
-    rng_for,
-)
+from leaderboard.stats.bootstrap import draw_weights, percentile_ci, ratio_replicates, rng_for
+
+EXACT_MAX_CLUSTERS = 16  # 2^16 sign patterns enumerated; above, Monte Carlo
+FLIPS = 20_000  # Monte Carlo sign patterns
 
 
 @dataclass(frozen=True)
@@ -37,7 +41,7 @@ class PairedComparison:
     ci: tuple[float, float] | None
     a_only: int  # A succeeds, B fails (discordant)
     b_only: int
-    p_value: float  # exact McNemar on the discordant pairs
+    p_value: float  # cluster sign-flip permutation test (see the module docstring)
     resamples: int
     seed: int
 
@@ -47,14 +51,10 @@ def _cluster(inst: TestInstance) -> tuple[str, str, int]:
     return inst.lang, family, inst.id
 
 
-def _difference_ci(
-    instances: list[TestInstance],
-    sa: np.ndarray,
-    sb: np.ndarray,
-    resamples: int,
-    seed: int,
-) -> tuple[float, float] | None:
-    """Percentile CI of mean(A - B), resampling question clusters."""
+def _cluster_sums(
+    instances: list[TestInstance], sa: np.ndarray, sb: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per question cluster: the summed difference A - B and the number of instances."""
     clusters = sorted({_cluster(inst) for inst in instances})
     index = {c: i for i, c in enumerate(clusters)}
     diff_sum = np.zeros(len(clusters))
@@ -63,8 +63,38 @@ def _difference_ci(
         j = index[_cluster(inst)]
         diff_sum[j] += x - y
         count[j] += 1
-    weights = draw_weights(len(clusters), resamples, rng_for(seed, "paired"))
+    return diff_sum, count
+
+
+def _difference_ci(
+    diff_sum: np.ndarray, count: np.ndarray, resamples: int, seed: int
+) -> tuple[float, float] | None:
+    """Percentile CI of mean(A - B), resampling question clusters."""
+    weights = draw_weights(len(diff_sum), resamples, rng_for(seed, "paired"))
     return percentile_ci(ratio_replicates(weights, diff_sum, count))
+
+
+def sign_flip_p(diff_sum: np.ndarray, seed: int = 2333) -> float:
+    """Two-sided p-value of the cluster sign-flip permutation test of sum(diff_sum) = 0.
+
+    Exact (all 2^k sign patterns of the k non-zero clusters) for k <= EXACT_MAX_CLUSTERS, else
+    (1 + hits) / (1 + FLIPS) over seeded random patterns, which is a valid p-value."""
+    d = np.asarray(diff_sum, dtype=float)
+    d = d[d != 0]
+    k = d.size
+    if k == 0:
+        return 1.0
+    observed = abs(float(d.sum())) - 1e-9
+    if k <= EXACT_MAX_CLUSTERS:
+        patterns = ((np.arange(2**k)[:, None] >> np.arange(k)) & 1) * 2 - 1
+        totals = np.abs(patterns @ d)
+        return float(np.mean(totals >= observed))
+    rng = rng_for(seed, "sign-flip")
+    hits = 0
+    for start in range(0, FLIPS, 2000):
+        signs = rng.choice((-1.0, 1.0), size=(min(2000, FLIPS - start), k))
+        hits += int((np.abs(signs @ d) >= observed).sum())
+    return (1 + hits) / (1 + FLIPS)
 
 
 def paired_compare(
@@ -74,7 +104,7 @@ def paired_compare(
     resamples: int = 2000,
     seed: int = 2333,
 ) -> PairedComparison:
-    """Paired difference of success rates with a cluster-bootstrap CI, and the exact McNemar
+    """Paired difference of success rates with a cluster-bootstrap CI and the cluster sign-flip
     p-value."""
     amap = {it.instance.key: it for it in a}
     bmap = {it.instance.key: it for it in b}
@@ -83,9 +113,8 @@ def paired_compare(
     sb = np.array([success(bmap[k], mode) for k in keys], dtype=float)
     a_only = int(((sa == 1) & (sb == 0)).sum())
     b_only = int(((sa == 0) & (sb == 1)).sum())
-    ci = None
-    if keys and resamples > 0:
-        ci = _difference_ci([amap[k].instance for k in keys], sa, sb, resamples, seed)
+    diff_sum, count = _cluster_sums([amap[k].instance for k in keys], sa, sb)
+    ci = _difference_ci(diff_sum, count, resamples, seed) if keys and resamples > 0 else None
     return PairedComparison(
         mode=mode,
         n=len(keys),
@@ -97,7 +126,7 @@ def paired_compare(
         ci=ci,
         a_only=a_only,
         b_only=b_only,
-        p_value=mcnemar_exact(a_only, b_only),
+        p_value=sign_flip_p(diff_sum, seed),
         resamples=resamples,
         seed=seed,
     )

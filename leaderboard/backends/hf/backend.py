@@ -30,6 +30,7 @@ from leaderboard.backends.hf.prompts import (
     pick_template,
 )
 from leaderboard.core.settings import Quantization
+from leaderboard.core.text import TRIM_FIELD, drop_incomplete_tail
 from leaderboard.core.types import ChatRequest, Completion, GenerationConfig
 
 if TYPE_CHECKING:
@@ -240,8 +241,11 @@ class HFBackend:
         completions = []
         for prompt, row in zip(batch, generated, strict=True):
             n = next((k + 1 for k, tok in enumerate(row) if tok in self.eos_ids), len(row))
-            text = self.tokenizer.decode(row[:n], skip_special_tokens=True).strip()
-            extra = {"truncated_tokens": prompt.truncated_tokens} if prompt.truncated_tokens else {}
+            decoded = self.tokenizer.decode(row[:n], skip_special_tokens=True).strip()
+            text, trimmed = drop_incomplete_tail(decoded)
+            extra: dict[str, object] = {TRIM_FIELD: True} if trimmed else {}
+            if prompt.truncated_tokens:
+                extra["truncated_tokens"] = prompt.truncated_tokens
             completions.append(
                 Completion(
                     text,

@@ -5,7 +5,7 @@ never ranked) and the same ranking in strict mode.
 from __future__ import annotations
 
 from leaderboard.board.load import Entry, SiteData
-from leaderboard.board.ranking import coverage, rank_ranges, score_entry
+from leaderboard.board.ranking import coverage, rank_ranges, score_entry, unverified_reasons
 from leaderboard.board.reported import frac
 from leaderboard.core.types import ABILITIES, LANGS
 from leaderboard.site.render.fmt import esc, pct
@@ -27,7 +27,9 @@ from leaderboard.site.render.tables import Cell, Column, Row, Table
 
 def _ranking_columns(defs: dict[str, str], lang: str, parts: tuple[str, ...]) -> list[Column]:
     cols = [
-        Column("rank", "Rank", True, "Range of ranks consistent with the 95% CIs"),
+        Column(
+            "rank", "Rank", True, "Ranks not excluded by paired 95% comparisons on shared questions"
+        ),
         Column("model", "Model"),
         Column("overall", "Overall", True, defs.get("overall")),
     ]
@@ -69,8 +71,13 @@ def _ranking_row(
     parts: tuple[str, ...],
     prefix: str,
 ) -> Row:
+    unverified = unverified_reasons(s.results)
+    rank_html = esc(label)
+    if unverified:
+        label = "unverified"
+        rank_html = badge("unverified", "unverified", "; ".join(unverified))
     cells: dict[str, Cell] = {
-        "rank": Cell(label, esc(label), 10_000 if best is None else best),
+        "rank": Cell(label, rank_html, 10_000 if best is None else best),
         "model": model_cell(s, prefix, lang),
     }
     for p in ("overall", *parts):
@@ -96,20 +103,25 @@ def ranking_table(data: SiteData, lang: str, mode: str, prefix: str) -> Table:
     items = []
     for s in data.submissions:
         e = score_entry(s.results, lang, "overall", mode)
-        items.append((s.id, None if e is None else e.value, None if e is None else e.ci))
+        ranked = e is not None and not unverified_reasons(s.results)
+        items.append((s.id, e.value if ranked else None))  # type: ignore[union-attr]
+    paired = data.comparisons.significance(lang, mode) if data.comparisons else {}
     # per language: one column per ability; combined: the two languages' overall scores
     parts = tuple(ABILITIES if lang != "all" else LANGS)
     cols = _ranking_columns(definitions(data, mode), lang, parts)
     rows = [
         _ranking_row(subs[r.key], r.label, r.best, lang, mode, parts, prefix)
-        for r in rank_ranges(items)
+        for r in rank_ranges(items, paired)
     ]
     return Table(
         id=f"ranking-{lang}-{mode}",
         title=f"Ranking, {LANG_NAMES[lang]}, {MODE_NAMES[mode]}",
         columns=tuple(cols),
         rows=tuple(rows),
-        note="Scores in %, 95% CI underneath. Rank ranges: models whose CIs overlap share ranks.",
+        note="Scores in %, 95% CI underneath. Rank ranges from paired comparisons on the shared "
+        "questions: best = 1 + models significantly better, worst = n - models significantly "
+        "worse. Unverified entries (scripted backend, unpinned weights, uncommitted code) are "
+        "never ranked.",
     )
 
 
@@ -171,8 +183,9 @@ passages, in Chinese and in English, along four abilities: **noise robustness** 
 irrelevant passages), **negative rejection** (refuse when no passage holds the answer),
 **information integration** (combine facts from several passages) and **counterfactual robustness**
 (notice passages that contradict what is true). Every number here was measured by this project's
-runner with greedy decoding, and is shown with a 95% bootstrap confidence interval. Ranks are
-ranges: when confidence intervals overlap, the models share the ranks they could hold.
+runner with greedy decoding, and is shown with a 95% confidence interval (Wilson, adjusted for
+the repeated questions). Ranks are ranges: two models share ranks unless a paired comparison on
+the questions both answered tells them apart.
 """
 
 HOW_TO_SUBMIT = """

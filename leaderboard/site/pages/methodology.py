@@ -53,14 +53,59 @@ it.
 
 ## Confidence intervals and ranks
 
-Every rate comes with a 95% percentile bootstrap interval, resampling questions (all noise rates of
-a question move together). Ranks are ranges: a model's best rank is 1 + the number of models whose
-lower bound is above its upper bound; its worst rank counts every model whose upper bound reaches
-its lower bound. The zh − en difference is bootstrapped the same way: the two languages use disjoint
-questions with their own draws, so replicate k of zh minus replicate k of en is a draw of the
-difference, and its percentiles give the CI (stored in `results.json` under `lang: "zh-en"`).
-Results files written before those entries existed fall back to the normal approximation
+**Intervals.** Every rate and score comes with a 95% Wilson score interval. A percentile bootstrap
+alone collapses to [0, 0] when every answer is wrong (every replicate is then 0), claiming a
+certainty 100 questions cannot give; the Wilson interval never collapses and stays close to its
+nominal coverage near 0 and 1. Answers to one question at five noise rates are correlated, so a
+score averaged over them rests on fewer independent observations than it has answers: the interval
+is Wilson at the *effective n*, the sample size at which a proportion would have the variance that
+the cluster bootstrap (resampling questions, so all noise rates of a question move together)
+measures, n_eff = p(1 − p) / Var_boot. At exactly 0 or 1, where the bootstrap has no variance to
+measure, n_eff is the number of questions (all answers to a question identical: the most
+conservative case). For a single cell this is Wilson at the number of questions. Signed scores are
+mapped onto [0, 1] for the same treatment. The zh − en difference joins the two languages'
+intervals by Newcombe's method (the question sets are disjoint, so the estimates are independent);
+results files written before those entries existed fall back to the normal approximation
 sqrt(se_zh² + se_en²), marked † on the zh-versus-en page.
+
+Coverage measured by seeded simulation (1,000 data sets per row, `python tests/test_intervals.py`):
+
+| setting | true rate | Wilson at n_eff | percentile bootstrap |
+|---|---|---|---|
+| one cell, 100 questions | 0.005 | 0.922 | 0.402 |
+| one cell, 100 questions | 0.01 | 0.930 | 0.651 |
+| one cell, 100 questions | 0.5 | 0.938 | 0.945 |
+| one cell, 100 questions | 0.99 | 0.946 | 0.637 |
+| one cell, 100 questions | 0.995 | 0.923 | 0.397 |
+| mean of 5 noise rates, 100 questions, ICC 0.5 | 0.01 | 0.965 | 0.808 |
+| mean of 5 noise rates, 100 questions, ICC 0.5 | 0.5 | 0.950 | 0.942 |
+| mean of 5 noise rates, 100 questions, ICC 0.5 | 0.99 | 0.961 | 0.788 |
+
+(Wilson at the number of answers, ignoring that they come in clusters, covers 0.73 to 0.77 in the
+clustered rows.)
+
+**Ranks.** Ranks are ranges computed from paired comparisons: for every pair of ranked models the
+score difference on the instances both answered gets a paired cluster-bootstrap interval (the same
+question draws for both models, so question difficulty cancels). A model's best rank is 1 + the
+number of models significantly better than it, its worst rank n − the number significantly worse.
+On simulated models with known gaps (`python tests/test_ranked.py`, 200 runs) the ranges held every
+true rank in 95.5% of runs and always separated a model 0.8 logits behind the leaders, which
+overlapping unpaired intervals did in 50% of runs. `rgb-leaderboard compare` tests a pair with a
+cluster sign-flip permutation test (questions, not instances, are the units; with one instance per
+question it is the exact McNemar test).
+
+**Unverified entries.** An entry is never ranked, and its rank cell reads *unverified* with the
+reason, when its backend is scripted or fake (not a model), its model revision is not pinned to a
+commit or a file hash, or it was produced from a working tree with uncommitted changes.
+
+## Trust chain
+
+`rgb-leaderboard verify` recomputes every `results.json` from its predictions with the current code
+and data, checks every prediction's fingerprint and prompt hash against the instances rebuilt from
+the data, and fails naming each differing cell; CI runs it on every submission. `results.json`
+records the scoring version (a hash of the scoring and statistics code and phrase tables);
+`rgb-leaderboard rescore SUBMISSION` rewrites it from the predictions after a scoring change,
+without loading a model, and records that it did.
 
 ## Coverage and partial runs
 

@@ -1,0 +1,317 @@
+"""The trust chain from predictions to the board: recompute a results.json from its predictions
+with the current code and data, and say exactly what differs (`rgb-leaderboard verify`), or write
+the recomputed file (`rgb-leaderboard rescore`).
+
+What is recomputed: the submission's own protocol (its model.yaml run plan) is rebuilt from the
+data on disk, restricted to the instances that have a prediction of the recorded fingerprint; every
+prediction's prompt hash and passage hashes must equal those of the rebuilt instance. Those
+predictions are scored and aggregated exactly as the runner does (run.assemble), with no backend:
+nothing is generated and no model is loaded.
+
+What is compared (the part of results.json that predictions, data and code determine):
+- `cells` and `scores`: every field of every row, rows matched by (lang, ability, noise rate,
+  mode) and (lang, mode, ability, metric); numbers equal within 1e-9;
+- `bootstrap` (method, resamples, seed, confidence), `partial`, `submission_id`;
+- provenance: `fingerprint` (also against model.yaml now and every prediction), `data_blob_ids`
+  (against the data now), `scoring_version` (against the code now), `prompt_tokens`,
+  `completion_tokens` and `extra.predictions_in_results`.
+What is not: `partial_reasons` (its text quotes the invocation's options, e.g. `--limit 100`;
+`partial` itself is compared), and the provenance of the run that generated (times, command,
+git commit and dirty flag, library versions, device, backend description and counters,
+`extra.this_invocation`): they describe that run and cannot be recomputed from its output.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from leaderboard.core.errors import ConfigError, DataError, LeaderboardError
+from leaderboard.core.schema import PredictionRecord, Results
+from leaderboard.core.submission import SUBMISSION_FILE, load_submission
+from leaderboard.core.text import REPLACEMENT
+from leaderboard.run import provenance as prov
+from leaderboard.run.assemble import assemble_results
+from leaderboard.run.generate import GenStats
+from leaderboard.run.plan import Plan, build_plan
+from leaderboard.run.store import RunStore
+from leaderboard.stats.version import scoring_version
+
+TOLERANCE = 1e-9
+_CELL_KEY = ("lang", "ability", "noise_rate", "mode")
+_SCORE_KEY = ("lang", "mode", "ability", "metric")
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """One compared value that differs: where (a cell, a score, a provenance field), old, new."""
+
+    where: str
+    old: object
+    new: object
+
+    def __str__(self) -> str:
+        return f"{self.where}: results.json has {_show(self.old)}, recomputed {_show(self.new)}"
+
+
+@dataclass
+class Recomputed:
+    folder: Path
+    old: Results
+    new: Results | None  # None when the predictions could not be scored at all
+    problems: list[str] = field(default_factory=list)  # fingerprint, prompt hash, data, text
+    notes: list[str] = field(default_factory=list)
+    checked: int = 0  # predictions checked against their instances
+
+
+@dataclass
+class VerifyReport:
+    recomputed: Recomputed
+    mismatches: list[Mismatch]
+
+    @property
+    def ok(self) -> bool:
+        return not self.mismatches and not self.recomputed.problems
+
+    @property
+    def version_mismatch(self) -> tuple[str | None, str] | None:
+        old = self.recomputed.old.provenance.scoring_version
+        now = scoring_version()
+        return None if old == now else (old, now)
+
+    def render(self) -> str:
+        rc = self.recomputed
+        name = rc.folder.as_posix()
+        if self.ok:
+            return (
+                f"ok: {name}: {len(rc.old.cells)} cells and {len(rc.old.scores)} scores "
+                f"recomputed from {rc.checked} predictions, identical; fingerprint "
+                f"{rc.old.provenance.fingerprint}, scoring version {scoring_version()}"
+            )
+        lines = [f"FAIL: {name}"]
+        vm = self.version_mismatch
+        if vm is not None:
+            lines.append(
+                f"  scoring version: results.json was scored by {vm[0] or '(none recorded)'}, "
+                f"the current scoring code is {vm[1]} (scoring code, statistics or phrase tables "
+                "changed since)"
+            )
+        lines += [f"  {p}" for p in rc.problems]
+        numbers = [m for m in self.mismatches if m.where != "provenance.scoring_version"]
+        if numbers:
+            lines.append(f"  {len(numbers)} recomputed value(s) differ:")
+            lines += [f"    {m}" for m in numbers]
+        elif vm is not None and rc.new is not None:
+            lines.append("  (every recomputed number is unchanged; only the version differs)")
+        lines.append(
+            f"  regenerate it from the predictions (no model is loaded): "
+            f"rgb-leaderboard rescore {name}"
+        )
+        return "\n".join(lines)
+
+
+def _show(v: object) -> str:
+    if isinstance(v, float):
+        return f"{v:.6g}"
+    if isinstance(v, list | tuple) and all(isinstance(x, float) for x in v):
+        return "[" + ", ".join(f"{x:.6g}" for x in v) + "]"
+    return repr(v)
+
+
+def _same(a: object, b: object) -> bool:
+    if isinstance(a, float | int) and isinstance(b, float | int) and not isinstance(a, bool):
+        return math.isclose(float(a), float(b), rel_tol=0.0, abs_tol=TOLERANCE)
+    if isinstance(a, list | tuple) and isinstance(b, list | tuple):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    return a == b
+
+
+def _rows(rows: list, key: tuple[str, ...]) -> dict[str, dict]:
+    out = {}
+    for r in rows:
+        d = r.model_dump(mode="json")
+        label = "/".join(
+            f"{d[k]:.1f}" if k == "noise_rate" else str(d[k]) for k in key if d.get(k) is not None
+        )
+        out[label] = d
+    return out
+
+
+def _compare_rows(kind: str, old: list, new: list, key: tuple[str, ...]) -> list[Mismatch]:
+    a, b = _rows(old, key), _rows(new, key)
+    out = []
+    for label in sorted(a.keys() | b.keys()):
+        if label not in b:
+            out.append(Mismatch(f"{kind} {label}", "present", "absent"))
+        elif label not in a:
+            out.append(Mismatch(f"{kind} {label}", "absent", "present"))
+        else:
+            for f in a[label]:
+                if f not in key and not _same(a[label][f], b[label].get(f)):
+                    out.append(Mismatch(f"{kind} {label} {f}", a[label][f], b[label].get(f)))
+    return out
+
+
+def compare_results(old: Results, new: Results) -> list[Mismatch]:
+    """Every difference in the compared part (see the module docstring)."""
+    out = _compare_rows("cell", old.cells, new.cells, _CELL_KEY)
+    out += _compare_rows("score", old.scores, new.scores, _SCORE_KEY)
+    for name in ("submission_id", "partial"):
+        if getattr(old, name) != getattr(new, name):
+            out.append(Mismatch(name, getattr(old, name), getattr(new, name)))
+    ob, nb = old.bootstrap.model_dump(), new.bootstrap.model_dump()
+    out += [Mismatch(f"bootstrap.{k}", ob[k], nb[k]) for k in ob if not _same(ob[k], nb[k])]
+    op, np_ = old.provenance, new.provenance
+    for name in ("fingerprint", "data_blob_ids", "scoring_version"):
+        if getattr(op, name) != getattr(np_, name):
+            out.append(Mismatch(f"provenance.{name}", getattr(op, name), getattr(np_, name)))
+    for name in ("prompt_tokens", "completion_tokens"):
+        if getattr(op, name) != getattr(np_, name):
+            out.append(Mismatch(f"provenance.{name}", getattr(op, name), getattr(np_, name)))
+    key = "predictions_in_results"
+    if op.extra.get(key) != np_.extra.get(key):
+        out.append(Mismatch(f"provenance.extra.{key}", op.extra.get(key), np_.extra.get(key)))
+    return out
+
+
+def _check_records(
+    plan: Plan, records: list[PredictionRecord], rc: Recomputed
+) -> dict[str, PredictionRecord]:
+    """The records whose instance is in the rebuilt plan with the same prompt and passages."""
+    items = {it.instance.key: it for it in plan.items}
+    kept: dict[str, PredictionRecord] = {}
+    outside, bad = [], []
+    for r in records:
+        it = items.get(r.key)
+        if it is None:
+            outside.append(r.key)
+            continue
+        if r.prompt_sha256 != it.prompt_sha256 or tuple(r.passage_sha256) != it.passage_sha256:
+            bad.append(r.key)
+            continue
+        kept[r.key] = r
+    if bad:
+        rc.problems.append(
+            f"prompt hash: {len(bad)} prediction(s) were made from a prompt other than the "
+            f"instance rebuilt from the data now (first: {bad[0]})"
+        )
+    if outside:
+        rc.notes.append(
+            f"{len(outside)} prediction(s) are not instances of the submission's protocol and "
+            f"are left out (first: {outside[0]})"
+        )
+    broken = [r.key for r in kept.values() if r.prediction.endswith(REPLACEMENT)]
+    if broken:
+        rc.problems.append(
+            f"text: {len(broken)} prediction(s) end inside a character (U+FFFD, first: "
+            f"{broken[0]}); run `rgb-leaderboard predictions repair {rc.folder.as_posix()}`"
+        )
+    rc.checked = len(kept)
+    return kept
+
+
+def recompute(folder: Path, data_root: Path) -> Recomputed:
+    """Rebuild the instances, check the predictions against them and rescore (module docstring).
+
+    Raises LeaderboardError when the folder has no results.json or model.yaml, or the protocol
+    cannot be rebuilt (data missing): nothing can be compared then."""
+    folder = Path(folder)
+    store = RunStore(folder)
+    old = store.read_results()
+    if not (folder / SUBMISSION_FILE).is_file():
+        raise ConfigError(f"{folder}: no {SUBMISSION_FILE}; cannot rebuild the instances")
+    sub = load_submission(folder)
+    rc = Recomputed(folder, old, None)
+    fp = old.provenance.fingerprint
+    now = prov.fingerprint(sub)
+    if now != fp:
+        rc.problems.append(
+            f"fingerprint: results.json records {fp}, model.yaml gives {now} now (a setting "
+            "that changes outputs was edited after the run)"
+        )
+    read = store.read()
+    records = [r for r in read.records if r.fingerprint == fp]
+    others = sorted({r.fingerprint for r in read.records} - {fp})
+    if others:
+        rc.problems.append(
+            f"fingerprint: predictions of other settings are in the folder ({', '.join(others)})"
+        )
+    try:
+        full = build_plan(sub, data_root)
+    except (ConfigError, DataError) as exc:
+        raise LeaderboardError(f"{folder}: cannot rebuild the instances: {exc}") from exc
+    kept = _check_records(full, records, rc)
+    if not kept:
+        rc.problems.append("predictions: none matches an instance of the protocol")
+        return rc
+    used = {(k.split("/")[0], k.split("/")[1]) for k in kept}
+    plan = Plan(
+        splits=[s for s in full.splits if (s.lang, s.ability) in used],
+        skipped=full.skipped,
+        partial_reasons=full.partial_reasons,
+        items=[it for it in full.items if it.instance.key in kept],
+    )
+    p = old.provenance
+    rc.new = assemble_results(
+        sub,
+        plan,
+        kept,
+        fp,
+        GenStats(),
+        None,
+        old,
+        started=p.started,
+        wall_s=p.wall_time_s,
+        command=p.command,
+        resamples=old.bootstrap.resamples,
+    )
+    return rc
+
+
+def verify(folder: Path, data_root: Path) -> VerifyReport:
+    rc = recompute(folder, data_root)
+    mismatches = compare_results(rc.old, rc.new) if rc.new is not None else []
+    return VerifyReport(rc, mismatches)
+
+
+def rescored(rc: Recomputed, command: str, extra: dict[str, object] | None = None) -> Results:
+    """results.json rewritten from the recomputation: the compared part (module docstring) and
+    the partial reasons are the recomputed ones; the generating run's provenance is kept, with a
+    `rescored` entry saying by which code and command."""
+    if rc.new is None:
+        raise LeaderboardError(f"{rc.folder}: nothing to rescore ({'; '.join(rc.problems)})")
+    old, new = rc.old.provenance, rc.new.provenance
+    record = {
+        "command": prov.repo_relative(command),
+        "scoring_version_before": old.scoring_version,
+        "git_commit": new.git_commit,
+        "git_dirty": new.git_dirty,
+        **(extra or {}),
+    }
+    history = (
+        list(old.extra.get("rescored", [])) if isinstance(old.extra.get("rescored"), list) else []
+    )
+    provenance = old.model_copy(
+        update={
+            "command": prov.repo_relative(
+                old.command,
+                (
+                    prov.repo_root(),
+                    prov.repo_root(prov.PACKAGE_ROOT),
+                    *prov.recorded_roots(old.command),
+                ),
+            ),
+            "data_blob_ids": new.data_blob_ids,
+            "scoring_version": new.scoring_version,
+            "prompt_tokens": new.prompt_tokens,
+            "completion_tokens": new.completion_tokens,
+            "extra": {
+                **old.extra,
+                "skipped_splits": new.extra.get("skipped_splits", []),
+                "predictions_in_results": new.extra.get("predictions_in_results"),
+                "rescored": [*history, record],
+            },
+        }
+    )
+    return rc.new.model_copy(update={"provenance": provenance})

@@ -1,0 +1,125 @@
+"""Confidence intervals that hold at the edges: Wilson score intervals at a cluster-aware
+effective sample size, and Newcombe's interval for a difference of independent scores.
+
+Why not the percentile bootstrap alone: when every answer of a cell is wrong (or right), every
+bootstrap replicate is 0 (or 1) and the interval collapses to [0, 0], claiming certainty that 300
+questions cannot give. The Wilson score interval never collapses (at p = 0 its upper bound is
+z^2 / (n + z^2)) and keeps close to nominal coverage near 0 and 1, where the normal interval
+fails.
+
+Why not plain Wilson at the number of answers: a score averaged over noise rates asks the same
+question five times; those answers are correlated, so n answers carry less information than n
+independent ones. The design effect measures how much less. We read it off the cluster bootstrap
+(which resamples questions, so it sees the correlation): the *effective n* is the sample size at
+which a binomial proportion has the bootstrap's variance, n_eff = p(1 - p) / Var_boot (the
+bootstrap variance is first multiplied by k / (k - 1), k clusters, to undo its known downward
+bias). The interval is Wilson at (p, n_eff): the cluster-adjusted Wilson interval with the design
+effect estimated by the bootstrap. Where the bootstrap has no variance to measure (p exactly 0 or 1)
+n_eff is the number of distinct questions behind the score: the effective n if all answers to one
+question were identical (intra-cluster correlation 1, the most conservative case). For one cell
+(one answer per question) both rules give Wilson at the number of questions.
+
+Scores that are not in [0, 1] (a signed score in [-1, 1]) are mapped affinely onto [0, 1], given
+the same treatment and mapped back. The zh - en difference joins the two languages' intervals with
+Newcombe's hybrid score method (MOVER), exact in spirit for independent samples (the two
+languages' question sets are disjoint).
+
+Coverage measured by simulation is in tests/stats/test_intervals.py and the methodology page.
+"""
+
+from __future__ import annotations
+
+import math
+from statistics import NormalDist
+
+import numpy as np
+
+from leaderboard.stats.bootstrap import CONFIDENCE
+
+METHOD = (
+    "Wilson score interval at the cluster-bootstrap effective n (design effect from resampling "
+    "question ids, shared draws per data file; n_eff = number of questions at 0 and 1); "
+    "zh - en: Newcombe (MOVER) from the two languages' intervals"
+)
+
+Bounds = tuple[float, float]
+UNIT: Bounds = (0.0, 1.0)
+SIGNED: Bounds = (-1.0, 1.0)
+
+
+def z_value(confidence: float = CONFIDENCE) -> float:
+    """Two-sided standard normal quantile (0.95 -> 1.95996...), without scipy."""
+    return NormalDist().inv_cdf(0.5 + confidence / 2)
+
+
+def wilson(p: float, n: float, confidence: float = CONFIDENCE) -> tuple[float, float]:
+    """Wilson score interval of a proportion p observed on n (possibly fractional) trials."""
+    if n <= 0:
+        return 0.0, 1.0
+    p = min(max(p, 0.0), 1.0)
+    z = z_value(confidence)
+    z2 = z * z
+    denom = 1 + z2 / n
+    center = (p + z2 / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom
+    return max(0.0, center - half), min(1.0, center + half)
+
+
+def effective_n(p: float, replicates: np.ndarray | None, n_clusters: int) -> float:
+    """The n at which a binomial proportion p has the bias-corrected bootstrap variance; the
+    number of clusters when that variance carries no information (p at 0 or 1, no spread)."""
+    if replicates is None or n_clusters < 1:
+        return float(max(n_clusters, 0))
+    finite = replicates[np.isfinite(replicates)]
+    spread = p * (1 - p)
+    if finite.size < 2 or spread <= 0:
+        return float(n_clusters)
+    var = float(np.var(finite, ddof=1))
+    if n_clusters > 1:
+        var *= n_clusters / (n_clusters - 1)
+    if var <= 0:
+        return float(n_clusters)
+    return spread / var
+
+
+def score_interval(
+    value: float | None,
+    replicates: np.ndarray | None,
+    n_clusters: int,
+    bounds: Bounds = UNIT,
+    confidence: float = CONFIDENCE,
+) -> tuple[float, float] | None:
+    """Wilson interval of a score in `bounds` at its effective n; None without a value, without
+    bootstrap replicates (resampling switched off) or without any cluster."""
+    if value is None or not math.isfinite(value) or replicates is None or n_clusters < 1:
+        return None
+    if not np.isfinite(replicates).any():
+        return None
+    lo, hi = bounds
+    width = hi - lo
+    p = (value - lo) / width
+    reps = (replicates - lo) / width
+    a, b = wilson(p, effective_n(p, reps, n_clusters), confidence)
+    return lo + width * a, lo + width * b
+
+
+def bounds_for(value: float, replicates: np.ndarray | None) -> Bounds:
+    """[0, 1] for rates; [-1, 1] once the score or a replicate is negative (a signed score)."""
+    negative = value < 0 or (
+        replicates is not None
+        and np.isfinite(replicates).any()
+        and float(np.nanmin(replicates)) < 0
+    )
+    return SIGNED if negative else UNIT
+
+
+def newcombe_difference(
+    a: float, ci_a: tuple[float, float], b: float, ci_b: tuple[float, float]
+) -> tuple[float, float]:
+    """Interval of a - b for independent estimates from their own intervals (Newcombe 1998,
+    method 10; MOVER): asymmetric where either sits near a bound, never collapsed when they are
+    not."""
+    d = a - b
+    lower = d - math.sqrt((a - ci_a[0]) ** 2 + (ci_b[1] - b) ** 2)
+    upper = d + math.sqrt((ci_a[1] - a) ** 2 + (b - ci_b[0]) ** 2)
+    return lower, upper
