@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
+from typer.testing import CliRunner
+
+from leaderboard.cli import app
+from leaderboard.core.errors import LeaderboardError
 
 
 def write_fake_submission(folder: Path, **fields: object) -> Path:
@@ -40,3 +45,35 @@ def read_results(path: Path):
 
     path = Path(path)
     return _read(path / "results.json" if path.is_dir() else path)
+
+
+@dataclass(frozen=True)
+class CliOutcome:
+    """What a user sees from one command: the exit code, stdout and stderr."""
+
+    code: int
+    out: str
+    err: str
+
+
+def cli(*args: object) -> CliOutcome:
+    """Run `rgb-leaderboard ARGS` in-process as `leaderboard.cli.main` does: a LeaderboardError
+    becomes `error: MESSAGE` on stderr and exit code 2. Any other exception propagates, so a
+    traceback fails the calling test."""
+    runner = CliRunner()
+    result = runner.invoke(app, [str(a) for a in args], catch_exceptions=True)
+    exc = result.exception
+    if isinstance(exc, LeaderboardError):
+        return CliOutcome(2, result.stdout, result.stderr + f"error: {exc}\n")
+    if exc is not None and not isinstance(exc, SystemExit):
+        raise exc
+    return CliOutcome(result.exit_code, result.stdout, result.stderr)
+
+
+def error_line(outcome: CliOutcome) -> str:
+    """The one error line of a failed command (asserts there is exactly one, and no traceback)."""
+    assert outcome.code != 0, outcome.out
+    assert "Traceback" not in outcome.err
+    lines = [ln for ln in outcome.err.splitlines() if ln.startswith("error: ")]
+    assert len(lines) == 1, outcome.err
+    return lines[0]

@@ -203,3 +203,12 @@ def test_runner_output_builds_and_pass_fail_agrees_with_results(tmp_path):
             assert sum(passes) / len(passes) == pytest.approx(expected), (page.name, mode)
             checked += 1
     assert checked >= 15
+
+
+def test_model_page_title_is_escaped_once(built):
+    """Issue 13: the page title is set in front matter (escaped once), not taken from the heading,
+    whose entities the theme's `striptags` decoded again into live markup."""
+    page = (built / "models" / "model-000.html").read_text(encoding="utf-8")
+    title = re.search(r"<title>(.*?)</title>", page, re.S).group(1)
+    assert title.startswith("Model 000 &lt;script&gt;alert(1)&lt;/script&gt; - ")
+    assert page.count("<script>alert(1)") == 0

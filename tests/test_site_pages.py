@@ -321,3 +321,35 @@ def test_ci_with_negative_bounds_reads_unambiguously():
     assert pct_ci((-0.163, -0.086)) == "-16.3 to -8.6"
     assert pct_ci((-0.1, 0.05)) == "-10.0 to 5.0"
     assert pct_ci(None) == ""
+
+
+def test_csv_cells_cannot_start_a_spreadsheet_formula():
+    rows = tuple(
+        Row({"m": Cell.text(name), "v": Cell.rate(-0.25)})
+        for name in ('=HYPERLINK("http://x")', "+1", "-2", "@SUM(A1)", "\tx", "plain")
+    )
+    table = Table(
+        id="t", title="T", columns=(Column("m", "Model"), Column("v", "V", True)), rows=rows
+    )
+    names = [line.split(",")[1] for line in to_csv(table).splitlines()[1:]]
+    assert names[0].startswith("\"'=HYPERLINK") and names[1:5] == [
+        "'+1",
+        "'-2",
+        "'@SUM(A1)",
+        "'\tx",
+    ]
+    assert names[5] == "plain"
+    assert to_csv(table).splitlines()[1].endswith(",-0.25,,")  # numbers keep their sign
+    assert json.loads(to_json(table))["rows"][0]["m"] == '=HYPERLINK("http://x")'  # JSON is data
+
+
+def test_page_title_and_chart_labels_are_single_line_text():
+    from leaderboard.site.render.charts import label
+    from leaderboard.site.render.page import front_matter
+
+    fm = front_matter(title="</title><script>alert(1)</script>\n\u202eevil\x00" + "x" * 500)
+    line = next(ln for ln in fm.splitlines() if ln.startswith("title: "))
+    assert line.startswith('title: "&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt; evil')
+    assert len(line) < 200 and "\u202e" not in line and "\\u0000" not in line
+    assert label("$\\frac{a") == "$\\frac{a" and label("_x").endswith("_x") and label("_x") != "_x"
+    assert len(label("y" * 1_000_000)) == 60

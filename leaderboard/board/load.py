@@ -12,11 +12,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import yaml
-
 from leaderboard.board.reported import ReportedFile, load_reported
 from leaderboard.core.errors import ResultsError
+from leaderboard.core.safe_io import read_text
 from leaderboard.core.schema import PredictionRecord, Results
+from leaderboard.core.submission import is_slug
+from leaderboard.core.yaml_safe import MAX_YAML_BYTES, parse_yaml
 from leaderboard.run.store import RunStore
 
 if TYPE_CHECKING:  # board.paired imports this module
@@ -68,17 +69,19 @@ def load_predictions(directory: Path, fingerprint: str) -> tuple[PredictionRecor
 
 
 def _load_model_yaml(path: Path) -> tuple[str | None, dict[str, object]]:
-    if not path.is_file():
+    if not path.exists():
         return None, {}
-    text = path.read_text(encoding="utf-8")
-    try:
-        parsed = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise ResultsError(f"{path}: not valid YAML ({exc}); fix the syntax.") from exc
+    text = read_text(path, ResultsError, MAX_YAML_BYTES)
+    _, parsed = parse_yaml(text, path, ResultsError)
     return text, parsed if isinstance(parsed, dict) else {}
 
 
 def load_entry(directory: Path, with_predictions: bool = True) -> Entry:
+    if not is_slug(directory.name):
+        raise ResultsError(
+            f"{directory}: a submission folder name must be a slug (lowercase letters, digits, "
+            "'.', '_' or '-'); rename the folder and its ids"
+        )
     store = RunStore(directory)
     results_path = store.results_path
     results = store.read_results()
@@ -110,6 +113,11 @@ def load_site_data(repo_root: Path, with_predictions: bool = True) -> SiteData:
     reported: list[Reported] = []
     if sub_root.is_dir():
         for directory in sorted(p for p in sub_root.iterdir() if p.is_dir()):
+            if (directory / "results.json").is_dir():
+                raise ResultsError(
+                    f"{directory / 'results.json'}: is a folder, expected the results file; "
+                    "remove it or put the runner's results.json there"
+                )
             if (directory / "results.json").is_file():
                 submissions.append(load_entry(directory, with_predictions))
             rep = directory / "reported.yaml"

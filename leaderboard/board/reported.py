@@ -26,10 +26,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from leaderboard.core.errors import ResultsError
+from leaderboard.core.safe_io import one_line
+from leaderboard.core.yaml_safe import load_yaml
 
 Percent = float
 
@@ -60,7 +61,7 @@ class ReportedLang(_Strict):
 
 class ReportedModel(_Strict):
     id: str = Field(pattern=r"^[A-Za-z0-9._-]+$")
-    display_name: str
+    display_name: str = Field(min_length=1, max_length=200)
     zh: ReportedLang | None = None
     en: ReportedLang | None = None
 
@@ -90,16 +91,13 @@ def frac(value: Percent | None) -> float | None:
 
 def load_reported(path: Path) -> ReportedFile:
     """Read and validate one reported.yaml; errors name the file and the field."""
-    try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as exc:
-        raise ResultsError(f"{path}: not valid YAML ({exc}); fix the syntax.") from exc
+    _, raw = load_yaml(path, ResultsError)
     try:
         return ReportedFile.model_validate(raw)
     except ValidationError as exc:
         first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "(top level)"
+        where = one_line(".".join(str(p) for p in first["loc"]) or "(top level)")
         raise ResultsError(
-            f"{path}: field {where}: {first['msg']}. "
-            "See the format in leaderboard/site/reported.py."
+            f"{path}: field {where}: {one_line(first['msg'])}. "
+            "See the format in leaderboard/board/reported.py."
         ) from exc

@@ -8,6 +8,7 @@ from typing import Literal
 
 import typer
 
+from leaderboard.core.errors import ConfigError
 from leaderboard.core.types import ABILITIES, DEFAULT_NOISE_RATES, LANGS
 from leaderboard.data.fetch import fetch_files as fetch
 from leaderboard.data.manifest import FETCH_COMMAND, FileStatus, data_root, status
@@ -151,8 +152,25 @@ def instances_cmd(
     show_prompt: bool = typer.Option(
         False, "--show-prompt", help="Add the chat messages built from the RGB reference prompts."
     ),
+    any_noise_rate: bool = typer.Option(
+        False, "--any-noise-rate", help="Allow noise rates outside the RGB protocol (warns)."
+    ),
 ) -> None:
     """Print test instances, one JSON object a line: the passages in the order the model sees."""
+    protocol = DEFAULT_NOISE_RATES[ability]
+    off = [r for r in noise_rate or () if r not in protocol]
+    if off and not any_noise_rate:
+        raise ConfigError(
+            f"--noise-rate {off[0]:g} is not an RGB protocol rate for {ability} "
+            f"({', '.join(f'{r:.1f}' for r in protocol)}); pass --any-noise-rate to build it anyway"
+        )
+    if off:
+        typer.secho(
+            f"warning: noise rate(s) {', '.join(f'{r:g}' for r in off)} are outside the RGB "
+            f"protocol for {ability}; results at them are not comparable with the paper",
+            fg=typer.colors.YELLOW,
+            err=True,
+        )
     source, items = build_instances(
         data_root(data_dir),
         lang,

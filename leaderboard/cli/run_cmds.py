@@ -98,7 +98,7 @@ def run(
         False, "--retry-errors", help="Generate again the instances that failed before."
     ),
     chunk_size: int | None = typer.Option(
-        None, "--chunk-size", help="Prompts per append (default 4 x batch size)."
+        None, "--chunk-size", min=1, help="Prompts per append (default 4 x batch size)."
     ),
     progress: bool = typer.Option(
         True, "--progress/--no-progress", help="Show a progress bar with throughput and ETA."

@@ -11,8 +11,9 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from leaderboard.core.errors import DataError, ResultsError
-from leaderboard.core.types import ABILITIES, LANGS
+from leaderboard.core.errors import ConfigError, DataError, ResultsError
+from leaderboard.core.safe_io import output_file, write_text_atomic
+from leaderboard.core.types import ABILITIES, DEFAULT_NOISE_RATES, LANGS
 from leaderboard.data.manifest import data_root
 from leaderboard.run.rescore import (
     lines_from_predictions,
@@ -111,19 +112,44 @@ def score_cmd(
     json_out: Path | None = typer.Option(
         None, "--json", help="Also write cells and scores as JSON here."
     ),
+    any_noise_rate: bool = typer.Option(
+        False,
+        "--any-noise-rate",
+        help="Accept noise rates outside the RGB protocol (they get cells, never scores).",
+    ),
 ) -> None:
     """Rescore saved predictions without a model: answers are looked up in the data by id.
 
     Both modes are computed; --mode picks what --per-instance writes and what the summary shows.
     """
-    lines = read_lines(predictions)
+    # output paths are checked (and their folders made) before any work, so a typo costs nothing
+    if per_instance is not None:
+        output_file(per_instance, ConfigError, "--per-instance", "judgements.jsonl")
+    if json_out is not None:
+        output_file(json_out, ConfigError, "--json")
+    lines = read_lines(predictions, any_noise_rate)
+    off = sorted(
+        {
+            f"{x.ability} {x.noise_rate:g}"
+            for x in lines
+            if x.noise_rate not in DEFAULT_NOISE_RATES[x.ability]
+        }
+    )
+    if off:
+        typer.secho(
+            f"warning: noise rates outside the RGB protocol ({', '.join(off)}): scored as "
+            "cells, left out of every ability score",
+            fg=typer.colors.YELLOW,
+            err=True,
+        )
     pairs, splits = resolve(lines, data_root(data_dir))
     items = score_lines(pairs)
     if per_instance is not None:
-        per_instance.parent.mkdir(parents=True, exist_ok=True)
-        with open(per_instance, "w", encoding="utf-8") as fh:
-            for (line, _), item in zip(pairs, items, strict=True):
-                fh.write(json.dumps(output_row(line, item, mode), ensure_ascii=False) + "\n")
+        rows = (
+            json.dumps(output_row(line, item, mode), ensure_ascii=False) + "\n"
+            for (line, _), item in zip(pairs, items, strict=True)
+        )
+        write_text_atomic(per_instance, "".join(rows), ConfigError)
     cells, scores, boot = compute_metrics(items, splits, resamples=resamples, seed=seed)
     if json_out is not None:
         payload = {
@@ -131,7 +157,9 @@ def score_cmd(
             "cells": [c.model_dump() for c in cells],
             "scores": [s.model_dump() for s in scores],
         }
-        json_out.write_text(json.dumps(payload, ensure_ascii=False, indent=1), encoding="utf-8")
+        write_text_atomic(
+            json_out, json.dumps(payload, ensure_ascii=False, indent=1) + "\n", ConfigError
+        )
     _summary(cells, scores, mode)
     typer.echo(
         f"{len(items)} predictions scored; bootstrap: {boot.resamples} resamples, seed {boot.seed}."

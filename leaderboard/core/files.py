@@ -11,7 +11,6 @@ half a file and a kill at any moment loses at most the line being written.
 
 from __future__ import annotations
 
-import gzip
 import json
 import os
 from collections.abc import Iterable, Iterator, Sequence
@@ -21,7 +20,10 @@ from pathlib import Path
 from pydantic import TypeAdapter, ValidationError
 
 from leaderboard.core.errors import ResultsError
+from leaderboard.core.safe_io import gunzip, json_loads, one_line, read_bytes, read_text
 from leaderboard.core.schema import PredictionRecord, Results
+
+MAX_PREDICTION_BYTES = 1 << 31  # the full protocol is ~10 MiB; anything near this is not ours
 
 
 @dataclass
@@ -37,8 +39,8 @@ def format_validation(exc: ValidationError) -> str:
     """A pydantic error as "field 'a.b': message; ..." for one-line messages."""
     parts = []
     for err in exc.errors():
-        loc = ".".join(str(p) for p in err["loc"]) or "(root)"
-        parts.append(f"field '{loc}': {err['msg']}")
+        loc = one_line(".".join(str(p) for p in err["loc"]) or "(root)")
+        parts.append(f"field '{loc}': {one_line(err['msg'])}")
     return "; ".join(parts)
 
 
@@ -68,7 +70,7 @@ def _parse_lines(
         is_tail = lineno == last and not raw.endswith(b"\n")
         try:
             obj = json.loads(raw)
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        except (ValueError, RecursionError) as exc:  # bad JSON, bad UTF-8, absurd nesting
             if tolerate_tail and is_tail:
                 yield f"{path}:{lineno}"
                 continue
@@ -88,14 +90,7 @@ def _parse_lines(
 
 def read_gz_lines(path: Path) -> list[bytes]:
     """The lines of a gzip file (every member); a damaged archive is a one-line error."""
-    try:
-        with gzip.open(path, "rb") as fh:
-            data = fh.read()
-    except (OSError, EOFError) as exc:
-        raise ResultsError(
-            f"{path}: cannot decompress ({exc}). The compressed predictions are damaged; restore "
-            "the file from version control or move it aside and rerun."
-        ) from exc
+    data = gunzip(read_bytes(path, ResultsError, MAX_PREDICTION_BYTES), path, ResultsError)
     return data.splitlines(keepends=True)
 
 
@@ -112,7 +107,8 @@ def read_prediction_files(paths: Sequence[Path]) -> PredictionsRead:
         if path.suffix == ".gz":
             lines, tolerate = read_gz_lines(path), False
         else:
-            lines, tolerate = path.read_bytes().splitlines(keepends=True), True
+            data = read_bytes(path, ResultsError, MAX_PREDICTION_BYTES)
+            lines, tolerate = data.splitlines(keepends=True), True
         for item in _parse_lines(path, lines, tolerate):
             if isinstance(item, str):
                 out.truncated_tail.append(item)
@@ -211,19 +207,11 @@ def write_results(path: Path, results: Results) -> None:
 def read_results(path: Path) -> Results:
     """Load and validate results.json; errors name the file and the offending fields."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError as exc:
+    if not path.exists():
         raise ResultsError(
             f"{path}: no results file. Run `rgb-leaderboard run` on the submission first."
-        ) from exc
-    try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ResultsError(
-            f"{path}:{exc.lineno}: not valid JSON ({exc.msg}). Regenerate it with "
-            "`rgb-leaderboard run` (predictions are kept, so nothing is generated again)."
-        ) from exc
+        )
+    obj = json_loads(read_text(path, ResultsError), str(path), ResultsError, constants=True)
     try:
         return Results.model_validate(obj)
     except ValidationError as exc:

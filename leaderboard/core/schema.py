@@ -8,7 +8,7 @@ Rates are fractions in [0, 1]; the site renders percentages.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -17,11 +17,17 @@ from leaderboard.core.types import Ability, Lang, Mode
 SCHEMA_VERSION = 1
 DIFF_LANG = "zh-en"  # ScoreEntry.lang of a zh score minus its en score
 
+# A rate is a fraction: a value outside [0, 1] (or NaN / Infinity, refused by allow_inf_nan) in a
+# committed file is an error, not a site showing "750.0" or "nan–inf".
+Rate = Annotated[float, Field(ge=0.0, le=1.0)]
+Diff = Annotated[float, Field(ge=-1.0, le=1.0)]  # a rate, or a zh - en difference of rates
+Count = Annotated[int, Field(ge=0)]
 CI = tuple[float, float]
+RateCI = tuple[Rate, Rate]
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
 
 class PredictionRecord(_Strict):
@@ -31,7 +37,7 @@ class PredictionRecord(_Strict):
     fingerprint: str  # hash of everything that changes the output (model, revision, gen config...)
     lang: Lang
     ability: Ability
-    noise_rate: float
+    noise_rate: Rate
     id: int
     prompt_sha256: str
     passage_sha256: list[str]
@@ -53,26 +59,26 @@ class CellMetrics(_Strict):
 
     lang: Lang
     ability: Ability
-    noise_rate: float
+    noise_rate: Rate
     mode: Mode
-    n: int  # instances scored (errors included, counted as incorrect)
-    n_errors: int  # generation failures
-    expected_n: int  # instances in the split (coverage = n / expected_n)
+    n: Count  # instances scored (errors included, counted as incorrect)
+    n_errors: Count  # generation failures
+    expected_n: Count  # instances in the split (coverage = n / expected_n)
     data_file: str  # e.g. "zh_refine.json" or "partial/en_head50.json"
     data_complete: bool  # False when the split file itself is partial (not the official file)
-    accuracy: float
-    accuracy_ci: CI | None = None
-    rejection_rate: float
-    rejection_rate_ci: CI | None = None
-    over_refusal_rate: float | None = None  # rejections when the answer is present (noise < 1)
-    ed: float | None = None  # counterfactual: error detection rate
-    ed_ci: CI | None = None
-    cr: float | None = None  # reference: corrected / detected
-    cr_ci: CI | None = None
-    cr_all: float | None = None  # corrected and detected / n
-    mean_output_chars: float
-    token_f1: float | None = None
-    token_f1_ci: CI | None = None
+    accuracy: Rate
+    accuracy_ci: RateCI | None = None
+    rejection_rate: Rate
+    rejection_rate_ci: RateCI | None = None
+    over_refusal_rate: Rate | None = None  # rejections when the answer is present (noise < 1)
+    ed: Rate | None = None  # counterfactual: error detection rate
+    ed_ci: RateCI | None = None
+    cr: Rate | None = None  # reference: corrected / detected
+    cr_ci: RateCI | None = None
+    cr_all: Rate | None = None  # corrected and detected / n
+    mean_output_chars: Annotated[float, Field(ge=0.0)]
+    token_f1: Rate | None = None
+    token_f1_ci: RateCI | None = None
 
 
 class ScoreEntry(_Strict):
@@ -85,18 +91,18 @@ class ScoreEntry(_Strict):
     mode: Mode
     ability: Ability | Literal["overall"]
     metric: str
-    value: float | None
-    ci: CI | None = None
-    n_questions: int
+    value: Diff | None
+    ci: tuple[Diff, Diff] | None = None
+    n_questions: Count
     complete: bool  # False when a cell behind it is missing, partial or on a partial data file
     definition: str  # one sentence, shown as a tooltip on the site
 
 
 class Bootstrap(_Strict):
     method: str  # e.g. "percentile, cluster over question ids"
-    resamples: int
+    resamples: Count
     seed: int
-    confidence: float = 0.95
+    confidence: Annotated[float, Field(gt=0.0, lt=1.0)] = 0.95
 
 
 class Provenance(_Strict):
@@ -135,7 +141,7 @@ class Provenance(_Strict):
 class Results(_Strict):
     schema_version: Literal[1] = SCHEMA_VERSION
     submission_id: str
-    display_name: str
+    display_name: str = Field(min_length=1, max_length=200)  # in every table and chart
     partial: bool  # --limit, a subset of languages/abilities, or missing splits
     partial_reasons: list[str] = Field(default_factory=list)
     provenance: Provenance

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator
 
 from leaderboard.core.types import (
     ABILITIES,
@@ -53,8 +53,8 @@ class Generation(StrictModel):
 
     temperature: float = Field(0.0, ge=0.0, le=5.0)
     top_p: float = Field(1.0, gt=0.0, le=1.0)
-    max_new_tokens: int = Field(256, ge=1, le=32768)
-    seed: int = 2333
+    max_new_tokens: StrictInt = Field(256, ge=1, le=32768)
+    seed: StrictInt = Field(2333, ge=0, le=2**32 - 1)
 
     def to_config(self) -> GenerationConfig:
         return GenerationConfig(
@@ -75,9 +75,9 @@ class OpenAISettings(StrictModel):
     api_key_env: str | None = (
         None  # the NAME of an environment variable holding the key, never the key
     )
-    concurrency: int = Field(8, ge=1, le=512)
+    concurrency: StrictInt = Field(8, ge=1, le=512)
     timeout_s: float = Field(120.0, gt=0)
-    max_retries: int = Field(6, ge=0, le=50)
+    max_retries: StrictInt = Field(6, ge=0, le=50)
 
     @field_validator("base_url")
     @classmethod
@@ -100,9 +100,9 @@ class OpenAISettings(StrictModel):
 class VLLMSettings(StrictModel):
     """Offline vLLM engine settings (tensor parallelism over the GPUs of one machine)."""
 
-    tensor_parallel_size: int = Field(1, ge=1)
+    tensor_parallel_size: StrictInt = Field(1, ge=1)
     gpu_memory_utilization: float = Field(0.9, gt=0.0, le=1.0)
-    max_model_len: int | None = Field(None, ge=1)
+    max_model_len: StrictInt | None = Field(None, ge=1)
 
 
 class FakeSettings(StrictModel):
@@ -134,7 +134,7 @@ class RunPlan(StrictModel):
         default_factory=lambda: {a: list(r) for a, r in DEFAULT_NOISE_RATES.items()},
         validate_default=True,
     )
-    passage_num: int = Field(5, ge=1, le=20)
+    passage_num: StrictInt = Field(5, ge=1, le=20)
     variant: Literal["refine", "original"] = "refine"
     allow_partial_data: bool = False
 

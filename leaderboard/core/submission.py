@@ -13,10 +13,10 @@ import re
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
 from pydantic import (
     Field,
     PrivateAttr,
+    StrictInt,
     ValidationError,
     ValidationInfo,
     field_validator,
@@ -28,6 +28,7 @@ from leaderboard.core.model_source import (
     model_source,
     resolve_model,
 )
+from leaderboard.core.safe_io import read_text
 from leaderboard.core.settings import (
     Dtype,
     FakeSettings,
@@ -39,10 +40,12 @@ from leaderboard.core.settings import (
     VLLMSettings,
 )
 from leaderboard.core.yaml_lines import check_duplicate_keys, format_validation_errors, line_of
+from leaderboard.core.yaml_safe import load_yaml
 
 SUBMISSION_FILE = "model.yaml"
 _SLUG = re.compile(r"^[a-z0-9][a-z0-9._-]{0,79}$")
 _COMMIT = re.compile(r"^[0-9a-f]{40}$")
+MAX_BATCH_SIZE = 65536
 
 
 class Submission(StrictModel):
@@ -50,7 +53,7 @@ class Submission(StrictModel):
     fields declared before them."""
 
     id: str
-    display_name: str = Field(min_length=1)
+    display_name: str = Field(min_length=1, max_length=200)
     link: str | None = None
     model: str = Field(min_length=1)
     hub_id: str | None = None
@@ -64,8 +67,8 @@ class Submission(StrictModel):
     chat_template: str = "auto"  # "auto" (the tokenizer's), "none", or a path to a Jinja file
     system_prompt: Literal["system", "merge", "none"] = "system"
     generation: Generation = Field(default_factory=Generation)
-    batch_size: int | Literal["auto"] = "auto"
-    max_input_tokens: int | None = Field(None, ge=16)
+    batch_size: StrictInt | Literal["auto"] = "auto"  # StrictInt: `true` is not a batch size
+    max_input_tokens: StrictInt | None = Field(None, ge=16, le=10_000_000)
     truncation: Literal["error", "left_docs"] = "error"
     device_map: str | dict[str, Any] | None = "auto"
     openai: OpenAISettings | None = Field(None, validate_default=True)
@@ -88,8 +91,8 @@ class Submission(StrictModel):
     @field_validator("batch_size")
     @classmethod
     def _batch(cls, v: int | str) -> int | str:
-        if isinstance(v, int) and v < 1:
-            raise ValueError("must be a positive integer or 'auto'")
+        if isinstance(v, int) and not 1 <= v <= MAX_BATCH_SIZE:
+            raise ValueError(f"must be 'auto' or an integer from 1 to {MAX_BATCH_SIZE}")
         return v
 
     @field_validator("quantization")
@@ -149,17 +152,36 @@ class Submission(StrictModel):
             return None
         path = Path(self.chat_template).expanduser()
         base = submission_dir(self)
-        if not path.is_absolute() and base is not None:
-            path = base / path
+        if base is not None:
+            path = _inside(base, path, self._where("chat_template"))
         if not path.is_file():
             raise ConfigError(
                 f"{self._where('chat_template')}: chat template file {path} not found; give a path "
                 "relative to the submission folder, or 'auto' / 'none'"
             )
-        return path.read_text(encoding="utf-8")
+        return read_text(path, ConfigError)
 
     def _where(self, field: str) -> str:
         return f"{self._source_path or '<submission>'}: field '{field}'"
+
+
+def _inside(base: Path, path: Path, where: str) -> Path:
+    """`path` (relative to the submission folder) with symlinks resolved; a file outside the
+    folder is refused, so a submission cannot make the runner read (and publish the hash of)
+    /etc/passwd or another submission's files."""
+    base = base.resolve()
+    target = (base / path).resolve()
+    if not target.is_relative_to(base):
+        raise ConfigError(
+            f"{where}: {path} is outside the submission folder {base}; put the template file "
+            "in the folder and give its relative path"
+        )
+    return target
+
+
+def is_slug(text: str) -> bool:
+    """True for a valid submission id (also a folder name and part of every site URL)."""
+    return bool(_SLUG.fullmatch(text))
 
 
 def submission_dir(sub: Submission) -> Path | None:
@@ -179,14 +201,7 @@ def load_submission(path: Path | str) -> Submission:
             f"{file}: no such file; a submission is a folder submissions/<id>/ with a "
             f"{SUBMISSION_FILE}"
         )
-    text = file.read_text(encoding="utf-8")
-    try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = f"{mark.line + 1}" if mark is not None else "1"
-        raise ConfigError(f"{file}:{line}: not valid YAML ({exc}); fix the syntax") from None
+    root, data = load_yaml(file)
     if not isinstance(data, dict) or root is None:
         raise ConfigError(f"{file}:1: expected a mapping of fields (id, display_name, model, ...)")
     check_duplicate_keys(root, file)

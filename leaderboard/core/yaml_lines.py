@@ -14,6 +14,7 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from leaderboard.core.errors import ConfigError
+from leaderboard.core.safe_io import one_line
 
 # pydantic adds the tried union member to an error's loc ("int", "literal['auto']"): not a field
 _UNION_TAG = re.compile(r"^(int|str|float|bool|none|literal\[|dict\[|list\[|function-)")
@@ -23,6 +24,11 @@ def check_duplicate_keys(node: yaml.Node, file: Path) -> None:
     if isinstance(node, yaml.MappingNode):
         seen: set[str] = set()
         for key, value in node.value:
+            if not isinstance(key, yaml.ScalarNode):
+                raise ConfigError(
+                    f"{file}:{key.start_mark.line + 1}: a key must be a plain name, not a "
+                    "list or mapping"
+                )
             if key.value in seen:
                 raise ConfigError(
                     f"{file}:{key.start_mark.line + 1}: field {key.value!r} is given twice; "
@@ -71,8 +77,9 @@ def format_validation_errors(
             by_loc[loc].append(msg)
     lines = []
     for loc, msgs in by_loc.items():
-        field = ".".join(str(p) for p in loc) or "<top>"
-        lines.append(f"{file}:{line_of(root, loc)}: field '{field}': {'; or '.join(msgs)}")
+        field = one_line(".".join(str(p) for p in loc) or "<top>")
+        msg = one_line("; or ".join(msgs))
+        lines.append(f"{file}:{line_of(root, loc)}: field '{field}': {msg}")
     return "\n".join(lines)
 
 

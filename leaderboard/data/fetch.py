@@ -17,6 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from leaderboard.core.errors import DataError
+from leaderboard.core.safe_io import ensure_dir
 from leaderboard.core.types import LANGS, Lang
 from leaderboard.data.manifest import (
     BASE_URL_ENV,
@@ -47,7 +48,7 @@ def _candidates(source: Path, e: ManifestEntry) -> list[Path]:
 
 
 def _temp_for(dest: Path) -> tuple[int, Path]:
-    dest.parent.mkdir(parents=True, exist_ok=True)
+    ensure_dir(dest.parent, DataError, "data folder")
     fd, tmp = tempfile.mkstemp(dir=dest.parent, prefix=f".{dest.name}.", suffix=".part")
     return fd, Path(tmp)
 
@@ -168,7 +169,7 @@ def fetch_files(
     try:
         for lang in langs:
             d = lang_dir(root, lang)
-            d.mkdir(parents=True, exist_ok=True)
+            ensure_dir(d, DataError, "data folder")
             _write_manifest_copy(d, lang)
             for e in manifest(lang):
                 results.append(

@@ -9,15 +9,23 @@ the predictions file.
 
 from __future__ import annotations
 
-import gzip
-import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from leaderboard.core.errors import DataError, ResultsError
 from leaderboard.core.files import read_prediction_files
-from leaderboard.core.types import ABILITIES, LANGS, Ability, Lang, Mode, Record, TestInstance
+from leaderboard.core.safe_io import decode_utf8, gunzip, json_loads, read_bytes
+from leaderboard.core.types import (
+    ABILITIES,
+    DEFAULT_NOISE_RATES,
+    LANGS,
+    Ability,
+    Lang,
+    Mode,
+    Record,
+    TestInstance,
+)
 from leaderboard.data.splits import load_split
 from leaderboard.run.store import RunStore
 from leaderboard.scoring.outcome import ScoredItem, SplitInfo, effective_score, scored_items
@@ -43,7 +51,7 @@ def _bad(where: str, field: str, problem: str) -> ResultsError:
     return ResultsError(f"{where}: field '{field}': {problem}. Fix that line and run again.")
 
 
-def _line(where: str, obj: object) -> InputLine:
+def _line(where: str, obj: object, any_noise_rate: bool = False) -> InputLine:
     if not isinstance(obj, dict):
         raise ResultsError(f"{where}: expected a JSON object with fields {', '.join(REQUIRED)}")
     for f in REQUIRED:
@@ -60,6 +68,14 @@ def _line(where: str, obj: object) -> InputLine:
         raise _bad(where, "id", f"expected an integer, got {rid!r}")
     if isinstance(rate, bool) or not isinstance(rate, int | float) or not 0 <= rate <= 1:
         raise _bad(where, "noise_rate", f"expected a number between 0 and 1, got {rate!r}")
+    if not any_noise_rate and float(rate) not in DEFAULT_NOISE_RATES[ability]:
+        protocol = ", ".join(f"{r:.1f}" for r in DEFAULT_NOISE_RATES[ability])
+        raise _bad(
+            where,
+            "noise_rate",
+            f"{rate!r} is not an RGB protocol rate for {ability} ({protocol}); pass "
+            "--any-noise-rate to score it anyway",
+        )
     if not isinstance(pred, str):
         raise _bad(where, "prediction", f"expected a string, got {type(pred).__name__}")
     error = obj.get("error")
@@ -68,25 +84,21 @@ def _line(where: str, obj: object) -> InputLine:
     return InputLine(where, obj, lang, ability, rid, float(rate), pred, error)
 
 
-def read_lines(path: Path) -> list[InputLine]:
+def read_lines(path: Path, any_noise_rate: bool = False) -> list[InputLine]:
     """Prediction lines of a .jsonl (or .jsonl.gz) file; blank lines skipped, bad lines are
-    errors."""
+    errors. Noise rates outside the RGB protocol are refused unless `any_noise_rate`."""
     path = Path(path)
-    if not path.is_file():
+    if not path.exists():
         raise ResultsError(f"{path}: file not found; pass a JSON Lines file of predictions")
-    opener = gzip.open if path.suffix == ".gz" else open
+    data = read_bytes(path, ResultsError, max_bytes=1 << 31)
+    if path.suffix == ".gz":
+        data = gunzip(data, path, ResultsError)
     out = []
-    with opener(path, "rt", encoding="utf-8") as fh:
-        for lineno, text in enumerate(fh, start=1):
-            if not text.strip():
-                continue
-            try:
-                obj = json.loads(text)
-            except json.JSONDecodeError as exc:
-                raise ResultsError(
-                    f"{path}:{lineno}: not valid JSON ({exc.msg}, column {exc.colno})"
-                ) from None
-            out.append(_line(f"{path}:{lineno}", obj))
+    for lineno, text in enumerate(decode_utf8(data, path, ResultsError).split("\n"), start=1):
+        if not text.strip():
+            continue
+        obj = json_loads(text, f"{path}:{lineno}", ResultsError)
+        out.append(_line(f"{path}:{lineno}", obj, any_noise_rate))
     if not out:
         raise ResultsError(f"{path}: no predictions in the file")
     return out

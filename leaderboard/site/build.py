@@ -152,6 +152,11 @@ def build_site(repo_root: Path, out_dir: Path | None = None, strict: bool = True
     """Render `repo_root/submissions` into `repo_root/site/docs` and build HTML into out_dir
     (default `repo_root/site/build`). Returns the output folder."""
     repo_root = Path(repo_root).resolve()
+    if not (repo_root / "submissions").is_dir():
+        raise LeaderboardError(
+            f"{repo_root}: no submissions/ folder here; pass --repo the repository root "
+            "(the folder holding submissions/ and site/)"
+        )
     config = _config(repo_root)
     data = load_site_data(repo_root)
     root = repo_root if (repo_root / "data_zh").is_dir() else data_root()

@@ -143,7 +143,7 @@ def model_page(sub: Entry, out: Output) -> str:
     if cov.partial:
         badges += " " + badge("partial", "partial", "; ".join(cov.reasons))
     parts = [
-        front_matter() + f"# {md_text(sub.name)}\n",
+        front_matter(title=sub.name) + f"# {md_text(sub.name)}\n",
         f"\n<p>{badges}</p>\n",
         f"\n<p>Entry <code>{esc(sub.id)}</code> · weights <code>{esc(prov.model)}</code>"
         f" · size {esc(size or '—')} · quantization {esc(quant)} · backend "

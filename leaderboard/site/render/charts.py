@@ -16,6 +16,8 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
+from leaderboard.site.render.fmt import BIDI_CONTROLS
+
 _RC = {
     "svg.hashsalt": "rgb-leaderboard",
     "svg.fonttype": "none",
@@ -25,7 +27,10 @@ _RC = {
     "axes.spines.top": False,
     "axes.spines.right": False,
     "path.simplify": True,
+    "text.parse_math": False,  # a "$" in a model name is text, not mathtext (which can fail)
 }
+MAX_LABEL = 60
+MAX_TITLE = 160
 MAX_LEGEND = 24
 
 
@@ -37,6 +42,22 @@ class Series:
     low: tuple[float | None, ...] = ()
     high: tuple[float | None, ...] = ()
     reported: bool = False  # drawn dashed and grey: a paper's number, not measured here
+
+
+def label(text: str, limit: int = MAX_LABEL) -> str:
+    """Outside text as a chart label: printable characters only (NUL is not allowed in SVG, bidi
+    controls reorder the text around them), one line, at most MAX_LABEL characters (a 1 MB name
+    would take matplotlib minutes to lay out). Matplotlib escapes what is left for XML; a leading
+    "_" is kept visible (matplotlib hides legend entries whose label starts with one)."""
+    clean = "".join(
+        " " if ch.isspace() else ch
+        for ch in text
+        if (ch.isprintable() or ch.isspace()) and ch not in BIDI_CONTROLS
+    )
+    clean = " ".join(clean.split())
+    if len(clean) > limit:
+        clean = clean[: limit - 1] + "…"
+    return "\u200b" + clean if clean.startswith("_") else clean or "?"
 
 
 def _svg(fig) -> str:
@@ -74,7 +95,7 @@ def noise_curve(series: list[Series], title: str, xlabel: str = "noise rate") ->
                     color="0.55",
                     marker="x",
                     linewidth=1,
-                    label=f"{s.label} (reported in paper)",
+                    label=f"{label(s.label)} (reported in paper)",
                 )
                 continue
             color = colors(i % colors.N)
@@ -85,7 +106,7 @@ def noise_curve(series: list[Series], title: str, xlabel: str = "noise rate") ->
                 markersize=3,
                 linewidth=1.4,
                 color=color,
-                label=s.label,
+                label=label(s.label),
             )
             band = [
                 (x, lo, hi)
@@ -108,7 +129,7 @@ def noise_curve(series: list[Series], title: str, xlabel: str = "noise rate") ->
         xs_all = sorted({x for s in series for x in s.x})
         if xs_all:
             ax.set_xticks(xs_all)
-        ax.set_title(title, loc="left")
+        ax.set_title(label(title, MAX_TITLE), loc="left")
         ax.grid(True, alpha=0.3)
         _legend(ax, len(series))
         # fixed margins instead of tight_layout: one draw less per chart (100 model pages)
@@ -150,11 +171,11 @@ def dumbbell(pairs: list[Pair], title: str) -> str:
                 *zip(*en, strict=True), color="#1f77b4", marker="s", s=22, zorder=2, label="en"
             )
         ax.set_yticks(ys)
-        ax.set_yticklabels([p.label for p in pairs], fontsize=7)
+        ax.set_yticklabels([label(p.label) for p in pairs], fontsize=7)
         ax.set_ylim(-0.7, max(n, 1) - 0.3)
         ax.set_xlim(0, 100)
         ax.set_xlabel("score (%)")
-        ax.set_title(title, loc="left")
+        ax.set_title(label(title, MAX_TITLE), loc="left")
         ax.grid(True, axis="x", alpha=0.3)
         if pairs:
             ax.legend(loc="lower right", fontsize=7)
@@ -169,10 +190,10 @@ def bars(labels: list[str], values: list[float | None], title: str, xlabel: str)
         ys = list(range(len(labels)))[::-1]
         ax.barh(ys, [0 if v is None else 100 * v for v in values], color="#4c72b0")
         ax.set_yticks(ys)
-        ax.set_yticklabels(labels, fontsize=7)
+        ax.set_yticklabels([label(x) for x in labels], fontsize=7)
         ax.set_xlim(0, 100)
         ax.set_xlabel(xlabel)
-        ax.set_title(title, loc="left")
+        ax.set_title(label(title, MAX_TITLE), loc="left")
         ax.grid(True, axis="x", alpha=0.3)
         fig.subplots_adjust(
             left=0.3,

@@ -10,6 +10,10 @@ import html
 import json
 import re
 
+# Embedding and override controls: in a title or chart label they reorder the text around them
+BIDI_CONTROLS = frozenset(
+    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+)
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$])")
 
 

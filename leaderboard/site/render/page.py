@@ -6,13 +6,14 @@ Nothing here touches the file system; build.py writes what the page builders ret
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from leaderboard.board.load import Entry, SiteData
 from leaderboard.board.ranking import coverage
 from leaderboard.board.reported import ReportedModel
-from leaderboard.site.render.fmt import esc, human_count
+from leaderboard.site.render.fmt import BIDI_CONTROLS, esc, human_count
 from leaderboard.site.render.parallel import pmap
 from leaderboard.site.render.tables import Cell, Table, render_html
 
@@ -70,14 +71,34 @@ def _draw(job: tuple[Callable[..., str], tuple]) -> str:
     return draw(*args)
 
 
-def front_matter(search_exclude: bool = True) -> str:
+def front_matter(search_exclude: bool = True, title: str | None = None) -> str:
     """Wide tables need the room: hide the right-hand table of contents on data pages.
 
     Data pages (big tables of numbers) are kept out of the search index by default: indexing them
     was half of the mkdocs build time at 100 models and finds nothing the home page and the models
-    index (both indexed) do not."""
+    index (both indexed) do not.
+
+    `title` sets the page title (<title>, header) when it holds outside text: without it mkdocs
+    takes the first heading's text and the theme's `striptags` decodes its entities again, so an
+    escaped `</title><script>` came back as markup. The theme prints `page.meta.title` as it is,
+    so the value is HTML-escaped exactly once here (see page_title)."""
     search = "search:\n  exclude: true\n" if search_exclude else ""
-    return f"---\nhide:\n  - toc\n{search}---\n\n"
+    named = f"title: {json.dumps(page_title(title))}\n" if title is not None else ""
+    return f"---\n{named}hide:\n  - toc\n{search}---\n\n"
+
+
+def page_title(text: str, limit: int = 120) -> str:
+    """Outside text as a front-matter title: one line, control and bidi characters dropped, cut
+    to `limit` characters, HTML-escaped once (the theme inserts it verbatim)."""
+    clean = "".join(
+        " " if ch.isspace() else ch
+        for ch in text
+        if (ch.isprintable() or ch.isspace()) and ch not in BIDI_CONTROLS
+    )
+    clean = " ".join(clean.split())
+    if len(clean) > limit:
+        clean = clean[: limit - 1] + "…"
+    return esc(clean or "(unnamed)")
 
 
 def prefix_for(path: str) -> str:
