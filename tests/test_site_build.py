@@ -148,9 +148,9 @@ def test_strict_build_fails_on_broken_markdown_link(tmp_path):
 FAKE_YAML = """id: fake-site
 display_name: Fake <b>site</b> check
 model: fake
-backend: fake
-fake:
-  strategy: cycle
+backend: scripted
+scripted:
+  policy: cycle
   responses:
     - 答案是12人。
     - 信息不足，无法回答。

@@ -11,6 +11,14 @@ from dataclasses import dataclass
 
 from leaderboard.core.schema import DIFF_LANG, CellMetrics, Results, ScoreEntry
 
+# Backends that answer without a model (the scripted baselines; "fake" is its former name).
+TRIVIAL_BACKENDS = ("scripted", "fake")
+
+
+def is_trivial_baseline(results: Results) -> bool:
+    """A scripted answer policy, not a model: shown in the baseline band, never ranked."""
+    return results.provenance.backend in TRIVIAL_BACKENDS
+
 
 def score_entry(
     results: Results, lang: str, ability: str, mode: str, metric: str = "score"

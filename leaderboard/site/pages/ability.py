@@ -1,11 +1,12 @@
-"""One page per language and ability: per-noise-rate tables in both modes, curves, reported rows."""
+"""One page per language and ability: per-noise-rate tables in both modes, curves, reported rows,
+and the trivial baselines in a band under the measured rows (never ranked, left out of charts)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from leaderboard.board.load import Entry, SiteData
-from leaderboard.board.ranking import cells_for, score_entry
+from leaderboard.board.ranking import cells_for, is_trivial_baseline, score_entry
 from leaderboard.board.reported import ReportedLang, frac
 from leaderboard.core.types import DEFAULT_NOISE_RATES
 from leaderboard.site.render import charts
@@ -27,11 +28,15 @@ INTRO = {
     "question. The curve shows how fast accuracy falls as noise grows.",
     "rejection": "Every passage is noise (noise rate 1.0): the right behaviour is to refuse. "
     "Rejection rate in both modes; over-refusal is refusing when the answer *is* in the passages "
-    "(noise-robustness instances).",
+    "(noise-robustness instances). The strict score is the refusal rate minus the over-refusal "
+    "rate (Youden's J, floored at 0), so refusing everything scores 0; instances whose noise "
+    "passages hold the answer are left out of it and shown apart.",
     "integration": "The answer needs facts from several passages; accuracy per noise rate.",
     "counterfactual": "The passages contain a false fact. ED (error detection) is the share of "
     "answers that flag the error; CR (error correction) the share of detected errors that were "
-    "also corrected; CR (all) corrected-and-detected over all questions.",
+    "also corrected; CR (all) corrected-and-detected over all questions. The strict score "
+    "subtracts the false alarms (error claims on noise instances, whose passages are not wrong) "
+    "from ED and credits only true answers that do not refuse.",
 }
 
 
@@ -44,6 +49,21 @@ def _order(data: SiteData, lang: str, ability: str, mode: str) -> list[Entry]:
     return [
         s for s in sorted(data.submissions, key=key) if cells_for(s.results, lang, ability, mode)
     ]
+
+
+def _split(subs: list[Entry]) -> tuple[list[Entry], list[Entry]]:
+    """(models, trivial baselines), each in the given order."""
+    return (
+        [s for s in subs if not is_trivial_baseline(s.results)],
+        [s for s in subs if is_trivial_baseline(s.results)],
+    )
+
+
+def _score_cell(s: Entry, lang: str, ability: str, mode: str, metric: str = "score") -> Cell:
+    e = score_entry(s.results, lang, ability, mode, metric)
+    if e is None or e.value is None:
+        return Cell.missing(None if e is None else e.note)
+    return Cell.rate(e.value, e.ci)
 
 
 def _rates(data: SiteData, lang: str, ability: str) -> list[float]:
@@ -97,8 +117,9 @@ def _curve_table(
         Column("score", "Score", True, "Ability score (see methodology)"),
         Column("n", "n", True, "Instances scored (all noise rates)"),
     ]
-    rows, series = [], []
+    rows, band, series = [], [], []
     for s in _order(data, lang, ability, mode):
+        baseline = is_trivial_baseline(s.results)
         cells = {c.noise_rate: c for c in cells_for(s.results, lang, ability, mode)}
         row = {"model": model_cell(s, prefix, lang)}
         for r in rates:
@@ -106,10 +127,12 @@ def _curve_table(
             row[f"acc_{rate_key(r)}"] = Cell.rate(
                 c.accuracy if c else None, c.accuracy_ci if c else None
             )
-        e = score_entry(s.results, lang, ability, mode)
-        row["score"] = Cell.rate(e.value if e else None, e.ci if e else None)
+        row["score"] = _score_cell(s, lang, ability, mode)
         n = sum(c.n for c in cells.values())
         row["n"] = Cell.text(n, n)
+        if baseline:
+            band.append(Row(row, "lb-baseline-row"))
+            continue
         rows.append(Row(row))
         pts = [cells.get(nr) for nr in sorted(cells)]
         series.append(
@@ -145,6 +168,7 @@ def _curve_table(
         title=f"{ABILITY_NAMES[ability]}, {LANG_NAMES[lang]}, {MODE_NAMES[mode]}",
         columns=tuple(cols),
         rows=tuple(rows),
+        baseline_rows=tuple(band),
         reported_rows=tuple(reported_rows),
         note="Accuracy in %, 95% CI underneath.",
     )
@@ -170,6 +194,31 @@ def _reported_counterfactual(lr: ReportedLang) -> dict[str, Cell] | None:
     }
 
 
+def _rejection_row(s: Entry, lang: str, prefix: str) -> Row:
+    row = {"model": model_cell(s, prefix, lang)}
+    for mode in ("rgb", "strict"):
+        cs = cells_for(s.results, lang, "rejection", mode)
+        c = cs[0] if cs else None
+        row[f"rej_{mode}"] = Cell.rate(
+            c.rejection_rate if c else None, c.rejection_rate_ci if c else None
+        )
+        noise = [
+            c for c in cells_for(s.results, lang, "noise", mode) if c.over_refusal_rate is not None
+        ]
+        total = sum(c.n for c in noise)
+        over = sum(c.over_refusal_rate * c.n for c in noise) / total if total else None
+        row[f"over_{mode}"] = Cell.rate(over)
+    row["score_strict"] = _score_cell(s, lang, "rejection", "strict")
+    shown = score_entry(s.results, lang, "rejection", "strict", "refusal_answer_shown")
+    row["shown"] = Cell.rate(shown.value if shown else None)
+    row["n_shown"] = Cell.text(
+        shown.n_questions if shown else None, shown.n_questions if shown else -1
+    )
+    cs = cells_for(s.results, lang, "rejection", "rgb")
+    row["n"] = Cell.text(cs[0].n if cs else None, cs[0].n if cs else -1)
+    return Row(row, "lb-baseline-row" if is_trivial_baseline(s.results) else "")
+
+
 def _rejection_table(data: SiteData, lang: str, prefix: str) -> Table:
     cols = (
         Column("model", "Model"),
@@ -182,37 +231,48 @@ def _rejection_table(data: SiteData, lang: str, prefix: str) -> Table:
             "Refusals on noise-robustness instances (answer present), all noise rates",
         ),
         Column("over_strict", "Over-refusal (strict)", True, "As above, strict mode"),
+        Column(
+            "score_strict",
+            "Score (strict, ranked)",
+            True,
+            "Refusal rate at noise 1.0 minus over-refusal rate (Youden's J), floored at 0",
+        ),
+        Column(
+            "shown",
+            "Refusal where the answer is shown",
+            True,
+            "Instances whose noise passages hold the answer (data audit): left out of the score",
+        ),
+        Column("n_shown", "n shown", True, "How many such instances"),
         Column("rej_star", "Rej* (paper only)", True, "Refusal judged by ChatGPT in the paper"),
         Column("n", "n", True),
     )
-    rows = []
-    for s in _order(data, lang, "rejection", "rgb"):
-        row = {"model": model_cell(s, prefix, lang)}
-        for mode in ("rgb", "strict"):
-            cs = cells_for(s.results, lang, "rejection", mode)
-            c = cs[0] if cs else None
-            row[f"rej_{mode}"] = Cell.rate(
-                c.rejection_rate if c else None, c.rejection_rate_ci if c else None
-            )
-            noise = [
-                c
-                for c in cells_for(s.results, lang, "noise", mode)
-                if c.over_refusal_rate is not None
-            ]
-            total = sum(c.n for c in noise)
-            over = sum(c.over_refusal_rate * c.n for c in noise) / total if total else None
-            row[f"over_{mode}"] = Cell.rate(over)
-        cs = cells_for(s.results, lang, "rejection", "rgb")
-        row["n"] = Cell.text(cs[0].n if cs else None, cs[0].n if cs else -1)
-        rows.append(Row(row))
+    models, baselines = _split(_order(data, lang, "rejection", "strict"))
     return Table(
         id=f"{lang}-rejection",
         title=f"Negative rejection, {LANG_NAMES[lang]}",
         columns=cols,
-        rows=tuple(rows),
+        rows=tuple(_rejection_row(s, lang, prefix) for s in models),
+        baseline_rows=tuple(_rejection_row(s, lang, prefix) for s in baselines),
         reported_rows=_reported_rows(data, lang, _reported_rejection),
         note="Rates in %, 95% CI underneath.",
     )
+
+
+def _counterfactual_row(s: Entry, lang: str, mode: str, prefix: str) -> Row:
+    c = cells_for(s.results, lang, "counterfactual", mode)[0]
+    fa = score_entry(s.results, lang, "counterfactual", mode, "ed_false_alarm")
+    row = {
+        "model": model_cell(s, prefix, lang),
+        "accuracy": Cell.rate(c.accuracy, c.accuracy_ci),
+        "ed": Cell.rate(c.ed, c.ed_ci),
+        "fa": Cell.rate(fa.value if fa else None, fa.ci if fa else None),
+        "cr": Cell.rate(c.cr, c.cr_ci),
+        "cr_all": Cell.rate(c.cr_all),
+        "score": _score_cell(s, lang, "counterfactual", mode),
+        "n": Cell.text(c.n, c.n),
+    }
+    return Row(row, "lb-baseline-row" if is_trivial_baseline(s.results) else "")
 
 
 def _counterfactual_table(data: SiteData, lang: str, mode: str, prefix: str) -> Table:
@@ -220,32 +280,25 @@ def _counterfactual_table(data: SiteData, lang: str, mode: str, prefix: str) -> 
         Column("model", "Model"),
         Column("accuracy", "Accuracy", True, "Correct answers despite the false passages"),
         Column("ed", "ED", True, "Error detection rate"),
+        Column(
+            "fa",
+            "Error claims on noise instances",
+            True,
+            "False-alarm rate: error claims where no passage is false (strict mode)",
+        ),
         Column("cr", "CR", True, "Corrected / detected (reference definition)"),
         Column("cr_all", "CR (all)", True, "Corrected and detected / all questions"),
+        Column("score", "Score", True, "Ability score (see methodology)"),
         Column("acc_nodoc", "Acc. without docs (paper only)", True),
         Column("n", "n", True),
     )
-    rows = []
-    for s in _order(data, lang, "counterfactual", mode):
-        cs = cells_for(s.results, lang, "counterfactual", mode)
-        c = cs[0]
-        rows.append(
-            Row(
-                {
-                    "model": model_cell(s, prefix, lang),
-                    "accuracy": Cell.rate(c.accuracy, c.accuracy_ci),
-                    "ed": Cell.rate(c.ed, c.ed_ci),
-                    "cr": Cell.rate(c.cr, c.cr_ci),
-                    "cr_all": Cell.rate(c.cr_all),
-                    "n": Cell.text(c.n, c.n),
-                }
-            )
-        )
+    models, baselines = _split(_order(data, lang, "counterfactual", mode))
     return Table(
         id=f"{lang}-counterfactual-{mode}",
         title=f"Counterfactual robustness, {LANG_NAMES[lang]}, {MODE_NAMES[mode]}",
         columns=cols,
-        rows=tuple(rows),
+        rows=tuple(_counterfactual_row(s, lang, mode, prefix) for s in models),
+        baseline_rows=tuple(_counterfactual_row(s, lang, mode, prefix) for s in baselines),
         reported_rows=_reported_rows(data, lang, _reported_counterfactual) if mode == "rgb" else (),
         note="Rates in %, 95% CI underneath.",
     )
