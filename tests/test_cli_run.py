@@ -112,7 +112,7 @@ def test_validate_flags_unpinned_and_strict_fails(tmp_path: Path) -> None:
     path = write_scripted_submission(
         tmp_path / "submissions" / "hub",
         backend="hf",
-        fake=None,
+        scripted=None,
         model="org/model",
         revision="main",
     )
@@ -178,7 +178,7 @@ def _pin(path: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
 
 def test_pin_unknown_model_and_offline_errors(tmp_path: Path, hub: str) -> None:
     path = write_scripted_submission(
-        tmp_path / "submissions" / "x", backend="hf", fake=None, model="org/absent"
+        tmp_path / "submissions" / "x", backend="hf", scripted=None, model="org/absent"
     )
     env = {**os.environ, "HF_ENDPOINT": hub}
     out = _pin(path, env)
@@ -187,7 +187,7 @@ def test_pin_unknown_model_and_offline_errors(tmp_path: Path, hub: str) -> None:
     out = _pin(path, env)
     assert out.returncode == 2 and "cannot reach" in out.stderr and "40-hex" in out.stderr
     local = write_scripted_submission(
-        tmp_path / "submissions" / "y", backend="hf", fake=None, model=str(tmp_path)
+        tmp_path / "submissions" / "y", backend="hf", scripted=None, model=str(tmp_path)
     )
     res = runner.invoke(app, ["submissions", "pin", str(local)])
     assert res.exit_code != 0
@@ -200,7 +200,7 @@ def test_kill_9_then_rerun_loses_nothing(tmp_path: Path, rgb_root: Path, tiny_ll
     path = write_scripted_submission(
         tmp_path / "s",
         backend="hf",
-        fake=None,
+        scripted=None,
         model=str(tiny_llama),
         dtype="float32",
         batch_size=1,

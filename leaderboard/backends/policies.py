@@ -47,7 +47,8 @@ _ZH_ENTITY_FLAGS = ("nr", "ns", "nt", "nz", "eng")
 
 @cache
 def _posseg():
-    """jieba's part-of-speech tagger (deferred: jieba loads its dictionary on first use)."""
+    """jieba's part-of-speech tagger. Deferred: importing jieba.posseg loads its HMM tables (several
+    MB), and only the candidates policy needs it."""
     import jieba.posseg
 
     return jieba.posseg

@@ -117,7 +117,9 @@ def ability_value(
         if ability == "rejection":
             return decision.rejection(present[0], full, noise, noise_full)
         if ability == "counterfactual":
-            return decision.counterfactual(present[0], full, noise, noise_full)
+            reference = _counterfactual(present[0], mode, _Builder(present, full))
+            companions = {k: v for k, v in reference.items() if k != "score"}
+            return {**decision.counterfactual(present[0], full, noise, noise_full), **companions}
         return decision.answered(present, full)
     b = _Builder(present, full)
     if ability in ("noise", "integration"):
