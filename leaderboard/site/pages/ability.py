@@ -3,12 +3,17 @@ and the trivial baselines in a band under the measured rows (never ranked, left 
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from leaderboard.board.load import Entry, SiteData
-from leaderboard.board.ranking import cells_for, is_trivial_baseline, score_entry
-from leaderboard.board.reported import ReportedLang, frac
+from leaderboard.board.load import SiteData
+from leaderboard.board.ranking import cells_for, is_trivial_baseline
+from leaderboard.board.reported import frac
 from leaderboard.core.types import DEFAULT_NOISE_RATES
+from leaderboard.site.pages.decision_tables import (
+    counterfactual_table,
+    ordered,
+    rejection_table,
+    reported_langs,
+    score_cell,
+)
 from leaderboard.site.render import charts
 from leaderboard.site.render.fmt import esc, rate_key
 from leaderboard.site.render.page import (
@@ -19,7 +24,6 @@ from leaderboard.site.render.page import (
     front_matter,
     model_cell,
     prefix_for,
-    reported_cell,
 )
 from leaderboard.site.render.tables import Cell, Column, Row, Table
 
@@ -40,32 +44,6 @@ INTRO = {
 }
 
 
-def _order(data: SiteData, lang: str, ability: str, mode: str) -> list[Entry]:
-    def key(s: Entry):
-        e = score_entry(s.results, lang, ability, mode)
-        v = None if e is None else e.value
-        return (v is None, -(v or 0.0), s.id)
-
-    return [
-        s for s in sorted(data.submissions, key=key) if cells_for(s.results, lang, ability, mode)
-    ]
-
-
-def _split(subs: list[Entry]) -> tuple[list[Entry], list[Entry]]:
-    """(models, trivial baselines), each in the given order."""
-    return (
-        [s for s in subs if not is_trivial_baseline(s.results)],
-        [s for s in subs if is_trivial_baseline(s.results)],
-    )
-
-
-def _score_cell(s: Entry, lang: str, ability: str, mode: str, metric: str = "score") -> Cell:
-    e = score_entry(s.results, lang, ability, mode, metric)
-    if e is None or e.value is None:
-        return Cell.missing(None if e is None else e.note)
-    return Cell.rate(e.value, e.ci)
-
-
 def _rates(data: SiteData, lang: str, ability: str) -> list[float]:
     seen = {
         round(c.noise_rate, 3)
@@ -74,29 +52,6 @@ def _rates(data: SiteData, lang: str, ability: str) -> list[float]:
         if c.lang == lang and c.ability == ability
     }
     return sorted(seen | set(DEFAULT_NOISE_RATES[ability]))
-
-
-def _reported(data: SiteData, lang: str) -> list[tuple[Cell, ReportedLang]]:
-    out = []
-    for rep in data.reported:
-        for m in rep.file.models:
-            lr = m.lang(lang)
-            if lr is not None:
-                out.append((reported_cell(m, rep.file.source.citation), lr))
-    return out
-
-
-def _reported_rows(
-    data: SiteData, lang: str, cells: Callable[[ReportedLang], dict[str, Cell] | None]
-) -> tuple[Row, ...]:
-    """The paper's rows of a table, labelled as reported; `cells` gives a model's cells beside
-    its name, or None where the paper has no numbers for that table."""
-    rows = []
-    for cell, lr in _reported(data, lang):
-        values = cells(lr)
-        if values is not None:
-            rows.append(Row({"model": cell, **values}, "lb-reported-row"))
-    return tuple(rows)
 
 
 def _curve_table(
@@ -118,7 +73,7 @@ def _curve_table(
         Column("n", "n", True, "Instances scored (all noise rates)"),
     ]
     rows, band, series = [], [], []
-    for s in _order(data, lang, ability, mode):
+    for s in ordered(data, lang, ability, mode):
         baseline = is_trivial_baseline(s.results)
         cells = {c.noise_rate: c for c in cells_for(s.results, lang, ability, mode)}
         row = {"model": model_cell(s, prefix, lang)}
@@ -127,7 +82,7 @@ def _curve_table(
             row[f"acc_{rate_key(r)}"] = Cell.rate(
                 c.accuracy if c else None, c.accuracy_ci if c else None
             )
-        row["score"] = _score_cell(s, lang, ability, mode)
+        row["score"] = score_cell(s, lang, ability, mode)
         n = sum(c.n for c in cells.values())
         row["n"] = Cell.text(n, n)
         if baseline:
@@ -146,7 +101,7 @@ def _curve_table(
         )
     reported_rows = []
     if mode == "rgb":
-        for cell, lr in _reported(data, lang):
+        for cell, lr in reported_langs(data, lang):
             values = lr.noise if ability == "noise" else lr.integration
             if not values:
                 continue
@@ -173,135 +128,6 @@ def _curve_table(
         note="Accuracy in %, 95% CI underneath.",
     )
     return table, series
-
-
-def _reported_rejection(lr: ReportedLang) -> dict[str, Cell] | None:
-    rej = lr.rejection
-    if rej is None:
-        return None
-    return {"rej_rgb": Cell.rate(frac(rej.rej)), "rej_star": Cell.rate(frac(rej.rej_star))}
-
-
-def _reported_counterfactual(lr: ReportedLang) -> dict[str, Cell] | None:
-    cf = lr.counterfactual
-    if cf is None:
-        return None
-    return {
-        "accuracy": Cell.rate(frac(cf.acc_doc)),
-        "ed": Cell.rate(frac(cf.ed)),
-        "cr": Cell.rate(frac(cf.cr)),
-        "acc_nodoc": Cell.rate(frac(cf.acc)),
-    }
-
-
-def _rejection_row(s: Entry, lang: str, prefix: str) -> Row:
-    row = {"model": model_cell(s, prefix, lang)}
-    for mode in ("rgb", "strict"):
-        cs = cells_for(s.results, lang, "rejection", mode)
-        c = cs[0] if cs else None
-        row[f"rej_{mode}"] = Cell.rate(
-            c.rejection_rate if c else None, c.rejection_rate_ci if c else None
-        )
-        noise = [
-            c for c in cells_for(s.results, lang, "noise", mode) if c.over_refusal_rate is not None
-        ]
-        total = sum(c.n for c in noise)
-        over = sum(c.over_refusal_rate * c.n for c in noise) / total if total else None
-        row[f"over_{mode}"] = Cell.rate(over)
-    row["score_strict"] = _score_cell(s, lang, "rejection", "strict")
-    shown = score_entry(s.results, lang, "rejection", "strict", "refusal_answer_shown")
-    row["shown"] = Cell.rate(shown.value if shown else None)
-    row["n_shown"] = Cell.text(
-        shown.n_questions if shown else None, shown.n_questions if shown else -1
-    )
-    cs = cells_for(s.results, lang, "rejection", "rgb")
-    row["n"] = Cell.text(cs[0].n if cs else None, cs[0].n if cs else -1)
-    return Row(row, "lb-baseline-row" if is_trivial_baseline(s.results) else "")
-
-
-def _rejection_table(data: SiteData, lang: str, prefix: str) -> Table:
-    cols = (
-        Column("model", "Model"),
-        Column("rej_rgb", "Rejection (rgb)", True, "Refusal rate, reference phrase match"),
-        Column("rej_strict", "Rejection (strict)", True, "Refusal rate, strict mode"),
-        Column(
-            "over_rgb",
-            "Over-refusal (rgb)",
-            True,
-            "Refusals on noise-robustness instances (answer present), all noise rates",
-        ),
-        Column("over_strict", "Over-refusal (strict)", True, "As above, strict mode"),
-        Column(
-            "score_strict",
-            "Score (strict, ranked)",
-            True,
-            "Refusal rate at noise 1.0 minus over-refusal rate (Youden's J), floored at 0",
-        ),
-        Column(
-            "shown",
-            "Refusal where the answer is shown",
-            True,
-            "Instances whose noise passages hold the answer (data audit): left out of the score",
-        ),
-        Column("n_shown", "n shown", True, "How many such instances"),
-        Column("rej_star", "Rej* (paper only)", True, "Refusal judged by ChatGPT in the paper"),
-        Column("n", "n", True),
-    )
-    models, baselines = _split(_order(data, lang, "rejection", "strict"))
-    return Table(
-        id=f"{lang}-rejection",
-        title=f"Negative rejection, {LANG_NAMES[lang]}",
-        columns=cols,
-        rows=tuple(_rejection_row(s, lang, prefix) for s in models),
-        baseline_rows=tuple(_rejection_row(s, lang, prefix) for s in baselines),
-        reported_rows=_reported_rows(data, lang, _reported_rejection),
-        note="Rates in %, 95% CI underneath.",
-    )
-
-
-def _counterfactual_row(s: Entry, lang: str, mode: str, prefix: str) -> Row:
-    c = cells_for(s.results, lang, "counterfactual", mode)[0]
-    fa = score_entry(s.results, lang, "counterfactual", mode, "ed_false_alarm")
-    row = {
-        "model": model_cell(s, prefix, lang),
-        "accuracy": Cell.rate(c.accuracy, c.accuracy_ci),
-        "ed": Cell.rate(c.ed, c.ed_ci),
-        "fa": Cell.rate(fa.value if fa else None, fa.ci if fa else None),
-        "cr": Cell.rate(c.cr, c.cr_ci),
-        "cr_all": Cell.rate(c.cr_all),
-        "score": _score_cell(s, lang, "counterfactual", mode),
-        "n": Cell.text(c.n, c.n),
-    }
-    return Row(row, "lb-baseline-row" if is_trivial_baseline(s.results) else "")
-
-
-def _counterfactual_table(data: SiteData, lang: str, mode: str, prefix: str) -> Table:
-    cols = (
-        Column("model", "Model"),
-        Column("accuracy", "Accuracy", True, "Correct answers despite the false passages"),
-        Column("ed", "ED", True, "Error detection rate"),
-        Column(
-            "fa",
-            "Error claims on noise instances",
-            True,
-            "False-alarm rate: error claims where no passage is false (strict mode)",
-        ),
-        Column("cr", "CR", True, "Corrected / detected (reference definition)"),
-        Column("cr_all", "CR (all)", True, "Corrected and detected / all questions"),
-        Column("score", "Score", True, "Ability score (see methodology)"),
-        Column("acc_nodoc", "Acc. without docs (paper only)", True),
-        Column("n", "n", True),
-    )
-    models, baselines = _split(_order(data, lang, "counterfactual", mode))
-    return Table(
-        id=f"{lang}-counterfactual-{mode}",
-        title=f"Counterfactual robustness, {LANG_NAMES[lang]}, {MODE_NAMES[mode]}",
-        columns=cols,
-        rows=tuple(_counterfactual_row(s, lang, mode, prefix) for s in models),
-        baseline_rows=tuple(_counterfactual_row(s, lang, mode, prefix) for s in baselines),
-        reported_rows=_reported_rows(data, lang, _reported_counterfactual) if mode == "rgb" else (),
-        note="Rates in %, 95% CI underneath.",
-    )
 
 
 def ability_page(data: SiteData, lang: str, ability: str, out: Output) -> str:
@@ -335,7 +161,7 @@ def ability_page(data: SiteData, lang: str, ability: str, out: Output) -> str:
                 name = f"{lang}-{ability}-{mode}"
                 parts.append(out.chart(name, charts.noise_curve, args, alt, prefix))
     elif ability == "rejection":
-        table = _rejection_table(data, lang, prefix)
+        table = rejection_table(data, lang, prefix)
         parts.append(out.table(table, prefix))
         measured = [r for r in table.rows]
         if measured:
@@ -347,7 +173,7 @@ def ability_page(data: SiteData, lang: str, ability: str, out: Output) -> str:
     else:
         for mode in ("rgb", "strict"):
             parts.append(f"\n## {MODE_NAMES[mode].capitalize()}\n")
-            table = _counterfactual_table(data, lang, mode, prefix)
+            table = counterfactual_table(data, lang, mode, prefix)
             parts.append(out.table(table, prefix))
             if mode == "rgb" and table.rows:
                 labels = [r.cells["model"].value for r in table.rows]
