@@ -12,8 +12,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from leaderboard.board.load import load_results
 from leaderboard.board.ranking import score_entry
+from leaderboard.core.files import read_results
 from leaderboard.core.types import ABILITIES
 
 REPO = Path(__file__).resolve().parents[1]
@@ -32,7 +32,7 @@ def main() -> None:
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
     for folder in folders:
-        res = load_results(folder / "results.json")
+        res = read_results(folder / "results.json")
         cells, why = [], []
         for mode, ability in COLUMNS:
             e = score_entry(res, args.lang, ability, mode)
