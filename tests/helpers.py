@@ -12,15 +12,15 @@ from leaderboard.cli import app
 from leaderboard.core.errors import LeaderboardError
 
 
-def write_fake_submission(folder: Path, **fields: object) -> Path:
-    """A submission folder with model.yaml on the in-package fake backend (echo strategy);
+def write_scripted_submission(folder: Path, **fields: object) -> Path:
+    """A submission folder with model.yaml on the in-package scripted backend (echo policy);
     `fields` override or add top-level keys (None writes a YAML null). Returns the YAML path."""
     data: dict[str, object] = {
         "id": folder.name,
         "display_name": "Test",
         "model": "fake-model",
-        "backend": "fake",
-        "fake": {"strategy": "echo"},
+        "backend": "scripted",
+        "scripted": {"policy": "echo"},
         "batch_size": 2,
     }
     data.update(fields)

@@ -18,13 +18,13 @@ from typer.testing import CliRunner
 
 from leaderboard.cli import app
 from leaderboard.core.submission import load_submission
-from tests.helpers import read_predictions, read_results, write_fake_submission
+from tests.helpers import read_predictions, read_results, write_scripted_submission
 
 runner = CliRunner()
 
 
 def test_run_dry_run_then_run(tmp_path: Path, rgb_root: Path) -> None:
-    path = write_fake_submission(tmp_path / "s")
+    path = write_scripted_submission(tmp_path / "s")
     args = [
         "run",
         str(path),
@@ -51,7 +51,7 @@ def test_run_dry_run_then_run(tmp_path: Path, rgb_root: Path) -> None:
 
 
 def test_run_options_are_checked(tmp_path: Path, rgb_root: Path) -> None:
-    path = write_fake_submission(tmp_path / "s")
+    path = write_scripted_submission(tmp_path / "s")
     out = subprocess.run(
         [
             sys.executable,
@@ -72,7 +72,7 @@ def test_run_options_are_checked(tmp_path: Path, rgb_root: Path) -> None:
 
 
 def test_noise_rates_option(tmp_path: Path, rgb_root: Path) -> None:
-    path = write_fake_submission(tmp_path / "s")
+    path = write_scripted_submission(tmp_path / "s")
     out = runner.invoke(
         app,
         [
@@ -96,9 +96,9 @@ def test_noise_rates_option(tmp_path: Path, rgb_root: Path) -> None:
 
 
 def test_validate_lists_every_problem(tmp_path: Path) -> None:
-    good = write_fake_submission(tmp_path / "submissions" / "good")
-    bad = write_fake_submission(tmp_path / "submissions" / "bad", batch_size=0, colour="red")
-    wrong_id = write_fake_submission(tmp_path / "submissions" / "other", id="not-other")
+    good = write_scripted_submission(tmp_path / "submissions" / "good")
+    bad = write_scripted_submission(tmp_path / "submissions" / "bad", batch_size=0, colour="red")
+    wrong_id = write_scripted_submission(tmp_path / "submissions" / "other", id="not-other")
     out = runner.invoke(app, ["validate", str(good), str(bad), str(wrong_id)])
     assert out.exit_code == 1
     text = out.output
@@ -109,10 +109,10 @@ def test_validate_lists_every_problem(tmp_path: Path) -> None:
 
 
 def test_validate_flags_unpinned_and_strict_fails(tmp_path: Path) -> None:
-    path = write_fake_submission(
+    path = write_scripted_submission(
         tmp_path / "submissions" / "hub",
         backend="hf",
-        fake=None,
+        scripted=None,
         model="org/model",
         revision="main",
     )
@@ -177,8 +177,8 @@ def _pin(path: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
 
 
 def test_pin_unknown_model_and_offline_errors(tmp_path: Path, hub: str) -> None:
-    path = write_fake_submission(
-        tmp_path / "submissions" / "x", backend="hf", fake=None, model="org/absent"
+    path = write_scripted_submission(
+        tmp_path / "submissions" / "x", backend="hf", scripted=None, model="org/absent"
     )
     env = {**os.environ, "HF_ENDPOINT": hub}
     out = _pin(path, env)
@@ -186,8 +186,8 @@ def test_pin_unknown_model_and_offline_errors(tmp_path: Path, hub: str) -> None:
     env["HF_ENDPOINT"] = "http://127.0.0.1:9"  # nothing listens there: what offline looks like
     out = _pin(path, env)
     assert out.returncode == 2 and "cannot reach" in out.stderr and "40-hex" in out.stderr
-    local = write_fake_submission(
-        tmp_path / "submissions" / "y", backend="hf", fake=None, model=str(tmp_path)
+    local = write_scripted_submission(
+        tmp_path / "submissions" / "y", backend="hf", scripted=None, model=str(tmp_path)
     )
     res = runner.invoke(app, ["submissions", "pin", str(local)])
     assert res.exit_code != 0
@@ -197,10 +197,10 @@ def test_pin_unknown_model_and_offline_errors(tmp_path: Path, hub: str) -> None:
 
 
 def test_kill_9_then_rerun_loses_nothing(tmp_path: Path, rgb_root: Path, tiny_llama: Path) -> None:
-    path = write_fake_submission(
+    path = write_scripted_submission(
         tmp_path / "s",
         backend="hf",
-        fake=None,
+        scripted=None,
         model=str(tiny_llama),
         dtype="float32",
         batch_size=1,

@@ -144,8 +144,22 @@ def test_backend_blocks_must_match_backend(tmp_path: Path) -> None:
         tmp_path, "id: demo\ndisplay_name: D\nmodel: m\nbackend: vllm\nquantization: {mode: 4bit}\n"
     )
     assert "field 'quantization': bitsandbytes quantization needs backend 'hf'" in error_of(d)
-    sub = Submission(id="x", display_name="X", model="m", backend="fake")
-    assert sub.fake is not None and sub.fake.strategy == "cycle"
+    sub = Submission(id="x", display_name="X", model="m", backend="scripted")
+    assert sub.scripted is not None and sub.scripted.policy == "cycle"
+
+
+def test_backend_fake_is_read_as_the_scripted_backend(tmp_path: Path) -> None:
+    """The scripted backend's former name and block keep working in existing model.yaml files."""
+    d = write(
+        tmp_path,
+        "id: demo\ndisplay_name: D\nmodel: m\nbackend: fake\nfake: {strategy: echo}\n",
+    )
+    sub = load_submission(d)
+    assert sub.backend == "scripted" and sub.scripted.policy == "echo"
+    d = write(tmp_path, "id: demo\ndisplay_name: D\nmodel: m\nbackend: scripted\n")
+    assert load_submission(d).scripted.policy == "cycle"
+    d = write(tmp_path, "id: demo\ndisplay_name: D\nmodel: m\nscripted: {policy: copy_all}\n")
+    assert "field 'scripted': is set but backend is 'hf'" in error_of(d)
 
 
 def test_openai_settings_refuse_a_key_in_place_of_a_variable_name(tmp_path: Path) -> None:

@@ -1,5 +1,5 @@
 """Data parallel runs (`accelerate launch` / torchrun): real OS processes of `python -m
-leaderboard run` with RANK/WORLD_SIZE/LOCAL_RANK, the in-package fake backend, shards merged by
+leaderboard run` with RANK/WORLD_SIZE/LOCAL_RANK, the in-package scripted backend, shards merged by
 rank 0, crash leftovers resumed without regenerating them."""
 
 from __future__ import annotations
@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from leaderboard.backends.fake import FakeBackend
+from leaderboard.backends.scripted import ScriptedBackend
 from leaderboard.core.submission import load_submission
 from leaderboard.run.runner import run_submission
 from leaderboard.run.store import RunStore
-from tests.helpers import read_predictions, read_results, write_fake_submission
+from tests.helpers import read_predictions, read_results, write_scripted_submission
 
 ARGS = ["--limit", "3", "--languages", "zh,en", "--abilities", "counterfactual,rejection"]
 N_KEYS = 12  # 3 records x 4 splits (one noise rate each)
@@ -27,11 +27,11 @@ DP_ENV = ("RANK", "WORLD_SIZE", "LOCAL_RANK", "LOCAL_WORLD_SIZE", "RGB_DP_TIMEOU
 
 
 def make_sub(folder: Path) -> Path:
-    """A fake-backend submission slow enough (20 ms a batch) for ranks to overlap."""
-    return write_fake_submission(
+    """A scripted-backend submission slow enough (20 ms a batch) for ranks to overlap."""
+    return write_scripted_submission(
         folder,
         display_name="DP",
-        fake={"strategy": "echo", "latency_s": 0.02},
+        scripted={"policy": "echo", "latency_s": 0.02},
         run={"allow_partial_data": True},
     )
 
@@ -80,8 +80,8 @@ def single_process_results(tmp_path: Path, root: Path):
 
 
 def finish_in_process(path: Path, root: Path):
-    """Run ARGS' selection in this process on a counting fake backend: (backend, results)."""
-    backend = FakeBackend(strategy="echo")
+    """Run ARGS' selection in this process on a counting scripted backend: (backend, results)."""
+    backend = ScriptedBackend(policy="echo")
     res = run_submission(
         load_submission(path),
         root=root,

@@ -65,8 +65,11 @@ def test_known_rates_and_ability_scores() -> None:
     assert cell(cells, "noise", 0.4, "strict").accuracy == pytest.approx(0.6)
     assert entry(scores, "zh", "strict", "noise").value == pytest.approx(0.6)  # mean of 1..0.2
     assert entry(scores, "zh", "rgb", "noise").value == pytest.approx(0.6)
-    # rejection: rgb counts only the instructed phrase (3/10); strict also the paraphrase (5/10)
+    # rejection: rgb counts only the instructed phrase (3/10); strict also the paraphrase (5/10),
+    # minus the over-refusal on the answerable noise instances (none: '不知道' is no refusal)
     assert entry(scores, "zh", "rgb", "rejection").value == pytest.approx(0.3)
+    assert entry(scores, "zh", "strict", "rejection", "refusal").value == pytest.approx(0.5)
+    assert entry(scores, "zh", "strict", "rejection", "over_refusal").value == 0.0
     assert entry(scores, "zh", "strict", "rejection").value == pytest.approx(0.5)
     # rgb accuracy at 1.0 is the reference all_rate: [-1] labels plus the 2 '猜是70' hits... of 5
     # guesses
@@ -80,14 +83,16 @@ def test_known_rates_and_ability_scores() -> None:
     )  # reference: 70 found inside 170
     s = cell(cells, "counterfactual", 0.0, "strict")
     assert (s.ed, s.cr, s.cr_all) == (pytest.approx(0.6), pytest.approx(4 / 6), pytest.approx(0.4))
+    # strict: net detection 0.6 - 0 false alarms on noise, and 4/10 true non-refusing answers
     assert entry(scores, "zh", "strict", "counterfactual").value == pytest.approx((0.6 + 0.4) / 2)
+    assert entry(scores, "zh", "strict", "counterfactual", "ed_false_alarm").value == 0.0
     assert entry(scores, "zh", "rgb", "counterfactual").value == pytest.approx((0.6 + 1.0) / 2)
     assert entry(scores, "zh", "strict", "counterfactual", "cr_all").value == pytest.approx(0.4)
     overall = entry(scores, "zh", "strict", "overall")
     assert overall.value == pytest.approx(np.mean([0.6, 0.5, 0.5, 0.5]))
     assert overall.complete and overall.n_questions == 30  # 10 ids in each of 3 files
     both = entry(scores, "all", "strict", "overall")
-    assert both.value == pytest.approx(overall.value) and not both.complete  # en missing
+    assert both.value is None and not both.complete and both.note == "no overall score for en"
     for s in scores:
         assert s.definition
         if s.value is not None:
@@ -133,7 +138,10 @@ def test_reference_cr_quirks() -> None:
     cells, scores, _ = compute_metrics(items, ZH_SPLITS, resamples=50)
     assert cell(cells, "counterfactual", 0.0, "rgb").cr == 0.0
     assert cell(cells, "counterfactual", 0.0, "strict").cr is None
-    assert entry(scores, "zh", "strict", "counterfactual").value == 0.0  # (ED 0 + CR_all 0) / 2
+    # strict needs the noise cells for the false-alarm rate of error claims
+    cf = entry(scores, "zh", "strict", "counterfactual")
+    assert cf.value is None and "noise cells" in cf.note
+    assert entry(scores, "zh", "rgb", "counterfactual").value == 0.0  # (ED 0 + CR 0) / 2
 
 
 def test_bad_inputs_are_errors() -> None:
@@ -270,10 +278,12 @@ def test_zh_minus_en_joins_the_language_intervals() -> None:
         assert d.ci == pytest.approx(newcombe_difference(z.value, z.ci, e.value, e.ci))
         assert z.ci[0] < 1.0 and d.ci[1] - d.ci[0] > e.ci[1] - e.ci[0]
         assert d.n_questions == 80 and d.complete and "Newcombe" in d.definition
+        # no overall in either language (one ability run), but the overall difference compares
+        # the same abilities in both: here noise only, and it says so
+        assert entry(scores, "zh", mode, "overall").value is None
         o = entry(scores, "zh-en", mode, "overall")
-        assert o.value == pytest.approx(
-            entry(scores, "zh", mode, "overall").value - entry(scores, "en", mode, "overall").value
-        )
+        assert o.value == pytest.approx(d.value) and o.ci[0] <= o.value <= o.ci[1]
+        assert o.note == "over noise only (the abilities scored in both languages)"
     # abilities measured in one language only have no difference entry
     assert not [s for s in scores if s.lang == "zh-en" and s.ability == "rejection"]
 

@@ -1,4 +1,4 @@
-"""The runner end to end: real RGB instances, the in-package fake backend for the pipeline logic
+"""The runner end to end: real RGB instances, the in-package scripted backend for the pipeline logic
 (resume, fingerprints, dedup, errors, partial flags), a tiny random Llama and the real SmolLM2
 through the transformers backend."""
 
@@ -9,18 +9,18 @@ from pathlib import Path
 
 import pytest
 
-from leaderboard.backends.fake import FakeBackend
+from leaderboard.backends.scripted import ScriptedBackend
 from leaderboard.core.errors import ResultsError
 from leaderboard.core.submission import load_submission
 from leaderboard.run.runner import DryRunReport, run_submission
-from tests.helpers import read_predictions, read_results, write_fake_submission
+from tests.helpers import read_predictions, read_results, write_scripted_submission
 
 REPO = Path(__file__).resolve().parents[1]
 
 
 def make_sub(folder: Path, **fields: object) -> Path:
-    """A fake-backend submission that may run on the partial en data; `fields` override."""
-    return write_fake_submission(folder, **{"run": {"allow_partial_data": True}, **fields})
+    """A scripted-backend submission that may run on the partial en data; `fields` override."""
+    return write_scripted_submission(folder, **{"run": {"allow_partial_data": True}, **fields})
 
 
 def run(path: Path, root: Path, backend=None, **kw):
@@ -47,7 +47,7 @@ def test_run_writes_predictions_and_results(tmp_path: Path, rgb_root: Path) -> N
     assert any("abilities limited" in r for r in res.partial_reasons)
     assert any("partial/en_head50.json" in r for r in res.partial_reasons)
     p = res.provenance
-    assert p.fingerprint == preds[0].fingerprint and p.backend == "fake"
+    assert p.fingerprint == preds[0].fingerprint and p.backend == "scripted"
     assert set(p.data_blob_ids) == {
         "zh_fact.json",
         "zh_refine.json",
@@ -65,21 +65,21 @@ def test_run_writes_predictions_and_results(tmp_path: Path, rgb_root: Path) -> N
 
 def test_resume_generates_only_new_keys(tmp_path: Path, rgb_root: Path) -> None:
     path = make_sub(tmp_path / "sub")
-    first = FakeBackend(strategy="echo")
+    first = ScriptedBackend(policy="echo")
     run(path, rgb_root, backend=first, limit=2, **SMALL)
     assert first.requests_seen == 8
-    again = FakeBackend(strategy="echo")
+    again = ScriptedBackend(policy="echo")
     res = run(path, rgb_root, backend=again, limit=2, **SMALL)
     assert again.requests_seen == 0
     assert res.provenance.extra["this_invocation"]["generated_prompts"] == 0
-    more = FakeBackend(strategy="echo")
+    more = ScriptedBackend(policy="echo")
     res = run(path, rgb_root, backend=more, limit=3, **SMALL)
     assert more.requests_seen == 4  # only record 2 of each of the 4 splits
     assert all(c.n == 3 for c in res.cells)
     keys = [p.key for p in read_predictions(tmp_path / "sub")]
     assert len(keys) == len(set(keys)) == 12
     # a smaller --limit later generates nothing and drops nothing already measured
-    res = run(path, rgb_root, backend=FakeBackend(strategy="echo"), limit=1, **SMALL)
+    res = run(path, rgb_root, backend=ScriptedBackend(policy="echo"), limit=1, **SMALL)
     assert all(c.n == 3 for c in res.cells)
 
 
@@ -94,10 +94,10 @@ def test_interrupted_run_keeps_finished_chunks(tmp_path: Path, rgb_root: Path) -
         return "answer"
 
     with pytest.raises(KeyboardInterrupt):
-        run(path, rgb_root, backend=FakeBackend(answer), limit=2, chunk_size=2, **SMALL)
+        run(path, rgb_root, backend=ScriptedBackend(answer), limit=2, chunk_size=2, **SMALL)
     kept = read_predictions(tmp_path / "sub")
     assert len(kept) == 4
-    backend = FakeBackend(strategy="echo")
+    backend = ScriptedBackend(policy="echo")
     run(path, rgb_root, backend=backend, limit=2, chunk_size=2, **SMALL)
     assert backend.requests_seen == 4
     final = read_predictions(tmp_path / "sub")
@@ -124,7 +124,7 @@ def test_changed_settings_are_refused_then_moved_aside(tmp_path: Path, rgb_root:
 
 def test_batch_size_is_not_in_the_fingerprint(tmp_path: Path, rgb_root: Path) -> None:
     run(make_sub(tmp_path / "sub"), rgb_root, limit=1, **SMALL)
-    backend = FakeBackend(strategy="echo")
+    backend = ScriptedBackend(policy="echo")
     run(make_sub(tmp_path / "sub", batch_size=7), rgb_root, backend=backend, limit=1, **SMALL)
     assert backend.requests_seen == 0
 
@@ -144,7 +144,7 @@ def test_changed_prompt_is_refused(tmp_path: Path, rgb_root: Path) -> None:
 def test_identical_prompts_are_generated_once(tmp_path: Path, rgb_root: Path) -> None:
     # noise at rate 1.0 and rejection (rate 1.0) show the model the very same prompts
     path = make_sub(tmp_path / "sub")
-    backend = FakeBackend(strategy="echo")
+    backend = ScriptedBackend(policy="echo")
     res = run(
         path,
         rgb_root,
@@ -176,17 +176,17 @@ def test_failures_are_recorded_and_counted_incorrect(tmp_path: Path, rgb_root: P
         return next(a for q, a in answers.items() if q in request.messages[-1].content)
 
     path = make_sub(tmp_path / "sub")
-    backend = FakeBackend(correct, fail_indices=[0, 1])
+    backend = ScriptedBackend(correct, fail_indices=[0, 1])
     res = run(
         path, rgb_root, backend=backend, limit=4, languages=["zh"], abilities=["counterfactual"]
     )
     errors = [p for p in read_predictions(tmp_path / "sub") if p.error]
-    assert len(errors) == 2 and all("fake failure" in p.error for p in errors)
+    assert len(errors) == 2 and all("scripted failure" in p.error for p in errors)
     cell = next(c for c in res.cells if c.mode == "rgb")
     assert cell.n == 4 and cell.n_errors == 2
     assert cell.accuracy == pytest.approx(0.5)
     # --retry-errors generates the failures again; the successes supersede them
-    retry = FakeBackend(correct)
+    retry = ScriptedBackend(correct)
     res = run(
         path,
         rgb_root,
@@ -202,7 +202,7 @@ def test_failures_are_recorded_and_counted_incorrect(tmp_path: Path, rgb_root: P
 
 
 def test_dry_run_loads_nothing_and_writes_nothing(tmp_path: Path, rgb_root: Path) -> None:
-    path = make_sub(tmp_path / "sub", backend="hf", model="org/never-downloaded", fake=None)
+    path = make_sub(tmp_path / "sub", backend="hf", model="org/never-downloaded", scripted=None)
     report = run(path, rgb_root, limit=2, dry_run=True, **SMALL)
     assert isinstance(report, DryRunReport)
     assert report.total == 8 and report.done == 0 and report.to_generate == 8
@@ -243,7 +243,7 @@ def test_narrower_rerun_keeps_every_recorded_result(tmp_path: Path, rgb_root: Pa
     """results.json is the submission's record: rerunning a subset must not drop cells."""
     path = make_sub(tmp_path / "sub")
     wide = run(path, rgb_root, limit=3, **SMALL)
-    backend = FakeBackend(strategy="echo")
+    backend = ScriptedBackend(policy="echo")
     res = run(path, rgb_root, backend=backend, limit=1, languages=["zh"], abilities=["rejection"])
     assert backend.requests_seen == 0
     assert res.cells == wide.cells and res.scores == wide.scores
@@ -278,7 +278,7 @@ def test_large_predictions_are_compressed_and_still_resume(
     path = make_sub(tmp_path / "sub")
     run(path, rgb_root, limit=1, **SMALL)
     assert (tmp_path / "sub" / "predictions.jsonl.gz").exists()
-    backend = FakeBackend(strategy="echo")
+    backend = ScriptedBackend(policy="echo")
     run(path, rgb_root, backend=backend, limit=2, **SMALL)
     assert backend.requests_seen == 4
     assert len(read_predictions(tmp_path / "sub")) == 8
@@ -292,7 +292,7 @@ def tiny_sub(folder: Path, model: Path, **fields: object) -> Path:
         folder,
         model=str(model),
         backend="hf",
-        fake=None,
+        scripted=None,
         dtype="float32",
         batch_size=3,
         generation={"max_new_tokens": 12},

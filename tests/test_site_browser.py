@@ -67,6 +67,17 @@ def _with_answers(root: Path) -> bool:
     return True
 
 
+def _add_baseline(root: Path) -> None:
+    """A trivial baseline (scripted backend), scoring above every model, for the band tests."""
+    res = make_results("baseline-copy-all", "Baseline: copy all", n=N, skill=0.99)
+    res = res.model_copy(
+        update={"provenance": res.provenance.model_copy(update={"backend": "scripted"})}
+    )
+    folder = root / "submissions" / "baseline-copy-all"
+    folder.mkdir(parents=True)
+    (folder / "results.json").write_text(res.model_dump_json(indent=2), encoding="utf-8")
+
+
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     if not CHROMIUM.exists():
@@ -79,6 +90,7 @@ def site(tmp_path_factory):
     )
     root = make_repo(tmp_path_factory.mktemp("browser"), n_models=3, n=N)
     scored = _with_answers(root)
+    _add_baseline(root)
     built = build_site(root)
     server, base = serve_in_thread(built)
     yield base, scored
@@ -141,23 +153,42 @@ def _sort_values(page, table_id: str, col: int) -> list[float]:
 
 def test_home_tables_sort_and_filter(visit):
     page = visit.go("index.html")
-    for tid in ("ranking-zh-rgb", "ranking-en-rgb", "ranking-all-rgb", "reported-paper"):
+    for tid in ("ranking-zh-strict", "ranking-en-strict", "ranking-all-strict", "reported-paper"):
         assert page.locator(f"#{tid}").count() == 1, tid
-    assert page.locator("#ranking-zh-rgb tbody tr").count() == 3
-    overall = page.locator("#ranking-zh-rgb thead th", has_text="Overall")
+    ranked = "#ranking-zh-strict > tbody:first-of-type"
+    assert page.locator(f"{ranked} > tr").count() == 3
+    overall = page.locator("#ranking-zh-strict thead th").nth(2)
+    assert overall.inner_text().strip() == "Overall"
     overall.click()
-    asc = _sort_values(page, "ranking-zh-rgb", 3)
-    assert asc == sorted(asc)
+    asc = _sort_values(page, "ranking-zh-strict", 3)
+    assert asc == sorted(asc[:3]) + asc[3:]  # each tbody sorts on its own
     overall.click()
-    desc = _sort_values(page, "ranking-zh-rgb", 3)
-    assert desc == sorted(desc, reverse=True) and desc != asc
-    page.fill("input[data-table='ranking-zh-rgb']", "Model 002")
-    visible = page.locator("#ranking-zh-rgb tbody tr:visible")
+    desc = _sort_values(page, "ranking-zh-strict", 3)
+    assert desc[:3] == sorted(desc[:3], reverse=True) and desc != asc
+    page.fill("input[data-table='ranking-zh-strict']", "Model 002")
+    visible = page.locator(f"{ranked} > tr:visible")
     assert visible.count() == 1 and "Model 002" in visible.inner_text()
-    page.fill("input[data-table='ranking-zh-rgb']", "")
-    assert page.locator("#ranking-zh-rgb tbody tr:visible").count() == 3
+    page.fill("input[data-table='ranking-zh-strict']", "")
+    assert page.locator(f"{ranked} > tr:visible").count() == 3
     reported = page.locator("#reported-paper tbody.lb-reported-body tr").first
     assert "reported in paper" in reported.inner_text()
+
+
+def test_baseline_band_stays_under_the_ranking_when_sorted(visit):
+    """The baseline scores above every model, yet sorting never lifts it into the ranked rows."""
+    for path, tid in (
+        ("index.html", "ranking-zh-strict"),
+        ("abilities/zh-noise.html", "zh-noise-strict"),
+    ):
+        page = visit.go(path)
+        head = page.locator(f"#{tid} thead th")
+        for _ in range(2):
+            head.nth(2).click()
+            rows = page.locator(f"#{tid} tbody tr").all_inner_texts()
+            band = next(i for i, r in enumerate(rows) if "Trivial baselines" in r)
+            assert all("Baseline: copy all" not in r for r in rows[:band]), path
+            assert "Baseline: copy all" in rows[band + 1] and "trivial baseline" in rows[band + 1]
+        assert page.locator(f"#{tid} tbody.lb-band-head th").is_visible()
 
 
 def test_xss_payload_is_text_and_never_runs(visit):

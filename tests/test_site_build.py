@@ -4,6 +4,7 @@ references, and the `rgb-leaderboard site build` command."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -44,7 +45,7 @@ class _Refs(HTMLParser):
 def test_build_writes_every_page(built):
     for rel in (
         "index.html",
-        "ranking-strict.html",
+        "ranking-rgb.html",
         "zh-vs-en.html",
         "abilities/zh-noise.html",
         "abilities/en-counterfactual.html",
@@ -148,9 +149,9 @@ def test_strict_build_fails_on_broken_markdown_link(tmp_path):
 FAKE_YAML = """id: fake-site
 display_name: Fake <b>site</b> check
 model: fake
-backend: fake
-fake:
-  strategy: cycle
+backend: scripted
+scripted:
+  policy: cycle
   responses:
     - 答案是12人。
     - 信息不足，无法回答。
@@ -173,6 +174,7 @@ def test_runner_output_builds_and_pass_fail_agrees_with_results(tmp_path):
     proc = subprocess.run(
         [*run, "--limit", "3", "--languages", "zh"],
         cwd=root,
+        env={**os.environ, "PYTHONPATH": str(repo)},  # this checkout's package, not an install
         capture_output=True,
         text=True,
         check=False,

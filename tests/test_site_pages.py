@@ -17,6 +17,7 @@ from leaderboard.board.ranking import unverified_reasons, zh_minus_en
 from leaderboard.board.reported import load_reported
 from leaderboard.core.errors import ResultsError
 from leaderboard.core.schema import ScoreEntry
+from leaderboard.core.types import ABILITIES, LANGS
 from leaderboard.site.build import render
 from leaderboard.site.pages.home import home_page
 from leaderboard.site.render import charts
@@ -236,7 +237,7 @@ def test_render_is_deterministic_and_complete(data, out):
     assert a.pages == b.pages and a.files == b.files
     expected = {
         "index.md",
-        "ranking-strict.md",
+        "ranking-rgb.md",
         "zh-vs-en.md",
         "methodology.md",
         "downloads.md",
@@ -259,9 +260,66 @@ def test_home_ranks_measured_and_separates_reported(out):
     assert "reported in paper" in home and "ChatGPT (gpt-3.5-turbo)" in home
     table = home.split('id="reported-paper"')[1]
     assert '<tbody class="lb-reported-body">' in table
-    ranking = home.split('id="ranking-zh-rgb"')[1].split("</table>")[0]
+    ranking = home.split('id="ranking-zh-strict"')[1].split("</table>")[0]
     assert "ChatGPT" not in ranking  # reported rows never enter a measured ranking
     assert "partial" in ranking and "7B" in ranking and "Coverage" in ranking
+    assert "Overall (rgb)" in ranking  # the reference overall beside every ranked row
+    assert "Ranked by the strict scores" in home and "ranking-rgb.md" in home
+
+
+def _with_baseline(root, policy="refuse"):
+    """Add a trivial baseline (scripted backend) to a synthetic repo."""
+    res = make_results(f"baseline-{policy}", display_name=f"Baseline: {policy}", n=4)
+    prov = res.provenance.model_copy(update={"backend": "scripted"})
+    res = res.model_copy(update={"provenance": prov})
+    folder = root / "submissions" / f"baseline-{policy}"
+    folder.mkdir(parents=True)
+    (folder / "results.json").write_text(res.model_dump_json(indent=2), encoding="utf-8")
+    return res
+
+
+def test_trivial_baselines_sit_in_a_band_never_ranked(tmp_path):
+    root = make_repo(tmp_path, n_models=2, n=4, predictions=False)
+    _with_baseline(root, "refuse")
+    out = render(load_site_data(root))
+    pages = [out.pages["index.md"], out.pages["ranking-rgb.md"]]
+    pages += [out.pages[f"abilities/{lang}-{a}.md"] for lang in LANGS for a in ABILITIES]
+    for page in pages:
+        for table in page.split('<table class="lb-table"')[1:]:
+            body = table.split("</table>")[0]
+            ranked = body.split('<tbody class="lb-band-head">')[0]
+            assert "Baseline: refuse" not in ranked  # never among the measured rows
+            if "Baseline: refuse" in body:
+                band = body.split('<tbody class="lb-baseline-body">')[1]
+                assert "Baseline: refuse" in band and "trivial baseline" in band
+                assert "Trivial baselines" in body.split('<tbody class="lb-baseline-body">')[0]
+    home = out.pages["index.md"]
+    zh = home.split('id="ranking-zh-strict"')[1].split("</table>")[0]
+    band = zh.split('<tbody class="lb-baseline-body">')[1]
+    assert ">baseline<" in band and zh.count("lb-baseline-row") == 1
+    ranks = zh.split('<tbody class="lb-band-head">')[0]
+    assert "Model 000" in ranks and "Model 001" in ranks
+    rows = json.loads(out.files["downloads/ranking-zh-strict.json"])["rows"]
+    assert [r["row_kind"] for r in rows].count("trivial baseline") == 1
+    method = out.pages["methodology.md"]
+    assert 'id="trivial-baselines"' in method and "Baseline: refuse" in method
+
+
+def test_missing_overall_reads_dash_with_the_reason(tmp_path):
+    root = make_repo(tmp_path, n_models=1, n=4, predictions=False)
+    path = root / "submissions" / "model-000" / "results.json"
+    res = make_results("model-000", n=4)
+    scores = [
+        s.model_copy(update={"value": None, "ci": None, "note": "no zh overall: not measured: x"})
+        if (s.lang, s.ability, s.mode) == ("zh", "overall", "strict")
+        else s
+        for s in res.scores
+    ]
+    path.write_text(res.model_copy(update={"scores": scores}).model_dump_json(), encoding="utf-8")
+    home = render(load_site_data(root)).pages["index.md"]
+    zh = home.split('id="ranking-zh-strict"')[1].split("</table>")[0]
+    assert '<span class="lb-why">no zh overall: not measured: x</span>' in zh
+    assert '<td data-sort="10000">—</td>' in zh  # unranked
 
 
 def test_ability_page_has_curve_table_chart_and_reported_rows(out):

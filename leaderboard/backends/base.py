@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from leaderboard.backends.fake import FakeBackend
+from leaderboard.backends.scripted import ScriptedBackend
 from leaderboard.core.errors import BackendUnavailable
 from leaderboard.core.types import ChatRequest, Completion, GenerationConfig
 
@@ -62,9 +62,9 @@ def missing_dependency(backend: str, exc: ImportError) -> BackendUnavailable:
 
 def load_backend(sub: Submission) -> Backend:
     """Build the backend a submission asks for. Imports are lazy so that `import leaderboard` and
-    the fake and openai backends never pull in torch or vllm."""
-    if sub.backend == "fake":
-        return FakeBackend.from_submission(sub)
+    the scripted and openai backends never pull in torch or vllm."""
+    if sub.backend == "scripted":
+        return ScriptedBackend.from_submission(sub)
     if sub.backend == "openai":
         try:  # deferred: httpx is only needed for this backend
             from leaderboard.backends.openai_compat import OpenAIBackend

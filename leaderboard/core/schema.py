@@ -96,6 +96,8 @@ class ScoreEntry(_Strict):
     n_questions: Count
     complete: bool  # False when a cell behind it is missing, partial or on a partial data file
     definition: str  # one sentence, shown as a tooltip on the site
+    # why the value is missing (None) or not complete, shown with "—" on the site
+    note: str | None = None
 
 
 class Bootstrap(_Strict):

@@ -105,14 +105,25 @@ class VLLMSettings(StrictModel):
     max_model_len: StrictInt | None = Field(None, ge=1)
 
 
-class FakeSettings(StrictModel):
-    """The deterministic in-package provider, for dry runs and pipeline tests.
+class ScriptedSettings(StrictModel):
+    """The deterministic in-package backend (backends/scripted.py): trivial baselines, dry runs
+    and pipeline tests.
 
-    strategy "cycle" answers with `responses` in turn; "echo" answers with the last line of the last
-    user message (for RGB prompts: the question), which exercises scoring without a model.
+    policy "cycle" answers with `responses` in turn; "echo" answers with the last line of the last
+    user message (for RGB prompts: the question); the baseline policies (empty, refuse,
+    refuse_error, copy_all, copy_first, candidates) are described in backends/policies.py.
     """
 
-    strategy: Literal["cycle", "echo"] = "cycle"
+    policy: Literal[
+        "cycle",
+        "echo",
+        "empty",
+        "refuse",
+        "refuse_error",
+        "copy_all",
+        "copy_first",
+        "candidates",
+    ] = "cycle"
     responses: list[str] = Field(default_factory=lambda: ["I can not answer the question."])
     fail_indices: list[int] = Field(default_factory=list)  # 0-based request counter -> error
     latency_s: float = Field(0.0, ge=0.0)

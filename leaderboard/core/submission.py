@@ -20,6 +20,7 @@ from pydantic import (
     ValidationError,
     ValidationInfo,
     field_validator,
+    model_validator,
 )
 
 from leaderboard.core.errors import ConfigError
@@ -31,11 +32,11 @@ from leaderboard.core.model_source import (
 from leaderboard.core.safe_io import read_text
 from leaderboard.core.settings import (
     Dtype,
-    FakeSettings,
     Generation,
     OpenAISettings,
     Quantization,
     RunPlan,
+    ScriptedSettings,
     StrictModel,
     VLLMSettings,
 )
@@ -59,7 +60,7 @@ class Submission(StrictModel):
     hub_id: str | None = None
     gguf_file: str | None = None
     revision: str | None = None
-    backend: Literal["hf", "openai", "vllm", "fake"] = "hf"
+    backend: Literal["hf", "openai", "vllm", "scripted"] = "hf"
     params: str | None = None  # e.g. "7B"; shown on the site
     dtype: Dtype = "auto"
     quantization: Quantization = Field(default_factory=Quantization)
@@ -73,7 +74,7 @@ class Submission(StrictModel):
     device_map: str | dict[str, Any] | None = "auto"
     openai: OpenAISettings | None = Field(None, validate_default=True)
     vllm: VLLMSettings | None = Field(None, validate_default=True)
-    fake: FakeSettings | None = Field(None, validate_default=True)
+    scripted: ScriptedSettings | None = Field(None, validate_default=True)
     run: RunPlan = Field(default_factory=RunPlan)
 
     _source_path: Path | None = PrivateAttr(default=None)
@@ -117,7 +118,24 @@ class Submission(StrictModel):
             )
         return v
 
-    @field_validator("openai", "vllm", "fake")
+    @model_validator(mode="before")
+    @classmethod
+    def _former_fake_name(cls, data: Any) -> Any:
+        """`backend: fake` with a `fake:` block (strategy, responses...) is the scripted backend's
+        former name: read as `backend: scripted` with a `scripted:` block (policy, ...)."""
+        if not isinstance(data, dict) or data.get("backend") != "fake":
+            return data
+        data = {**data, "backend": "scripted"}
+        block = data.pop("fake", None)
+        if isinstance(block, dict):
+            block = dict(block)
+            if "strategy" in block:
+                block["policy"] = block.pop("strategy")
+        if block is not None:
+            data["scripted"] = block
+        return data
+
+    @field_validator("openai", "vllm", "scripted")
     @classmethod
     def _settings_match_backend(cls, v: Any, info: ValidationInfo) -> Any:
         backend = info.data.get("backend")
@@ -129,7 +147,7 @@ class Submission(StrictModel):
         if v is None and backend == name:
             if name == "openai":
                 raise ValueError("backend 'openai' needs an 'openai:' block with at least base_url")
-            return VLLMSettings() if name == "vllm" else FakeSettings()
+            return VLLMSettings() if name == "vllm" else ScriptedSettings()
         return v
 
     @property

@@ -77,9 +77,18 @@ class ChatMessage:
 
 @dataclass(frozen=True)
 class ChatRequest:
-    """A batch element for Backend.generate: one conversation, answered by one Completion."""
+    """A batch element for Backend.generate: one conversation, answered by one Completion.
+
+    `passages` and `lang` repeat, as data, what the messages already show the model: the passages
+    in the order shown and the instance's language. Model backends ignore them; the scripted
+    baselines (backends/scripted.py) read them instead of parsing the prompt text back, which
+    would depend on the template and on no passage containing the separator. They are not part of
+    the prompt hash (prompts.prompt_sha256 covers the messages only).
+    """
 
     messages: tuple[ChatMessage, ...]
+    passages: tuple[str, ...] = ()
+    lang: Lang | None = None
 
 
 @dataclass(frozen=True)

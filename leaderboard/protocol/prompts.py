@@ -58,12 +58,15 @@ def user_prompt(instance: TestInstance) -> str:
 
 
 def build_request(instance: TestInstance) -> ChatRequest:
-    """System + user messages; user only when there are no passages (as the reference does)."""
+    """System + user messages; user only when there are no passages (as the reference does).
+    The passages and language ride along as data for the scripted baselines."""
     user = ChatMessage(role="user", content=user_prompt(instance))
+    context = {"passages": instance.docs, "lang": instance.lang}
     if not instance.docs:
-        return ChatRequest(messages=(user,))
+        return ChatRequest(messages=(user,), **context)
     return ChatRequest(
-        messages=(ChatMessage(role="system", content=system_prompt(instance.lang)), user)
+        messages=(ChatMessage(role="system", content=system_prompt(instance.lang)), user),
+        **context,
     )
 
 

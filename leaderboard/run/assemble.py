@@ -14,7 +14,8 @@ from leaderboard.core.submission import Submission
 from leaderboard.core.versions import versions
 from leaderboard.run import provenance as prov
 from leaderboard.run.generate import GenStats
-from leaderboard.run.plan import Plan
+from leaderboard.run.plan import Plan, PlannedSplit
+from leaderboard.scoring.audit import answer_in_passages
 from leaderboard.scoring.outcome import SplitInfo, scored_items
 from leaderboard.stats.metrics import compute_metrics
 from leaderboard.stats.version import scoring_version
@@ -34,10 +35,24 @@ def _score(plan: Plan, records: dict[str, PredictionRecord]) -> list:
 def _split_infos(plan: Plan) -> dict[tuple[str, str], object]:
     return {
         (s.lang, s.ability): SplitInfo(
-            s.source.name, bool(s.source.complete), int(s.source.expected_n)
+            s.source.name,
+            bool(s.source.complete),
+            int(s.source.expected_n),
+            answer_shown=_answer_shown(s),
         )
         for s in plan.splits
     }
+
+
+def _answer_shown(split: PlannedSplit) -> frozenset[int]:
+    """Rejection instances whose passages (all noise) hold the whole answer after all."""
+    if split.ability != "rejection":
+        return frozenset()
+    return frozenset(
+        it.instance.id
+        for it in split.items
+        if answer_in_passages(it.instance.answer, it.instance.docs, it.instance.lang)
+    )
 
 
 def backend_info(backend: Backend | None, previous: Results | None) -> dict[str, object]:

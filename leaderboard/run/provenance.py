@@ -61,7 +61,7 @@ def _local_dir_identity(folder: Path) -> dict[str, object]:
 
 def model_identity(sub: Submission) -> dict[str, object]:
     """Identity of the weights without loading them."""
-    if sub.backend in ("openai", "fake"):
+    if sub.backend in ("openai", "scripted"):
         served = sub.openai.model if sub.openai and sub.openai.model else sub.model
         return {"served_model": served, "revision": sub.revision}
     resolved = sub.resolve_model()
@@ -112,7 +112,8 @@ def fingerprint_inputs(sub: Submission) -> dict[str, object]:
         "prompts_sha256": prompts_sha256(),
         "passage_num": sub.run.passage_num,
         "variant": sub.run.variant,
-        "fake": sub.fake.model_dump() if sub.fake is not None else None,
+        # the key keeps the scripted backend's former name, so existing fingerprints stay valid
+        "fake": sub.scripted.model_dump() if sub.scripted is not None else None,
     }
 
 

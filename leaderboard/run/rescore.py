@@ -28,6 +28,7 @@ from leaderboard.core.types import (
 )
 from leaderboard.data.splits import load_split
 from leaderboard.run.store import RunStore
+from leaderboard.scoring.audit import answer_shown_ids
 from leaderboard.scoring.outcome import ScoredItem, SplitInfo, effective_score, scored_items
 
 REQUIRED = ("lang", "ability", "id", "noise_rate", "prediction")
@@ -160,7 +161,10 @@ def resolve(
                 src, records = load_split(root, line.lang, line.ability, allow_partial=True)
             except DataError as exc:
                 raise DataError(f"{line.where}: cannot look up the answer: {exc}") from None
-            splits[split] = SplitInfo(src.name, bool(src.complete), int(src.expected_n))
+            shown = answer_shown_ids(records, line.lang) if line.ability == "rejection" else ()
+            splits[split] = SplitInfo(
+                src.name, bool(src.complete), int(src.expected_n), frozenset(shown)
+            )
             by_id[split] = {r.id: r for r in records}
         record = by_id[split].get(line.id)
         if record is None:

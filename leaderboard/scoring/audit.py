@@ -51,10 +51,17 @@ def _found(element: str | tuple[str, ...], norm_texts: list[str], lang: Lang) ->
     return any(find_normalized(t, a, lang) for t in norm_texts for a in alts if a)
 
 
+def fake_equals_answer(answer: Answer, fakeanswer: Answer, lang: Lang) -> bool:
+    """Does a counterfactual record's fake answer equal its true answer (normalised)? Its
+    passages then state no false fact, so an error claim there is not a detection."""
+    true = {normalize(a, lang) for a in _flat(answer)}
+    return bool(true & {normalize(a, lang) for a in _flat(fakeanswer)})
+
+
 def _fake_findings(lang: Lang, name: str, r: Record) -> list[AuditFinding]:
     true = {normalize(a, lang) for a in _flat(r.answer)}
     fake = {normalize(a, lang) for a in _flat(r.fakeanswer)}
-    if true & fake:
+    if fake_equals_answer(r.answer, r.fakeanswer, lang):
         return [
             AuditFinding(
                 lang,
@@ -76,6 +83,23 @@ def _fake_findings(lang: Lang, name: str, r: Record) -> list[AuditFinding]:
             )
         ]
     return []
+
+
+def answer_in_passages(answer: Answer, passages: tuple[str, ...], lang: Lang) -> bool:
+    """Is every answer element found (strict matching) in the passages? For a rejection instance
+    (noise rate 1.0) this means the "negative" passages answer the question after all."""
+    shown = [normalize(p, lang) for p in passages]
+    return bool(answer) and all(_found(el, shown, lang) for el in answer)
+
+
+def answer_shown_ids(
+    records: tuple[Record, ...], lang: Lang, passage_num: int = 5
+) -> frozenset[int]:
+    """Ids whose first `passage_num` negative passages (those shown at noise rate 1.0) hold the
+    whole answer: the audit's answer_in_negative findings, as the scorer needs them."""
+    return frozenset(
+        r.id for r in records if answer_in_passages(r.answer, r.negative[:passage_num], lang)
+    )
 
 
 def _negative_findings(lang: Lang, name: str, r: Record) -> list[AuditFinding]:

@@ -16,11 +16,17 @@ from leaderboard.scoring.score import score_both
 
 @dataclass(frozen=True)
 class SplitInfo:
-    """The data file behind a (language, ability) split, as the runner resolved it."""
+    """The data file behind a (language, ability) split, as the runner resolved it.
+
+    `answer_shown` (rejection splits): ids whose noise-rate-1.0 passages hold the whole answer
+    (scoring.audit.answer_in_passages; the data audit's answer_in_negative), so refusing is not the
+    right answer there: the ranked rejection score leaves them out and counts them apart.
+    """
 
     data_file: str
     data_complete: bool
     expected_n: int
+    answer_shown: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True)

@@ -39,8 +39,8 @@ PROJECT_SITE = Path(__file__).resolve().parents[2] / "site"
 def render(data: SiteData) -> Output:
     """Every page, chart, download and copied submission file, keyed by path under docs/."""
     out = Output()
-    out.pages["index.md"] = home_page(data, out, "rgb")
-    out.pages["ranking-strict.md"] = home_page(data, out, "strict")
+    out.pages["index.md"] = home_page(data, out, "strict")
+    out.pages["ranking-rgb.md"] = home_page(data, out, "rgb")
     out.pages["zh-vs-en.md"] = zh_vs_en_page(data, out)
     for lang in LANGS:
         for ability in ABILITIES:

@@ -8,15 +8,14 @@ resample questions, not answers (leaderboard.stats.intervals says why).
 
 from __future__ import annotations
 
-import warnings
-from dataclasses import dataclass
-
 import numpy as np
 
 from leaderboard.core.schema import DIFF_LANG, CellMetrics, ScoreEntry
 from leaderboard.core.types import ABILITIES, DEFAULT_NOISE_RATES, LANGS, MODES, Ability, Lang, Mode
+from leaderboard.stats import decision
 from leaderboard.stats.cells import Cell, cr_empty
 from leaderboard.stats.intervals import bounds_for, newcombe_difference, score_interval
+from leaderboard.stats.values import Value, combine, questions
 
 DEFINITIONS: dict[tuple[str, Mode], str] = {
     (
@@ -24,31 +23,20 @@ DEFINITIONS: dict[tuple[str, Mode], str] = {
         "rgb",
     ): "Mean accuracy over noise rates 0, 0.2, 0.4, 0.6, 0.8 (reference labels: every "
     "answer element found as a lowercase substring).",
-    (
-        "noise",
-        "strict",
-    ): "Mean accuracy over noise rates 0, 0.2, 0.4, 0.6, 0.8 (normalised matching with "
-    "number and word boundaries).",
     ("rejection", "rgb"): "Share of answers at noise rate 1.0 containing the instructed phrase "
     "(信息不足 / 'insufficient information'), as the paper's Rej.",
-    ("rejection", "strict"): "Share of answers at noise rate 1.0 that refuse (phrase tables and zh "
-    "negation+verb patterns), whatever else they say.",
     ("integration", "rgb"): "Mean accuracy over noise rates 0, 0.2, 0.4 on multi-part questions "
     "(reference labels).",
-    ("integration", "strict"): "Mean accuracy over noise rates 0, 0.2, 0.4 on multi-part questions "
-    "(every part must match, normalised).",
     (
         "counterfactual",
         "rgb",
     ): "Mean of ED (share saying the documents have factual errors) and the "
     "reference CR (share of those with no missed answer element).",
-    (
-        "counterfactual",
-        "strict",
-    ): "Mean of ED (share flagging factual errors) and CR over all items "
-    "(share that both flag the error and give the true answer).",
-    ("overall", "rgb"): "Mean of the available ability scores of this language (reference labels).",
-    ("overall", "strict"): "Mean of the available ability scores of this language (strict labels).",
+    **{(ability, "strict"): text for ability, text in decision.DEFINITIONS.items()},
+    ("overall", "rgb"): "Mean of the four ability scores of this language (reference labels); "
+    "only when all four are measured in full on the official data.",
+    ("overall", "strict"): "Mean of the four strict ability scores of this language; only when "
+    "all four are measured in full on the official data. The ranked score.",
 }
 COMPANION_DEFINITIONS = {
     "ed": "Error detection rate: share of counterfactual answers that say the documents contain "
@@ -56,59 +44,31 @@ COMPANION_DEFINITIONS = {
     "cr": "Error correction rate (reference definition): among answers that detect the error, "
     "the share with no missed answer element.",
     "cr_all": "Share of all counterfactual answers that detect the error and give the true answer.",
+    **decision.COMPANIONS,
 }
-ALL_DEFINITION = "Mean of the Chinese and English overall scores."
+ALL_DEFINITION = "Mean of the Chinese and English overall scores (only when both exist)."
 DIFF_DEFINITION = (
     "zh score minus en score; its CI joins the two languages' Wilson intervals by Newcombe's "
     "method (their question sets are disjoint, so the estimates are independent)."
 )
+DIFF_OVERALL_DEFINITION = (
+    "Mean over the abilities scored in both languages of the zh minus en ability score, so both "
+    "sides cover the same abilities; its CI is Wilson at the effective n of the paired "
+    "bootstrap replicates of the difference, on the signed scale."
+)
 
 CellsByRate = dict[float, Cell]
-
-
-@dataclass
-class Value:
-    """A score with its bootstrap replicates (None without resamples) and what it rests on."""
-
-    value: float | None
-    reps: np.ndarray | None
-    questions: set[tuple[str, int]]
-    complete: bool
 
 
 def _cell_complete(c: CellMetrics) -> bool:
     return c.data_complete and c.n >= c.expected_n
 
 
-def combine(parts: list[Value], expected: int) -> Value:
-    """Mean of the available values (and of their replicates); complete only if all expected are."""
-    have = [p for p in parts if p.value is not None]
-    if not have:
-        return Value(None, None, set(), False)
-    reps = None
-    if all(p.reps is not None for p in have):
-        with warnings.catch_warnings():  # an all-NaN replicate column stays NaN (ignored by the CI)
-            warnings.simplefilter("ignore", RuntimeWarning)
-            reps = np.nanmean(np.vstack([p.reps for p in have]), axis=0)
-    questions = set().union(*(p.questions for p in have))
-    complete = len(have) == expected and all(p.complete for p in have)
-    return Value(float(np.mean([p.value for p in have])), reps, questions, complete)
-
-
-def _questions(cells: list[Cell]) -> set[tuple[str, int]]:
-    return {
-        (c.metrics.data_file, i)
-        for c in cells
-        for i, p in zip(c.group.ids, c.present, strict=True)
-        if p
-    }
-
-
 class _Builder:
     """Values resting on the cells of one ability (their questions, their completeness)."""
 
     def __init__(self, present: list[Cell], full: bool) -> None:
-        self.questions = _questions(present)
+        self.questions = questions(present)
         self.full = full
         self.boot = present[0].bootstrapped
 
@@ -137,13 +97,31 @@ def _counterfactual(cell: Cell, mode: Mode, b: _Builder) -> dict[str, Value]:
     return {"score": score, "ed": ed, "cr": cr, "cr_all": cr_all}
 
 
-def ability_value(ability: Ability, mode: Mode, cells: CellsByRate) -> dict[str, Value]:
-    """The ranking score ("score") of one ability and its companion metrics."""
+def _present(ability: Ability, cells: CellsByRate) -> tuple[list[Cell], bool]:
+    """The cells of the protocol's noise rates that were run, and whether all are, in full."""
     rates = DEFAULT_NOISE_RATES[ability]
     present = [cells[r] for r in rates if r in cells]
-    if not present:
-        return {"score": Value(None, None, set(), False)}
     full = len(present) == len(rates) and all(_cell_complete(c.metrics) for c in present)
+    return present, full
+
+
+def ability_value(
+    ability: Ability, mode: Mode, cells: dict[Ability, CellsByRate]
+) -> dict[str, Value]:
+    """The ranking score ("score") of one ability and its companion metrics. `cells` holds the
+    language's cells by ability: strict rejection and counterfactual also read the noise cells."""
+    present, full = _present(ability, cells.get(ability, {}))
+    if not present:
+        return {"score": Value(None, None, set(), False, "not measured")}
+    if mode == "strict":
+        noise, noise_full = _present("noise", cells.get("noise", {}))
+        if ability == "rejection":
+            return decision.rejection(present[0], full, noise, noise_full)
+        if ability == "counterfactual":
+            reference = _counterfactual(present[0], mode, _Builder(present, full))
+            companions = {k: v for k, v in reference.items() if k != "score"}
+            return {**decision.counterfactual(present[0], full, noise, noise_full), **companions}
+        return decision.answered(present, full)
     b = _Builder(present, full)
     if ability in ("noise", "integration"):
         mean = combine([b.value(c, c.metrics.accuracy, "correct") for c in present], len(present))
@@ -153,6 +131,27 @@ def ability_value(ability: Ability, mode: Mode, cells: CellsByRate) -> dict[str,
     if ability == "rejection":
         return {"score": b.value(c, c.metrics.rejection_rate, "rejected")}
     return _counterfactual(c, mode, b)
+
+
+def _why_incomplete(lang: Lang, scores: dict[str, Value]) -> str | None:
+    """Why a language has no overall score (None when every ability is measured in full)."""
+    missing = [a for a in ABILITIES if scores[a].value is None]
+    partial = [a for a in ABILITIES if scores[a].value is not None and not scores[a].complete]
+    reasons = []
+    if missing:
+        reasons.append("not measured: " + ", ".join(missing))
+    if partial:
+        reasons.append("not complete official data: " + ", ".join(partial))
+    return f"no {lang} overall: " + "; ".join(reasons) if reasons else None
+
+
+def overall(lang: Lang, scores: dict[str, Value]) -> Value:
+    """Mean of the four ability scores, only when each is measured in full on official data."""
+    why = _why_incomplete(lang, scores)
+    if why is not None:
+        qs = set().union(*(scores[a].questions for a in ABILITIES))
+        return Value(None, None, qs, False, why)
+    return combine([scores[a] for a in ABILITIES], len(ABILITIES))
 
 
 def interval(v: Value) -> tuple[float, float] | None:
@@ -172,6 +171,9 @@ def entry(
     definition: str,
     ci: tuple[float, float] | None = None,
 ) -> ScoreEntry:
+    note = v.note
+    if note is None and v.value is not None and not v.complete:
+        note = "not complete official data"
     return ScoreEntry(
         lang=lang,  # type: ignore[arg-type]
         mode=mode,
@@ -182,6 +184,7 @@ def entry(
         n_questions=len(v.questions),
         complete=v.complete,
         definition=definition,
+        note=note,
     )
 
 
@@ -191,17 +194,18 @@ def _language_entries(
     """Every ability's entries for one language and mode, then its overall score; also the
     ranking values by ability ("overall" included) for the zh - en differences."""
     entries, scores = [], {}
+    by_ability = {a: cells.get((lang, a, mode), {}) for a in ABILITIES}
     for ability in ABILITIES:
-        values = ability_value(ability, mode, cells.get((lang, ability, mode), {}))
+        values = ability_value(ability, mode, by_ability)
         for metric, v in values.items():
             definition = (
                 DEFINITIONS[(ability, mode)] if metric == "score" else COMPANION_DEFINITIONS[metric]
             )
             entries.append(entry(lang, mode, ability, metric, v, definition))
         scores[ability] = values["score"]
-    overall = combine(list(scores.values()), len(ABILITIES))
-    entries.append(entry(lang, mode, "overall", "score", overall, DEFINITIONS[("overall", mode)]))
-    scores["overall"] = overall
+    total = overall(lang, scores)
+    entries.append(entry(lang, mode, "overall", "score", total, DEFINITIONS[("overall", mode)]))
+    scores["overall"] = total
     return entries, scores
 
 
@@ -216,13 +220,29 @@ def difference(zh: Value, en: Value) -> Value:
     return Value(zh.value - en.value, reps, zh.questions | en.questions, both)
 
 
+def overall_difference(diffs: dict[str, Value]) -> Value:
+    """zh - en over the same abilities: the mean of the per-ability differences of the abilities
+    scored in both languages (a difference of overalls over different abilities compares
+    nothing). Complete only when all four are, in both languages."""
+    common = [a for a in ABILITIES if diffs[a].value is not None]
+    if not common:
+        return Value(None, None, set(), False, "no ability scored in both languages")
+    mean = combine([diffs[a] for a in common], len(ABILITIES))
+    if len(common) < len(ABILITIES):
+        mean.note = "over " + ", ".join(common) + " only (the abilities scored in both languages)"
+    return mean
+
+
 def _difference_entries(mode: Mode, by_lang: dict[Lang, dict[str, Value]]) -> list[ScoreEntry]:
     if not all(lang in by_lang for lang in LANGS):
         return []
+    diffs = {a: difference(by_lang["zh"][a], by_lang["en"][a]) for a in ABILITIES}
     out = []
-    for ability in ("overall", *ABILITIES):
-        zh, en = by_lang["zh"][ability], by_lang["en"][ability]
-        d = difference(zh, en)
+    total = overall_difference(diffs)
+    if total.value is not None:
+        out.append(entry(DIFF_LANG, mode, "overall", "score", total, DIFF_OVERALL_DEFINITION))
+    for ability in ABILITIES:
+        d, zh, en = diffs[ability], by_lang["zh"][ability], by_lang["en"][ability]
         if d.value is not None:
             ci_zh, ci_en = interval(zh), interval(en)
             ci = None
@@ -242,8 +262,16 @@ def score_entries(
         for lang in langs:
             lang_entries, by_lang[lang] = _language_entries(lang, mode, cells)
             entries += lang_entries
-        overall = [v["overall"] for v in by_lang.values()]
-        both = combine(overall, len(LANGS))
+        totals = [by_lang[lang]["overall"] for lang in LANGS if lang in by_lang]
+        if len(totals) == len(LANGS) and all(t.value is not None for t in totals):
+            both = combine(totals, len(LANGS))
+        else:
+            missing = [
+                lang
+                for lang in LANGS
+                if lang not in by_lang or by_lang[lang]["overall"].value is None
+            ]
+            both = Value(None, None, set(), False, "no overall score for " + ", ".join(missing))
         entries.append(entry("all", mode, "overall", "score", both, ALL_DEFINITION))
         entries += _difference_entries(mode, by_lang)
     return entries

@@ -16,11 +16,12 @@ import numpy as np
 from leaderboard.core.errors import ResultsError
 from leaderboard.core.schema import CellMetrics
 from leaderboard.core.types import Ability, Lang, Mode
+from leaderboard.scoring.audit import fake_equals_answer
 from leaderboard.scoring.outcome import ScoredItem, SplitInfo, corrected, effective_score
 from leaderboard.stats.bootstrap import draw_weights, ratio_replicates, rng_for
 from leaderboard.stats.intervals import score_interval
 
-_VECTORS = ("correct", "rejected", "detected", "corrected", "f1")
+_VECTORS = ("correct", "rejected", "detected", "corrected", "f1", "answered")
 
 
 @dataclass
@@ -86,6 +87,9 @@ class Cell:
     group: Group
     present: np.ndarray
     values: dict[str, np.ndarray]
+    # 1 where an item cannot be scored fairly for its ability and is left out of the strict score:
+    # rejection, the passages shown hold the whole answer; counterfactual, fake answer = answer
+    excluded: np.ndarray
 
     @property
     def bootstrapped(self) -> bool:
@@ -113,6 +117,15 @@ class Cell:
         x, m = self.values[name], self.present
         return float(x[m > 0].mean()) if m.any() else float("nan")
 
+    def rate(self, name: str, keep: np.ndarray | None = None) -> tuple[float | None, np.ndarray]:
+        """Share of the present items (only those with keep == 1, if given) where `name` is set,
+        with its replicates (empty array without resamples); None when no item is left."""
+        den = self.present if keep is None else self.present * keep
+        num = self.values[name] * den
+        value = float(num.sum() / den.sum()) if den.sum() > 0 else None
+        reps = ratio_replicates(self.group.weights, num, den) if self.bootstrapped else None
+        return value, reps
+
 
 def _vectors(
     cell_items: list[ScoredItem], group: Group, mode: Mode
@@ -128,6 +141,7 @@ def _vectors(
         vals["detected"][k] = s.error_detected
         vals["corrected"][k] = corrected(s, mode)
         vals["f1"][k] = s.token_f1 or 0.0
+        vals["answered"][k] = s.correct and not s.rejected
     return present, vals
 
 
@@ -152,6 +166,23 @@ def _counterfactual_fields(cell: Cell, mode: Mode, fact: bool) -> dict[str, obje
     }
 
 
+def _excluded(
+    ability: Ability, cell_items: list[ScoredItem], group: Group, split: SplitInfo
+) -> np.ndarray:
+    """Per id: 1 where the item is left out of the strict (ranked) score of its ability."""
+    out = np.zeros(len(group.ids))
+    if ability == "rejection":
+        for i in split.answer_shown:
+            if i in group.index:
+                out[group.index[i]] = 1.0
+    elif ability == "counterfactual":
+        for it in cell_items:
+            inst = it.instance
+            if fake_equals_answer(inst.answer, inst.fakeanswer, inst.lang):
+                out[group.index[inst.id]] = 1.0
+    return out
+
+
 def build_cell(
     key: tuple[Lang, Ability, float, Mode],
     cell_items: list[ScoredItem],
@@ -161,7 +192,7 @@ def build_cell(
     """The metrics row of one (lang, ability, rate, mode) cell, with its per-id vectors."""
     lang, ability, rate, mode = key
     present, vals = _vectors(cell_items, group, mode)
-    cell = Cell(None, group, present, vals)  # type: ignore[arg-type]
+    cell = Cell(None, group, present, vals, _excluded(ability, cell_items, group, split))  # type: ignore[arg-type]
     fact = ability == "counterfactual"
     cell.metrics = CellMetrics(
         lang=lang,

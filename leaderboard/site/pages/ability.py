@@ -1,13 +1,19 @@
-"""One page per language and ability: per-noise-rate tables in both modes, curves, reported rows."""
+"""One page per language and ability: per-noise-rate tables in both modes, curves, reported rows,
+and the trivial baselines in a band under the measured rows (never ranked, left out of charts)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from leaderboard.board.load import Entry, SiteData
-from leaderboard.board.ranking import cells_for, score_entry
-from leaderboard.board.reported import ReportedLang, frac
+from leaderboard.board.load import SiteData
+from leaderboard.board.ranking import cells_for, is_trivial_baseline
+from leaderboard.board.reported import frac
 from leaderboard.core.types import DEFAULT_NOISE_RATES
+from leaderboard.site.pages.decision_tables import (
+    counterfactual_table,
+    ordered,
+    rejection_table,
+    reported_langs,
+    score_cell,
+)
 from leaderboard.site.render import charts
 from leaderboard.site.render.fmt import esc, rate_key
 from leaderboard.site.render.page import (
@@ -18,7 +24,6 @@ from leaderboard.site.render.page import (
     front_matter,
     model_cell,
     prefix_for,
-    reported_cell,
 )
 from leaderboard.site.render.tables import Cell, Column, Row, Table
 
@@ -27,23 +32,16 @@ INTRO = {
     "question. The curve shows how fast accuracy falls as noise grows.",
     "rejection": "Every passage is noise (noise rate 1.0): the right behaviour is to refuse. "
     "Rejection rate in both modes; over-refusal is refusing when the answer *is* in the passages "
-    "(noise-robustness instances).",
+    "(noise-robustness instances). The strict score is the refusal rate minus the over-refusal "
+    "rate (Youden's J, floored at 0), so refusing everything scores 0; instances whose noise "
+    "passages hold the answer are left out of it and shown apart.",
     "integration": "The answer needs facts from several passages; accuracy per noise rate.",
     "counterfactual": "The passages contain a false fact. ED (error detection) is the share of "
     "answers that flag the error; CR (error correction) the share of detected errors that were "
-    "also corrected; CR (all) corrected-and-detected over all questions.",
+    "also corrected; CR (all) corrected-and-detected over all questions. The strict score "
+    "subtracts the false alarms (error claims on noise instances, whose passages are not wrong) "
+    "from ED and credits only true answers that do not refuse.",
 }
-
-
-def _order(data: SiteData, lang: str, ability: str, mode: str) -> list[Entry]:
-    def key(s: Entry):
-        e = score_entry(s.results, lang, ability, mode)
-        v = None if e is None else e.value
-        return (v is None, -(v or 0.0), s.id)
-
-    return [
-        s for s in sorted(data.submissions, key=key) if cells_for(s.results, lang, ability, mode)
-    ]
 
 
 def _rates(data: SiteData, lang: str, ability: str) -> list[float]:
@@ -54,29 +52,6 @@ def _rates(data: SiteData, lang: str, ability: str) -> list[float]:
         if c.lang == lang and c.ability == ability
     }
     return sorted(seen | set(DEFAULT_NOISE_RATES[ability]))
-
-
-def _reported(data: SiteData, lang: str) -> list[tuple[Cell, ReportedLang]]:
-    out = []
-    for rep in data.reported:
-        for m in rep.file.models:
-            lr = m.lang(lang)
-            if lr is not None:
-                out.append((reported_cell(m, rep.file.source.citation), lr))
-    return out
-
-
-def _reported_rows(
-    data: SiteData, lang: str, cells: Callable[[ReportedLang], dict[str, Cell] | None]
-) -> tuple[Row, ...]:
-    """The paper's rows of a table, labelled as reported; `cells` gives a model's cells beside
-    its name, or None where the paper has no numbers for that table."""
-    rows = []
-    for cell, lr in _reported(data, lang):
-        values = cells(lr)
-        if values is not None:
-            rows.append(Row({"model": cell, **values}, "lb-reported-row"))
-    return tuple(rows)
 
 
 def _curve_table(
@@ -97,8 +72,9 @@ def _curve_table(
         Column("score", "Score", True, "Ability score (see methodology)"),
         Column("n", "n", True, "Instances scored (all noise rates)"),
     ]
-    rows, series = [], []
-    for s in _order(data, lang, ability, mode):
+    rows, band, series = [], [], []
+    for s in ordered(data, lang, ability, mode):
+        baseline = is_trivial_baseline(s.results)
         cells = {c.noise_rate: c for c in cells_for(s.results, lang, ability, mode)}
         row = {"model": model_cell(s, prefix, lang)}
         for r in rates:
@@ -106,10 +82,12 @@ def _curve_table(
             row[f"acc_{rate_key(r)}"] = Cell.rate(
                 c.accuracy if c else None, c.accuracy_ci if c else None
             )
-        e = score_entry(s.results, lang, ability, mode)
-        row["score"] = Cell.rate(e.value if e else None, e.ci if e else None)
+        row["score"] = score_cell(s, lang, ability, mode)
         n = sum(c.n for c in cells.values())
         row["n"] = Cell.text(n, n)
+        if baseline:
+            band.append(Row(row, "lb-baseline-row"))
+            continue
         rows.append(Row(row))
         pts = [cells.get(nr) for nr in sorted(cells)]
         series.append(
@@ -123,7 +101,7 @@ def _curve_table(
         )
     reported_rows = []
     if mode == "rgb":
-        for cell, lr in _reported(data, lang):
+        for cell, lr in reported_langs(data, lang):
             values = lr.noise if ability == "noise" else lr.integration
             if not values:
                 continue
@@ -145,110 +123,11 @@ def _curve_table(
         title=f"{ABILITY_NAMES[ability]}, {LANG_NAMES[lang]}, {MODE_NAMES[mode]}",
         columns=tuple(cols),
         rows=tuple(rows),
+        baseline_rows=tuple(band),
         reported_rows=tuple(reported_rows),
         note="Accuracy in %, 95% CI underneath.",
     )
     return table, series
-
-
-def _reported_rejection(lr: ReportedLang) -> dict[str, Cell] | None:
-    rej = lr.rejection
-    if rej is None:
-        return None
-    return {"rej_rgb": Cell.rate(frac(rej.rej)), "rej_star": Cell.rate(frac(rej.rej_star))}
-
-
-def _reported_counterfactual(lr: ReportedLang) -> dict[str, Cell] | None:
-    cf = lr.counterfactual
-    if cf is None:
-        return None
-    return {
-        "accuracy": Cell.rate(frac(cf.acc_doc)),
-        "ed": Cell.rate(frac(cf.ed)),
-        "cr": Cell.rate(frac(cf.cr)),
-        "acc_nodoc": Cell.rate(frac(cf.acc)),
-    }
-
-
-def _rejection_table(data: SiteData, lang: str, prefix: str) -> Table:
-    cols = (
-        Column("model", "Model"),
-        Column("rej_rgb", "Rejection (rgb)", True, "Refusal rate, reference phrase match"),
-        Column("rej_strict", "Rejection (strict)", True, "Refusal rate, strict mode"),
-        Column(
-            "over_rgb",
-            "Over-refusal (rgb)",
-            True,
-            "Refusals on noise-robustness instances (answer present), all noise rates",
-        ),
-        Column("over_strict", "Over-refusal (strict)", True, "As above, strict mode"),
-        Column("rej_star", "Rej* (paper only)", True, "Refusal judged by ChatGPT in the paper"),
-        Column("n", "n", True),
-    )
-    rows = []
-    for s in _order(data, lang, "rejection", "rgb"):
-        row = {"model": model_cell(s, prefix, lang)}
-        for mode in ("rgb", "strict"):
-            cs = cells_for(s.results, lang, "rejection", mode)
-            c = cs[0] if cs else None
-            row[f"rej_{mode}"] = Cell.rate(
-                c.rejection_rate if c else None, c.rejection_rate_ci if c else None
-            )
-            noise = [
-                c
-                for c in cells_for(s.results, lang, "noise", mode)
-                if c.over_refusal_rate is not None
-            ]
-            total = sum(c.n for c in noise)
-            over = sum(c.over_refusal_rate * c.n for c in noise) / total if total else None
-            row[f"over_{mode}"] = Cell.rate(over)
-        cs = cells_for(s.results, lang, "rejection", "rgb")
-        row["n"] = Cell.text(cs[0].n if cs else None, cs[0].n if cs else -1)
-        rows.append(Row(row))
-    return Table(
-        id=f"{lang}-rejection",
-        title=f"Negative rejection, {LANG_NAMES[lang]}",
-        columns=cols,
-        rows=tuple(rows),
-        reported_rows=_reported_rows(data, lang, _reported_rejection),
-        note="Rates in %, 95% CI underneath.",
-    )
-
-
-def _counterfactual_table(data: SiteData, lang: str, mode: str, prefix: str) -> Table:
-    cols = (
-        Column("model", "Model"),
-        Column("accuracy", "Accuracy", True, "Correct answers despite the false passages"),
-        Column("ed", "ED", True, "Error detection rate"),
-        Column("cr", "CR", True, "Corrected / detected (reference definition)"),
-        Column("cr_all", "CR (all)", True, "Corrected and detected / all questions"),
-        Column("acc_nodoc", "Acc. without docs (paper only)", True),
-        Column("n", "n", True),
-    )
-    rows = []
-    for s in _order(data, lang, "counterfactual", mode):
-        cs = cells_for(s.results, lang, "counterfactual", mode)
-        c = cs[0]
-        rows.append(
-            Row(
-                {
-                    "model": model_cell(s, prefix, lang),
-                    "accuracy": Cell.rate(c.accuracy, c.accuracy_ci),
-                    "ed": Cell.rate(c.ed, c.ed_ci),
-                    "cr": Cell.rate(c.cr, c.cr_ci),
-                    "cr_all": Cell.rate(c.cr_all),
-                    "n": Cell.text(c.n, c.n),
-                }
-            )
-        )
-    return Table(
-        id=f"{lang}-counterfactual-{mode}",
-        title=f"Counterfactual robustness, {LANG_NAMES[lang]}, {MODE_NAMES[mode]}",
-        columns=cols,
-        rows=tuple(rows),
-        reported_rows=_reported_rows(data, lang, _reported_counterfactual) if mode == "rgb" else (),
-        note="Rates in %, 95% CI underneath.",
-    )
 
 
 def ability_page(data: SiteData, lang: str, ability: str, out: Output) -> str:
@@ -282,7 +161,7 @@ def ability_page(data: SiteData, lang: str, ability: str, out: Output) -> str:
                 name = f"{lang}-{ability}-{mode}"
                 parts.append(out.chart(name, charts.noise_curve, args, alt, prefix))
     elif ability == "rejection":
-        table = _rejection_table(data, lang, prefix)
+        table = rejection_table(data, lang, prefix)
         parts.append(out.table(table, prefix))
         measured = [r for r in table.rows]
         if measured:
@@ -294,7 +173,7 @@ def ability_page(data: SiteData, lang: str, ability: str, out: Output) -> str:
     else:
         for mode in ("rgb", "strict"):
             parts.append(f"\n## {MODE_NAMES[mode].capitalize()}\n")
-            table = _counterfactual_table(data, lang, mode, prefix)
+            table = counterfactual_table(data, lang, mode, prefix)
             parts.append(out.table(table, prefix))
             if mode == "rgb" and table.rows:
                 labels = [r.cells["model"].value for r in table.rows]

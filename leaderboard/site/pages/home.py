@@ -1,12 +1,22 @@
-"""The ranking pages: the home page (reference mode, with the paper's reported numbers beside,
-never ranked) and the same ranking in strict mode.
+"""The ranking pages: the home page ranks by the strict scores (the ranked metric), with the
+reference (rgb) overall beside every row; a second page orders the same entries by the reference
+scores, with the paper's reported numbers (never ranked). On both, the trivial baselines (scripted
+answer policies) sit in a band under the ranking and are never ranked; an entry without an overall
+score (not every ability measured in full on official data) is listed unranked with the reason.
 """
 
 from __future__ import annotations
 
 from leaderboard.board.load import Entry, SiteData
-from leaderboard.board.ranking import coverage, rank_ranges, score_entry, unverified_reasons
+from leaderboard.board.ranking import (
+    coverage,
+    is_trivial_baseline,
+    rank_ranges,
+    score_entry,
+    unverified_reasons,
+)
 from leaderboard.board.reported import frac
+from leaderboard.core.schema import ScoreEntry
 from leaderboard.core.types import ABILITIES, LANGS
 from leaderboard.site.render.fmt import esc, pct
 from leaderboard.site.render.page import (
@@ -24,14 +34,26 @@ from leaderboard.site.render.page import (
 )
 from leaderboard.site.render.tables import Cell, Column, Row, Table
 
+RANKED_MODE = "strict"
+OTHER_MODE = {"strict": "rgb", "rgb": "strict"}
 
-def _ranking_columns(defs: dict[str, str], lang: str, parts: tuple[str, ...]) -> list[Column]:
+
+def _ranking_columns(
+    defs: dict[str, str], lang: str, parts: tuple[str, ...], mode: str
+) -> list[Column]:
+    other = OTHER_MODE[mode]
     cols = [
         Column(
             "rank", "Rank", True, "Ranks not excluded by paired 95% comparisons on shared questions"
         ),
         Column("model", "Model"),
         Column("overall", "Overall", True, defs.get("overall")),
+        Column(
+            "overall_other",
+            f"Overall ({other})",
+            True,
+            f"The overall score in {MODE_NAMES[other]}, for comparison",
+        ),
     ]
     cols += [Column(p, SHORT_NAMES[p], True, defs.get(p) if lang != "all" else None) for p in parts]
     cols += [
@@ -62,6 +84,15 @@ def _coverage_cell(s: Entry, lang: str, mode: str) -> tuple[Cell, bool]:
     return cell, cov.partial
 
 
+def _score_cell(e: ScoreEntry | None) -> Cell:
+    """A score with its CI, or "—" with the reason it is missing."""
+    if e is None:
+        return Cell.missing("not measured")
+    if e.value is None:
+        return Cell.missing(e.note)
+    return Cell.rate(e.value, e.ci)
+
+
 def _ranking_row(
     s: Entry,
     label: str,
@@ -86,7 +117,8 @@ def _ranking_row(
             if p not in LANGS
             else score_entry(s.results, p, "overall", mode)
         )
-        cells[p] = Cell.rate(None if e is None else e.value, None if e is None else e.ci)
+        cells[p] = _score_cell(e)
+    cells["overall_other"] = _score_cell(score_entry(s.results, lang, "overall", OTHER_MODE[mode]))
     overall = score_entry(s.results, lang, "overall", mode)
     cells["n"] = Cell.text(
         overall.n_questions if overall else None, overall.n_questions if overall else -1
@@ -95,33 +127,49 @@ def _ranking_row(
     size, quant = model_size_and_quant(s)
     cells["size"] = Cell.text(size)
     cells["quant"] = Cell.text(quant)
+    if is_trivial_baseline(s.results):
+        return Row(cells, "lb-baseline-row")
     return Row(cells, "lb-partial-row" if partial else "")
 
 
+def _overall_value(s: Entry, lang: str, mode: str):
+    e = score_entry(s.results, lang, "overall", mode)
+    return None if e is None else e.value, None if e is None else e.ci
+
+
 def ranking_table(data: SiteData, lang: str, mode: str, prefix: str) -> Table:
-    subs = {s.id: s for s in data.submissions}
+    """Models ranked by their overall score of `lang` (unranked, last, where it is missing or the
+    entry is unverified); the trivial baselines in the band under them, never ranked."""
+    models = [s for s in data.submissions if not is_trivial_baseline(s.results)]
+    baselines = [s for s in data.submissions if is_trivial_baseline(s.results)]
+    subs = {s.id: s for s in models}
     items = []
-    for s in data.submissions:
-        e = score_entry(s.results, lang, "overall", mode)
-        ranked = e is not None and not unverified_reasons(s.results)
-        items.append((s.id, e.value if ranked else None))  # type: ignore[union-attr]
+    for s in models:
+        value = _overall_value(s, lang, mode)[0]
+        items.append((s.id, None if unverified_reasons(s.results) else value))
     paired = data.comparisons.significance(lang, mode) if data.comparisons else {}
     # per language: one column per ability; combined: the two languages' overall scores
     parts = tuple(ABILITIES if lang != "all" else LANGS)
-    cols = _ranking_columns(definitions(data, mode), lang, parts)
+    cols = _ranking_columns(definitions(data, mode), lang, parts, mode)
     rows = [
         _ranking_row(subs[r.key], r.label, r.best, lang, mode, parts, prefix)
         for r in rank_ranges(items, paired)
     ]
+    band = sorted(baselines, key=lambda s: (-(_overall_value(s, lang, mode)[0] or -1.0), s.id))
+    ranked = "Ranking" if mode == RANKED_MODE else "Reference-mode scores"
     return Table(
         id=f"ranking-{lang}-{mode}",
-        title=f"Ranking, {LANG_NAMES[lang]}, {MODE_NAMES[mode]}",
+        title=f"{ranked}, {LANG_NAMES[lang]}, {MODE_NAMES[mode]}",
         columns=tuple(cols),
         rows=tuple(rows),
+        baseline_rows=tuple(
+            _ranking_row(s, "baseline", None, lang, mode, parts, prefix) for s in band
+        ),
         note="Scores in %, 95% CI underneath. Rank ranges from paired comparisons on the shared "
         "questions: best = 1 + models significantly better, worst = n - models significantly "
-        "worse. Unverified entries (scripted backend, unpinned weights, uncommitted code) are "
-        "never ranked.",
+        "worse. An overall score needs every ability measured in full on the official data; "
+        "without it, or when the entry is unverified (unpinned weights, uncommitted code), the "
+        "entry is listed unranked with the reason.",
     )
 
 
@@ -186,6 +234,11 @@ irrelevant passages), **negative rejection** (refuse when no passage holds the a
 runner with greedy decoding, and is shown with a 95% confidence interval (Wilson, adjusted for
 the repeated questions). Ranks are ranges: two models share ranks unless a paired comparison on
 the questions both answered tells them apart.
+
+The ranking uses the **strict** scores, built so that no trivial strategy (refusing everything,
+claiming an error everywhere, copying the passages) wins; the reference (rgb) overall, which
+reproduces the paper's metric, stands beside every row. The **trivial baselines** band under each
+ranking shows what such strategies score: the floor a model has to beat.
 """
 
 HOW_TO_SUBMIT = """
@@ -201,22 +254,24 @@ See the [methodology](methodology.md) for how answers are scored in both modes.
 """
 
 
-def home_page(data: SiteData, out: Output, mode: str = "rgb") -> str:
-    path = "index.md" if mode == "rgb" else "ranking-strict.md"
+def home_page(data: SiteData, out: Output, mode: str = RANKED_MODE) -> str:
+    """The home page (mode strict, the ranking) or the reference-mode page (mode rgb)."""
+    ranked = mode == RANKED_MODE
+    path = "index.md" if ranked else "ranking-rgb.md"
     prefix = prefix_for(path)
     other = (
-        "Scores use the reference (rgb) scoring. The same ranking under the stricter scoring is on "
-        "[the strict-mode page](ranking-strict.md)."
-        if mode == "rgb"
-        else "Scores use the strict scoring (see [methodology](methodology.md)); the home page "
-        "uses the reference (rgb) scoring."
+        "Ranked by the strict scores (see [methodology](methodology.md)). The same entries in "
+        "the reference (rgb) scoring, as in the paper: [reference-mode page](ranking-rgb.md)."
+        if ranked
+        else "Reference (rgb) scoring, the paper's metric, for comparison: the leaderboard ranks "
+        "by the strict scores on the [home page](index.md)."
     )
     title = (
-        "RGB bilingual RAG robustness leaderboard" if mode == "rgb" else "Ranking in strict mode"
+        "RGB bilingual RAG robustness leaderboard" if ranked else "Scores in reference (rgb) mode"
     )
     parts = [
-        front_matter(search_exclude=mode != "rgb") + f"# {title}\n",
-        HOME_INTRO if mode == "rgb" else "",
+        front_matter(search_exclude=not ranked) + f"# {title}\n",
+        HOME_INTRO if ranked else "",
         other + "\n",
     ]
     if not data.submissions:
@@ -224,14 +279,14 @@ def home_page(data: SiteData, out: Output, mode: str = "rgb") -> str:
     for lang in (*LANGS, "all"):
         parts.append(f"\n## {LANG_NAMES[lang]}\n")
         parts.append(out.table(ranking_table(data, lang, mode, prefix), prefix))
-    if mode == "rgb":
+    if ranked:
         rep = reported_table(data, prefix)
         if rep is not None:
             parts.append("\n## Reported in the RGB paper (not ranked)\n")
             parts.append(
                 "These rows are the paper's own numbers, labelled *reported in paper*. They were "
-                "produced on the original data files with sampled decoding and are not ranked with "
-                "the measured results above.\n"
+                "produced on the original data files with sampled decoding and the reference "
+                "(rgb) scoring, and are not ranked with the measured results above.\n"
             )
             parts.append(out.table(rep, prefix))
         parts.append(HOW_TO_SUBMIT)

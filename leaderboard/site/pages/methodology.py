@@ -7,6 +7,8 @@ import json
 from pathlib import Path
 
 from leaderboard.board.load import SiteData
+from leaderboard.board.ranking import is_trivial_baseline, score_entry
+from leaderboard.core.types import LANGS
 from leaderboard.scoring.audit import audit
 from leaderboard.site.render.fmt import esc
 from leaderboard.site.render.page import ABILITY_NAMES, Output, definitions
@@ -47,9 +49,53 @@ inside `11月3日`, nor `2` inside `2022`. Rejections are recognised from phrase
 (plus a Chinese negation-and-verb pattern), independently of correctness, instead of one exact
 phrase. A true answer that is a substring of the fake answer only counts outside the fake answer.
 
-Where the modes disagree the site shows both; the home ranking uses the reference mode so numbers
-stay comparable with the paper, and a [strict-mode ranking](ranking-strict.md) is published next to
-it.
+Where the modes disagree the site shows both. The home page **ranks by strict mode**; the reference
+(rgb) scores stay beside every row and on every page, and the [reference-mode page](ranking-rgb.md)
+orders the entries by them for comparison with the paper.
+
+## The ranked (strict) ability and overall scores
+
+The reference ability scores can be won without answering: always refusing scores 100% on
+rejection, always claiming a factual error 50% on the counterfactual, so a constant answer out-ranks
+real models. The strict ability scores are decisions measured against their false alarms, so that a
+policy that ignores the question scores near 0:
+
+- **Noise robustness / information integration**: mean over the noise rates of the share of
+  answers that give the (every part of the) answer *and do not refuse*: an answer that also refuses
+  is not a decision to answer.
+- **Negative rejection**: Youden's J of the refusal decision. *Refusal rate* at noise rate 1.0
+  minus the *over-refusal rate*, the mean refusal rate on the same questions at noise rates 0–0.8,
+  where the answer is in the passages; floored at 0. Refusing everything scores 1 − 1 = 0, never
+  refusing 0 − 0 = 0. Instances whose "negative" passages in fact hold the whole answer (the data
+  audit's `answer_in_negative` findings below, reported upstream as RGB issue #8) are left out of
+  the refusal rate, since refusing there is not the right answer; their refusal rate and count are
+  shown apart on the rejection pages.
+- **Counterfactual robustness**: mean of two terms. *Net error detection*: the error-claim rate on
+  the counterfactual instances minus the error-claim rate on the noise instances (rates 0–0.8),
+  whose passages hold no false fact, so an error claim there is a false alarm; floored at 0.
+  Instances whose fake answer equals the true answer (`fake_equals_answer`) are left out of the
+  detection term, as their passages are not wrong. *Accuracy*: the share of counterfactual answers
+  that give the true answer without refusing. Claiming an error everywhere scores 1 − 1 = 0 on the
+  first term; refusing scores 0 on the second.
+- **Overall**: mean of the four strict ability scores of the language, and only when every ability
+  is measured in full on the official data files; otherwise the cell reads "—" with the reason and
+  the entry is not ranked in that table (it still appears, unranked, with its ability scores). The
+  same rule holds for the reference overall. The combined (zh + en) overall needs both.
+- **zh − en overall**: the mean over the abilities scored in both languages of the zh − en ability
+  difference, so both sides cover the same abilities (which ones is stated when not all four).
+
+A difference of two rates is bootstrapped by pairing replicates: the rejection terms share the
+question draws (same questions), the counterfactual terms come from different files with
+independent draws, so either way replicate k of one minus replicate k of the other is a draw of
+the difference. The per-prediction labels (correct, refusing, claiming an error) are the strict
+mode's; the labels are not changed by these aggregates.
+
+## Trivial baselines
+
+Scripted answer policies (the `scripted` backend, `leaderboard/backends/policies.py`), run by the
+same runner on every offline split (`submissions/baseline-*`), show the floor a model has to beat.
+They appear in a band under every ranking and ability table and are never ranked. The table below
+is built from their committed `results.json`.
 
 ## Confidence intervals and ranks
 
@@ -188,8 +234,53 @@ def _plain(value: object) -> object:
     return json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
 
 
+BASELINE_COLUMNS = (
+    ("rgb", "overall", "score", "rgb overall"),
+    ("strict", "overall", "score", "strict overall"),
+    ("strict", "noise", "score", "strict noise"),
+    ("strict", "rejection", "score", "strict rejection"),
+    ("strict", "integration", "score", "strict integration"),
+    ("strict", "counterfactual", "score", "strict counterfactual"),
+    ("strict", "rejection", "over_refusal", "over-refusal"),
+    ("strict", "counterfactual", "ed_false_alarm", "error claims on noise"),
+)
+
+
+def baseline_table(data: SiteData) -> Table | None:
+    """Every trivial baseline's reference overall and strict scores, per language."""
+    subs = [s for s in data.submissions if is_trivial_baseline(s.results)]
+    if not subs:
+        return None
+    rows = []
+    for s in subs:
+        for lang in LANGS:
+            cells = {"model": Cell.text(s.name, s.name), "lang": Cell.text(lang)}
+            for mode, ability, metric, _label in BASELINE_COLUMNS:
+                e = score_entry(s.results, lang, ability, mode, metric)
+                key = f"{mode}_{ability}_{metric}"
+                if e is None or e.value is None:
+                    cells[key] = Cell.missing(None if e is None else e.note)
+                else:
+                    cells[key] = Cell.rate(e.value, e.ci)
+            rows.append(Row(cells))
+    cols = [Column("model", "Baseline"), Column("lang", "Lang")]
+    cols += [Column(f"{m}_{a}_{k}", label, True) for m, a, k, label in BASELINE_COLUMNS]
+    return Table(
+        id="trivial-baselines",
+        title="Trivial baselines",
+        columns=tuple(cols),
+        rows=tuple(rows),
+        note="Scores in %, 95% CI underneath, from submissions/baseline-*/results.json. en noise "
+        "and rejection run on the 50-record partial file and en integration is not available "
+        "offline, so en has no overall score.",
+    )
+
+
 def methodology_page(data: SiteData, out: Output) -> str:
     parts = [TEXT]
+    table = baseline_table(data)
+    if table is not None:
+        parts.append(out.table(table, ""))
     for mode in ("rgb", "strict"):
         defs = definitions(data, mode)
         if defs:

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from leaderboard.board.load import Entry, SiteData
-from leaderboard.board.ranking import coverage
+from leaderboard.board.ranking import coverage, is_trivial_baseline
 from leaderboard.board.reported import ReportedModel
 from leaderboard.site.render.fmt import BIDI_CONTROLS, esc, human_count
 from leaderboard.site.render.parallel import pmap
@@ -112,7 +112,12 @@ def badge(kind: str, text: str, title: str = "") -> str:
 
 def model_cell(sub: Entry, prefix: str, lang: str | None = None) -> Cell:
     cov = coverage(sub.results, None if lang in (None, "all") else lang)
-    badges = " " + badge("measured", "measured", "Run by this leaderboard's runner")
+    if is_trivial_baseline(sub.results):
+        badges = " " + badge(
+            "baseline", "trivial baseline", "A scripted answer policy, no model: never ranked"
+        )
+    else:
+        badges = " " + badge("measured", "measured", "Run by this leaderboard's runner")
     if cov.partial:
         badges += " " + badge("partial", "partial", "; ".join(cov.reasons))
     return Cell.link(sub.name, f"{prefix}models/{sub.id}.html", badges)

@@ -2,7 +2,9 @@
 
 Rows carry raw values for export and escaped display HTML built here, so page code never
 concatenates untrusted strings into markup. Reported (paper) rows live in a second <tbody>:
-tablesort sorts each tbody on its own, so they never mix into the measured ranking.
+tablesort sorts each tbody on its own, so they never mix into the measured ranking. Trivial
+baselines (scripted answer policies, never ranked) get a band of their own under the measured rows:
+a labelled tbody, again sorted on its own.
 """
 
 from __future__ import annotations
@@ -14,6 +16,10 @@ from dataclasses import dataclass, field
 
 from leaderboard.board.export import spreadsheet_safe
 from leaderboard.site.render.fmt import esc, pct, pct_ci
+
+BASELINE_BAND = (
+    "Trivial baselines — scripted answer policies, never ranked: the floor a model has to beat"
+)
 
 
 @dataclass(frozen=True)
@@ -39,6 +45,12 @@ class Cell:
     @staticmethod
     def link(value: str, href: str, extra_html: str = "") -> Cell:
         return Cell(value, f'<a href="{esc(href)}">{esc(value)}</a>{extra_html}', value)
+
+    @staticmethod
+    def missing(reason: str | None) -> Cell:
+        """No value: "—" with the reason underneath (exported as a null value and the reason)."""
+        why = f' <span class="lb-why">{esc(reason)}</span>' if reason else ""
+        return Cell({"value": None, "missing": reason}, esc("—") + why, -1.0)
 
     @staticmethod
     def rate(value: float | None, ci: tuple[float, float] | None = None) -> Cell:
@@ -67,6 +79,7 @@ class Table:
     columns: tuple[Column, ...]
     rows: tuple[Row, ...]
     reported_rows: tuple[Row, ...] = ()
+    baseline_rows: tuple[Row, ...] = ()  # trivial baselines: the band under the ranking
     note: str = ""  # plain text shown under the table
     filterable: bool = True
     meta: dict[str, object] = field(default_factory=dict)
@@ -104,6 +117,13 @@ def render_html(table: Table, download_prefix: str = "") -> str:
         "<thead><tr>" + "".join(ths) + "</tr></thead>",
         f"<tbody>{body}</tbody>",
     ]
+    if table.baseline_rows:
+        parts.append(
+            f'<tbody class="lb-band-head"><tr><th colspan="{len(table.columns)}" scope="rowgroup">'
+            f"{esc(BASELINE_BAND)}</th></tr></tbody>"
+        )
+        band = "".join(_row_html(r, table.columns) for r in table.baseline_rows)
+        parts.append(f'<tbody class="lb-baseline-body">{band}</tbody>')
     if table.reported_rows:
         rep = "".join(_row_html(r, table.columns) for r in table.reported_rows)
         parts.append(f'<tbody class="lb-reported-body">{rep}</tbody>')
@@ -133,6 +153,7 @@ def _flat(columns: tuple[Column, ...], row: Row, kind: str) -> dict[str, object]
 
 def records(table: Table) -> list[dict[str, object]]:
     rows = [_flat(table.columns, r, "measured") for r in table.rows]
+    rows += [_flat(table.columns, r, "trivial baseline") for r in table.baseline_rows]
     rows += [_flat(table.columns, r, "reported in paper") for r in table.reported_rows]
     return rows
 

@@ -1,10 +1,14 @@
-"""A deterministic in-package provider, for dry runs and pipeline tests (like inspect_ai's mockllm).
+"""The scripted backend: deterministic answers without a model (like inspect_ai's mockllm).
+
+It serves two purposes with one implementation:
+- the trivial baselines of the board (`policy: refuse`, `copy_all`, ... from backends/policies.py),
+  run by the real runner on every split like any model (submissions/baseline-*);
+- dry runs and pipeline tests (`policy: cycle` over fixed responses, `echo` of the question, chosen
+  requests made to fail), so the runner's error handling, resume and scoring run without a model.
 
 It is a real Backend: it honours the contract (one Completion per request, in order, failures as
-Completions with `error`), counts tokens, records every call and can be told to fail chosen
-requests,
-so the runner's error handling, resume and scoring can be exercised without a model. It never
-stands in for the real backends in their own tests.
+Completions with `error`), counts tokens and records every call. It never stands in for the real
+backends in their own tests. `backend: fake` in a model.yaml is the former name, still accepted.
 """
 
 from __future__ import annotations
@@ -12,9 +16,9 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Sequence
-from typing import Literal
 
-from leaderboard.core.settings import FakeSettings
+from leaderboard.backends.policies import POLICIES
+from leaderboard.core.settings import ScriptedSettings
 from leaderboard.core.submission import Submission
 from leaderboard.core.types import ChatRequest, Completion, GenerationConfig
 
@@ -34,8 +38,9 @@ def _words(text: str) -> int:
     return len(text.split()) + cjk
 
 
-class FakeBackend:
-    """Answers from a list (cycled over the request counter) or from a callable.
+class ScriptedBackend:
+    """Answers by a named policy: "cycle" (a list of responses, cycled over the request counter),
+    "echo" (the question), one of backends.policies.POLICIES, or a callable.
 
     `fail_indices` are positions in the global request counter (0-based, across calls), so a test
     can say "the 3rd request this backend ever sees fails". A responder that raises also yields an
@@ -46,15 +51,17 @@ class FakeBackend:
         self,
         responses: Sequence[str] | Responder = ("I can not answer the question.",),
         *,
-        strategy: Literal["cycle", "echo"] = "cycle",
+        policy: str = "cycle",
         fail_indices: Sequence[int] = (),
         latency_s: float = 0.0,
-        model: str = "fake",
+        model: str = "scripted",
     ) -> None:
         if not callable(responses) and not responses:
-            raise ValueError("FakeBackend needs at least one response")
+            raise ValueError("ScriptedBackend needs at least one response")
+        if policy not in ("cycle", "echo", *POLICIES):
+            raise ValueError(f"unknown policy {policy!r}: use cycle, echo or {', '.join(POLICIES)}")
         self._responses = responses
-        self._strategy = strategy
+        self._policy = policy
         self._fail = frozenset(fail_indices)
         self._latency = latency_s
         self._model = model
@@ -63,11 +70,11 @@ class FakeBackend:
         self.requests_seen = 0
 
     @classmethod
-    def from_submission(cls, sub: Submission) -> FakeBackend:
-        s = sub.fake or FakeSettings()
+    def from_submission(cls, sub: Submission) -> ScriptedBackend:
+        s = sub.scripted or ScriptedSettings()
         return cls(
             s.responses,
-            strategy=s.strategy,
+            policy=s.policy,
             fail_indices=s.fail_indices,
             latency_s=s.latency_s,
             model=sub.model,
@@ -76,8 +83,10 @@ class FakeBackend:
     def _answer(self, index: int, request: ChatRequest) -> str:
         if callable(self._responses):
             return self._responses(request)
-        if self._strategy == "echo":
+        if self._policy == "echo":
             return echo_question(request)
+        if self._policy in POLICIES:
+            return POLICIES[self._policy](request)
         return self._responses[index % len(self._responses)]
 
     def generate(
@@ -97,7 +106,9 @@ class FakeBackend:
             if index in self._fail:
                 out.append(
                     Completion(
-                        "", error=f"fake failure for request #{index}", prompt_tokens=prompt_tokens
+                        "",
+                        error=f"scripted failure for request #{index}",
+                        prompt_tokens=prompt_tokens,
                     )
                 )
                 continue
@@ -125,10 +136,10 @@ class FakeBackend:
 
     def describe(self) -> dict[str, object]:
         return {
-            "backend": "fake",
+            "backend": "scripted",
             "model": self._model,
             "model_revision": None,
-            "strategy": "callable" if callable(self._responses) else self._strategy,
+            "policy": "callable" if callable(self._responses) else self._policy,
             "dtype": None,
             "quantization": {"mode": "none"},
             "chat_template_sha256": None,
