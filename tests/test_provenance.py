@@ -8,7 +8,7 @@ from pathlib import Path
 from leaderboard.core.submission import load_submission
 from leaderboard.run.provenance import recorded_roots, repo_relative
 from leaderboard.run.runner import run_submission
-from tests.helpers import write_fake_submission
+from tests.helpers import write_scripted_submission
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -31,7 +31,7 @@ def test_roots_of_a_command_written_elsewhere() -> None:
 
 
 def test_run_records_a_repository_relative_command(tmp_path: Path, data_root: Path) -> None:
-    path = write_fake_submission(tmp_path / "sub", run={"allow_partial_data": True})
+    path = write_scripted_submission(tmp_path / "sub", run={"allow_partial_data": True})
     res = run_submission(
         load_submission(path),
         root=data_root,

@@ -44,19 +44,20 @@ def out(data):
 
 
 def test_unverified_entries_are_never_ranked(tmp_path):
-    """A scripted backend, an unpinned revision or a dirty tree: shown, badged, not ranked."""
+    """An unpinned revision or a dirty tree: shown, badged, not ranked (a scripted backend is a
+    trivial baseline, in its own band: test_trivial_baselines_sit_in_a_band_never_ranked)."""
     root = make_repo(tmp_path / "u", n_models=3, n=4, predictions=False)
     folder = root / "submissions" / "model-001"
     res = json.loads((folder / "results.json").read_text(encoding="utf-8"))
-    res["provenance"].update(backend="fake", model_revision="main", git_dirty=True)
+    res["provenance"].update(model_revision="main", git_dirty=True)
     (folder / "results.json").write_text(json.dumps(res), encoding="utf-8")
     data = load_site_data(root)
     by_id = {s.id: s for s in data.submissions}
     reasons = unverified_reasons(by_id["model-001"].results)
-    assert len(reasons) == 3 and "scripted" in reasons[0] and "not pinned" in reasons[1]
+    assert len(reasons) == 2 and "not pinned" in reasons[0] and "uncommitted" in reasons[1]
     assert unverified_reasons(by_id["model-000"].results) == ()
     home = home_page(data, Output())
-    ranking = home.split('id="ranking-zh-rgb"')[1].split("</table>")[0]
+    ranking = home.split('id="ranking-zh-strict"')[1].split("</table>")[0]
     row = next(r for r in ranking.split("<tr") if "model-001" in r)
     assert 'class="lb-badge lb-unverified"' in row and "uncommitted changes" in row
     ranks = [r for r in ranking.split("<tr") if "model-00" in r and "model-001" not in r]

@@ -102,7 +102,8 @@ def _ranking_row(
     parts: tuple[str, ...],
     prefix: str,
 ) -> Row:
-    unverified = unverified_reasons(s.results)
+    # a baseline is labelled as such in its band; "unverified" is for entries that claim a model
+    unverified = () if is_trivial_baseline(s.results) else unverified_reasons(s.results)
     rank_html = esc(label)
     if unverified:
         label = "unverified"
