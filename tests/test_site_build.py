@@ -131,7 +131,8 @@ def test_cli_reports_bad_results_without_traceback(tmp_path):
         check=False,
     )
     assert proc.returncode == 2
-    assert "results.json: field" in proc.stderr and "Traceback" not in proc.stderr
+    assert "results.json: invalid results file: field" in proc.stderr
+    assert "Traceback" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
 
 
 def test_strict_build_fails_on_broken_markdown_link(tmp_path):
