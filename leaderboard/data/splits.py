@@ -24,7 +24,9 @@ from leaderboard.data.records import kind_for_ability, load_records
 
 Variant = Literal["refine", "original"]
 
-_ROLE_OF_ABILITY: dict[str, str] = {
+# The data file family an ability's questions come from: noise and rejection ask the same refine
+# questions, so a question there is one resampling cluster (leaderboard.stats.cells.cluster_of).
+ROLE_OF_ABILITY: dict[str, str] = {
     "noise": "noise_rejection",
     "rejection": "noise_rejection",
     "integration": "integration",
@@ -55,8 +57,8 @@ class SplitSource:
 
 def split_file_name(lang: Lang, ability: Ability, variant: Variant = "refine") -> str:
     """The official file an ability is evaluated on (`variant` only matters for noise/rejection)."""
-    if ability not in _ROLE_OF_ABILITY:
-        raise DataError(f"unknown ability {ability!r}: use one of {', '.join(_ROLE_OF_ABILITY)}")
+    if ability not in ROLE_OF_ABILITY:
+        raise DataError(f"unknown ability {ability!r}: use one of {', '.join(ROLE_OF_ABILITY)}")
     if variant not in ("refine", "original"):
         raise DataError(f"unknown variant {variant!r}: use 'refine' or 'original'")
     if ability == "integration":

@@ -15,13 +15,21 @@ import numpy as np
 
 from leaderboard.core.errors import ResultsError
 from leaderboard.core.schema import CellMetrics
-from leaderboard.core.types import Ability, Lang, Mode
+from leaderboard.core.types import Ability, Lang, Mode, TestInstance
+from leaderboard.data.splits import ROLE_OF_ABILITY
 from leaderboard.scoring.audit import fake_equals_answer
 from leaderboard.scoring.outcome import ScoredItem, SplitInfo, corrected, effective_score
 from leaderboard.stats.bootstrap import draw_weights, ratio_replicates, rng_for
 from leaderboard.stats.intervals import score_interval
 
 _VECTORS = ("correct", "rejected", "detected", "corrected", "f1", "answered")
+
+
+def cluster_of(inst: TestInstance) -> tuple[str, str, int]:
+    """The unit every resampling and paired test works on: one question of one data file family
+    in one language (the instances of a question at several noise rates are one cluster). Cells
+    draw per (language, data file) with `groups`; comparisons and tests key clusters by this."""
+    return inst.lang, ROLE_OF_ABILITY[inst.ability], inst.id
 
 
 @dataclass

@@ -22,6 +22,7 @@ import numpy as np
 from leaderboard.core.types import Mode, TestInstance
 from leaderboard.scoring.outcome import ScoredItem, success
 from leaderboard.stats.bootstrap import draw_weights, percentile_ci, ratio_replicates, rng_for
+from leaderboard.stats.cells import cluster_of
 
 EXACT_MAX_CLUSTERS = 16  # 2^16 sign patterns enumerated; above, Monte Carlo
 FLIPS = 20_000  # Monte Carlo sign patterns
@@ -46,21 +47,16 @@ class PairedComparison:
     seed: int
 
 
-def _cluster(inst: TestInstance) -> tuple[str, str, int]:
-    family = "refine" if inst.ability in ("noise", "rejection") else inst.ability
-    return inst.lang, family, inst.id
-
-
 def _cluster_sums(
     instances: list[TestInstance], sa: np.ndarray, sb: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """Per question cluster: the summed difference A - B and the number of instances."""
-    clusters = sorted({_cluster(inst) for inst in instances})
+    clusters = sorted({cluster_of(inst) for inst in instances})
     index = {c: i for i, c in enumerate(clusters)}
     diff_sum = np.zeros(len(clusters))
     count = np.zeros(len(clusters))
     for inst, x, y in zip(instances, sa, sb, strict=True):
-        j = index[_cluster(inst)]
+        j = index[cluster_of(inst)]
         diff_sum[j] += x - y
         count[j] += 1
     return diff_sum, count
