@@ -20,7 +20,12 @@ import written_zh  # noqa: E402
 from common import LABELS, instance, load_split, raw_answer, split_of, ROOT  # noqa: E402
 from dump_smollm2 import sample  # noqa: E402
 
-_FILE_OF = {"noise": "refine", "rejection": "refine", "integration": "int", "counterfactual": "fact"}
+_FILE_OF = {
+    "noise": "refine",
+    "rejection": "refine",
+    "integration": "int",
+    "counterfactual": "fact",
+}
 _RATE = {"noise": 0.0, "rejection": 1.0, "integration": 0.0, "counterfactual": 0.0}
 
 
@@ -106,8 +111,9 @@ def smollm2_items(lang: str) -> list[dict]:
         inst = instance(lang, p["ability"], p["noise_rate"], p["id"])
         code, note = table.get(i, ("", ""))
         group = f"{lang}-smollm2-{_FILE_OF[p['ability']]}/{p['id']}"
-        it = item(lang, group, None, p["ability"], inst, p["prediction"], code, "smollm2",
-                  note, True)
+        it = item(
+            lang, group, None, p["ability"], inst, p["prediction"], code, "smollm2", note, True
+        )
         it["id"] = f"{lang}-smollm2-{p['key']}"
         out.append(it)
     return out
@@ -167,8 +173,9 @@ def written_items(lang: str) -> list[dict]:
             k += 1
     for name, ability, rid, code, pred, note in mod.SPECIFIC:
         inst = instance(lang, ability, _RATE[ability], rid)
-        out.append(item(lang, f"{lang}-s-{name}", None, ability, inst, pred, code, "written",
-                        note, False))
+        out.append(
+            item(lang, f"{lang}-s-{name}", None, ability, inst, pred, code, "written", note, False)
+        )
     return out
 
 
@@ -183,8 +190,10 @@ def main() -> None:
             for it in items:
                 fh.write(json.dumps(it, ensure_ascii=False) + "\n")
         test = sum(i["split"] == "test" for i in items)
-        print(f"{path}: {len(items)} items, test {test} ({test / len(items):.0%}), "
-              f"smollm2 {sum(i['source'] == 'smollm2' for i in items)}")
+        print(
+            f"{path}: {len(items)} items, test {test} ({test / len(items):.0%}), "
+            f"smollm2 {sum(i['source'] == 'smollm2' for i in items)}"
+        )
 
 
 if __name__ == "__main__":

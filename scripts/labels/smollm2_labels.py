@@ -21,7 +21,10 @@ ZH = {
     48: ("c", ""),
     68: ("c", "venue in 上海"),
     69: ("", "mentions the date only as something the text refers to, not as the answer"),
-    97: ("r", "'the original text does not provide any information about the 202...' and no answer"),
+    97: (
+        "r",
+        "'the original text does not provide any information about the 202...' and no answer",
+    ),
     116: ("", "one date, and it is wrong for the Paralympics"),
     127: ("", "partial: 1月3日 only"),
     128: ("", "partial: one of two actors"),
