@@ -14,11 +14,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-import smollm2_labels  # noqa: E402
-import written_en  # noqa: E402
-import written_zh  # noqa: E402
-from common import LABELS, instance, load_split, raw_answer, split_of, ROOT  # noqa: E402
-from dump_smollm2 import sample  # noqa: E402
+import smollm2_labels
+import written_en
+import written_zh
+from common import LABELS, ROOT, instance, load_split, raw_answer, split_of
+from dump_smollm2 import sample
 
 _FILE_OF = {
     "noise": "refine",
@@ -81,7 +81,7 @@ def entities(inst, lang: str, rng: random.Random) -> str:
     for f in (x.strip() for x in found):
         if f and f not in seen:
             seen.append(f)
-    pick = seen[:24] + [render_answer(inst.answer, lang)]
+    pick = [*seen[:24], render_answer(inst.answer, lang)]
     rng.shuffle(pick)
     return ("、" if lang == "zh" else ", ").join(pick)
 
@@ -160,7 +160,7 @@ def written_items(lang: str) -> list[dict]:
                 a1=first(inst.answer[0]),
                 f=first(inst.fakeanswer[0]) if inst.fakeanswer else "",
                 w=wrong,
-                q=inst.query.rstrip("？?? "),
+                q=inst.query.rstrip("？? "),
                 P="\n".join(inst.docs),
                 D1=d1,
                 D1_200=d1[:200],

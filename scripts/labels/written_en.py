@@ -1,3 +1,4 @@
+# ruff: noqa: E501, E741  (data tables: one template per line)
 """Written English variants; same format as written_zh.py."""
 
 N, R, I, C = "noise", "rejection", "integration", "counterfactual"

@@ -1,3 +1,4 @@
+# ruff: noqa: E741  (N, R, I, C: ability names in data tables)
 """Written Chinese variants: (name, ability, labels, text, n, note). Labels: c r e k (see GUIDE.md).
 
 Placeholders: {a} gold answer (every element, 、-joined), {a1} first element only, {f} fake answer,

@@ -13,6 +13,7 @@ from leaderboard.scoring.audit import audit
 from leaderboard.site.render.fmt import esc
 from leaderboard.site.render.page import ABILITY_NAMES, Output, definitions
 from leaderboard.site.render.tables import Cell, Column, Row, Table
+from leaderboard.stats.scorer_eval import evaluate
 
 TEXT = """
 # Methodology
@@ -41,13 +42,23 @@ element counts as found when its lower-case form (or any alternative) is a subst
 lower-cased answer; an answer containing 信息不足 / `insufficient information` is a rejection; one
 containing 事实性错误 / `factual errors` detects the counterfactual error.
 
-**Strict mode** is this leaderboard's corrected judgement (`leaderboard/normalize.py`,
-`leaderboard/scoring.py`). Answer and gold go through the same normal form (Unicode NFKC, casefold,
-punctuation as separators, `1,361` → `1361`), and a match must respect number boundaries in both
-languages and word boundaries in English, so `70` no longer matches inside `170`, nor `1月3日`
-inside `11月3日`, nor `2` inside `2022`. Rejections are recognised from phrase tables per language
-(plus a Chinese negation-and-verb pattern), independently of correctness, instead of one exact
-phrase. A true answer that is a substring of the fake answer only counts outside the fake answer.
+**Strict mode** is this leaderboard's corrected judgement (`leaderboard/scoring/`). Answer and
+gold go through the same normal form (Unicode NFKC, casefold, punctuation and currency signs as
+separators, `1,361` → `1361`, Traditional → Simplified characters, Chinese numerals and 万/亿
+magnitudes by value: `十二` = `12`, `二〇二二` = `2022`, `百分之六点四` = `6.4%`, `一万四千` =
+`1.4万`; `U.S.` = `US`; `$68.7bn` = `68.7 billion`; `Feb. 13th` = `February 13`; a minus sign is
+kept, so `-2.3%` is not `2.3%`), and a match must respect number boundaries in both languages and
+word boundaries in English, so `70` no longer matches inside `170`, nor `1月3日` inside `11月3日`,
+nor `2` inside `2022`. The **answer part** is judged: a negated answer ("It is not Norway",
+"答案不是X") is not credited, a true answer inside the fake answer only counts outside it, and a
+response that is mostly verbatim passage text over two sentences or more (a *copy*), or a long
+list of short candidates, gets no answer credit even when the gold string is inside it. Rejections
+and error claims come from phrase tables per language (plus a Chinese negation-and-verb pattern)
+but count only as the response's **own claim**: not in reported speech
+("她表示无法确定是否参加下届比赛"), not as weak error words outside a sentence about the documents
+("新冠疫苗存在错误信息传播的问题"), and a refusal is no rejection when the response gives an
+answer before it or after a "but" ("The documents do not provide a date, but the winner is
+Norway").
 
 Where the modes disagree the site shows both. The home page **ranks by strict mode**; the reference
 (rgb) scores stay beside every row and on every page, and the [reference-mode page](ranking-rgb.md)
@@ -276,11 +287,62 @@ def baseline_table(data: SiteData) -> Table | None:
     )
 
 
+AGREEMENT_HEAD = """
+## How well the scorers agree with human labels
+
+Each mode's detectors scored against the held-out **test** part of the labelled set
+(`leaderboard/scoring/labels/`, labelling guide in `GUIDE.md`: real SmolLM2-135M answers and
+written variants, each labelled by reading). Precision and recall of rejection and error detection,
+accuracy of correctness (rgb: its answer check, without the "refusal counts as correct at noise
+1.0" rule), each with a 95% Wilson interval. Recompute with `rgb-leaderboard scorers eval`.
+"""
+
+
+def agreement_section(out: Output) -> str:
+    """The scorers-versus-labels table (test split), computed at build time, rgb beside strict."""
+    rows = {(r["lang"], r["detector"], r["mode"]): r for r in evaluate("test")}
+    columns = [Column("lang", "lang"), Column("detector", "detector"), Column("n", "n", True)]
+    for mode in ("rgb", "strict"):
+        columns += [
+            Column(f"{mode}_p", f"{mode} precision", True),
+            Column(f"{mode}_r", f"{mode} recall", True),
+            Column(f"{mode}_f1", f"{mode} F1", True),
+            Column(f"{mode}_acc", f"{mode} accuracy", True),
+        ]
+    table_rows = []
+    for lang, det, _ in sorted({k for k in rows if k[2] == "strict"}):
+        cells = {
+            "lang": Cell.text(lang),
+            "detector": Cell.text(det),
+            "n": Cell.text(rows[(lang, det, "strict")]["n"]),
+        }
+        for mode in ("rgb", "strict"):
+            r = rows[(lang, det, mode)]
+            counted = det != "correctness"
+            cells[f"{mode}_p"] = Cell.rate(r["precision"], r["precision_ci"])
+            cells[f"{mode}_r"] = Cell.rate(r["recall"], r["recall_ci"])
+            cells[f"{mode}_f1"] = Cell.rate(r["f1"])  # type: ignore[arg-type]
+            cells[f"{mode}_acc"] = (
+                Cell.rate(r["accuracy"], r["accuracy_ci"]) if not counted else Cell.text(None)
+            )
+        table_rows.append(Row(cells))
+    table = Table(
+        id="scorer-agreement",
+        title="Scorers against human labels (test split)",
+        columns=tuple(columns),
+        rows=tuple(table_rows),
+        note="Targets for strict: precision >= 95% and recall >= 90% for rejection and error "
+        "detection, accuracy >= 97% for correctness.",
+    )
+    return AGREEMENT_HEAD + out.table(table, "")
+
+
 def methodology_page(data: SiteData, out: Output) -> str:
     parts = [TEXT]
     table = baseline_table(data)
     if table is not None:
         parts.append(out.table(table, ""))
+    parts.append(agreement_section(out))
     for mode in ("rgb", "strict"):
         defs = definitions(data, mode)
         if defs:
