@@ -64,15 +64,27 @@ def matchers(
     return tuple(out)
 
 
-def found(norm: str, alt: str, covering: tuple[str, ...], lang: Lang) -> bool:
+# Any negation word at all (one search per text; most answers have none).
+_ANY_NEGATION = {
+    "zh": re.compile(r"不是|并非|而非|不为|不在|不属于|没有|非"),
+    "en": re.compile(
+        r"\b(?:not|isnt|wasnt|arent|werent|never|no|nor|neither|doesnt|didnt|dont|cannot)\b"
+    ),
+}
+
+
+def found(norm: str, alt: str, covering: tuple[str, ...], lang: Lang, negations: bool) -> bool:
     text = mask(norm, covering) if covering else norm
+    if not negations:
+        return next(occurrences(text, alt, lang), None) is not None
     return any(not _negated(text, s, lang) for s in occurrences(text, alt, lang))
 
 
 def labels(norm: str, answer: Answer, lang: Lang, fakeanswer: Answer = ()) -> tuple[int, ...]:
     """Per answer element 1/0: asserted (not negated), outside fake answers containing it."""
+    negations = _ANY_NEGATION[lang].search(norm) is not None
     return tuple(
-        int(any(found(norm, alt, covering, lang) for alt, covering in alternatives))
+        int(any(found(norm, alt, covering, lang, negations) for alt, covering in alternatives))
         for alternatives in matchers(answer, fakeanswer, lang)
     )
 

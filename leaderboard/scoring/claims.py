@@ -38,10 +38,11 @@ def sentences(text: str, lang: Lang) -> list[str]:
     return [s for s in _SENTENCES[lang].split(text) if s.strip()]
 
 
-def _refusal_at(ns: str, table: PhraseTable) -> int | None:
+def _refusal_at(ns: str, table: PhraseTable, negated: bool) -> int | None:
+    """Where a refusal phrase (or, when the whole text has one, a negated verb) starts in ns."""
     m = table.rejection_re.search(ns)
-    neg = negated_verb(ns, table) if table.lang == "zh" else None
-    starts = [x for x in (m.start() if m else None, neg) if x is not None]
+    n = table.negated_verb_re.search(ns) if negated else None
+    starts = [x.start() for x in (m, n) if x is not None]
     return min(starts) if starts else None
 
 
@@ -77,12 +78,14 @@ def _is_filler(raw: str, ns: str, table: PhraseTable, query_norm: str) -> bool:
     return _residue(ns, table, query_norm) <= _RESIDUE[table.lang]
 
 
-def _content_after_contrast(ns: str, start: int, table: PhraseTable, query_norm: str) -> bool:
+def _content_after_contrast(
+    ns: str, start: int, table: PhraseTable, query_norm: str, negated: bool
+) -> bool:
     """After the refusal phrase, a contrast word followed by something that is not a refusal."""
     for m in table.contrast_re.finditer(ns, start):
         rest = ns[m.end() :]
         if (
-            _refusal_at(rest, table) is None
+            _refusal_at(rest, table, negated) is None
             and _residue(rest, table, query_norm) > _RESIDUE[table.lang]
         ):
             return True
@@ -92,20 +95,33 @@ def _content_after_contrast(ns: str, start: int, table: PhraseTable, query_norm:
 def own_refusal(text: str, lang: Lang, norm: str, query: str = "") -> bool:
     """Does the response itself decline to answer (before giving any answer-like statement)?"""
     table = phrase_table(lang)
-    if _refusal_at(norm, table) is None:
-        return False  # cheap pre-filter on the whole normal form
+    # Cheap pre-filter on the whole normal form: a phrase, else (zh) jieba's negated verb, run
+    # at most once; sentences and clauses then locate the negated verb by its string pattern.
+    phrase = table.claim_hint_re.search(norm) is not None and (
+        table.rejection_re.search(norm) is not None
+    )
+    negated = lang == "zh" and (phrase or negated_verb(norm, table) is not None)
+    if not phrase and not negated:
+        return False
     query_norm = normalize(query, lang) if query else ""
-    for raw in sentences(text, lang):
-        ns = normalize(raw, lang)
+    pieces = sentences(text, lang)
+    for raw in pieces:
+        ns = norm if len(pieces) == 1 else normalize(raw, lang)
         if not ns:
             continue
-        at = _refusal_at(ns, table)
+        at = _refusal_at(ns, table, negated)
         if at is None or _reported(ns[:at], table):
             if _is_filler(raw, ns, table, query_norm):
                 continue
             return False  # an answer-like statement comes first
+        prefix = ns[:at]
+        needs_clauses = (
+            at > 0
+            and not table.document_re.search(prefix)
+            and _residue(prefix, table, query_norm) > _RESIDUE[lang]
+        )
         seen = 0  # normalised length of the clauses before the refusal phrase
-        for clause in _CLAUSES.split(raw):
+        for clause in _CLAUSES.split(raw) if needs_clauses else ():
             nc = normalize(clause, lang)
             if not nc:
                 continue
@@ -114,7 +130,7 @@ def own_refusal(text: str, lang: Lang, norm: str, query: str = "") -> bool:
                 break
             if not table.document_re.search(nc) and not _is_filler(clause, nc, table, query_norm):
                 return False  # "Kentucky Wildcats, but there is insufficient information"
-        return not _content_after_contrast(ns, at, table, query_norm)
+        return not _content_after_contrast(ns, at, table, query_norm, negated)
     return False
 
 
@@ -134,6 +150,11 @@ def _claims_error(ns: str, table: PhraseTable) -> bool:
 def own_error_claim(text: str, lang: Lang, norm: str) -> bool:
     """Does the response claim the documents contain a factual error?"""
     table = phrase_table(lang)
+    if table.claim_hint_re.search(norm) is None:
+        return False
     if table.error_re.search(norm) is None and table.weak_error_re.search(norm) is None:
         return False
-    return any(_claims_error(normalize(raw, lang), table) for raw in sentences(text, lang))
+    pieces = sentences(text, lang)
+    if len(pieces) == 1:
+        return _claims_error(norm, table)
+    return any(_claims_error(normalize(raw, lang), table) for raw in pieces)

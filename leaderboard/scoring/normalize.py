@@ -156,14 +156,15 @@ _TRADITIONAL = re.compile(f"[{_char_class(sorted(chr(c) for c in _T2S))}]")
 # = or 为/是/了 (2021-22, covid-19 and 2月4日-2月20日 keep their hyphen as a separator).
 _SIGN = re.compile(r"(?<![^\s(:,=为是了])[-\u2010-\u2013\u2212](?= ?[0-9])")
 _ACRONYM = re.compile(r"(?<![\w.])([a-z](?:\.[a-z])+)\.?(?!\w)")
+_ACRONYM_HINT = re.compile(r"\.[a-z](?:\.|$|\W)")  # starts with a literal: a fast scan
 _ISO_DATE = re.compile(r"(?<![0-9])([12][0-9]{3})-([01]?[0-9])-([0-3]?[0-9])(?![0-9])")
 _MONTHS = [
     *("january", "february", "march", "april", "may", "june"),
     *("july", "august", "september", "october", "november", "december"),
 ]
-_MONTH_ABBR = re.compile(r"\b(jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\b(?= ?[0-9])")
+_MONTH_ABBR = re.compile(r"(jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\b(?= ?[0-9])")
 _FULL_MONTH = {m[:3]: m for m in _MONTHS} | {"sept": "september"}
-_ORDINAL = re.compile(r"(?<=[0-9])(?:st|nd|rd|th)\b")
+_ORDINAL = re.compile(r"([0-9])(?:st|nd|rd|th)\b")
 
 
 def _iso_date(m: re.Match[str]) -> str:
@@ -173,10 +174,21 @@ def _iso_date(m: re.Match[str]) -> str:
     return f"{_MONTHS[month - 1]} {day} {m.group(1)}"
 
 
+_ANY_DIGIT = re.compile(r"[0-9]")
+
+
+def _month(m: re.Match[str]) -> str:
+    """An abbreviated month spelled out, unless it ends a longer word (e.g. `cmar 5`)."""
+    start = m.start()
+    if start and m.string[start - 1].isalnum():
+        return m.group(0)
+    return _FULL_MONTH[m.group(1)]
+
+
 def _en_dates(text: str) -> str:
-    if any(c.isdigit() for c in text):
-        text = _MONTH_ABBR.sub(lambda m: _FULL_MONTH[m.group(1)], text)
-        text = _ORDINAL.sub("", text)
+    if _ANY_DIGIT.search(text):
+        text = _MONTH_ABBR.sub(_month, text)
+        text = _ORDINAL.sub(r"\1", text)
     return text
 
 
@@ -193,12 +205,15 @@ def _normalize_once(text: str, lang: Lang) -> str:
             text = text.replace(apostrophe, "")
     if "," in text:
         text = _THOUSANDS.sub("", text)
+    if not text.isascii() and ANY_NUMERAL.search(text):
+        text = chinese_numbers(text)
     if "-" in text or "\u2212" in text or "\u2013" in text:
         if lang == "en":
             text = _ISO_DATE.sub(_iso_date, text)
         text = _SIGN.sub("\u2212", text)
     if "." in text:
-        text = _ACRONYM.sub(lambda m: m.group(1).replace(".", ""), text)
+        if _ACRONYM_HINT.search(text):
+            text = _ACRONYM.sub(lambda m: m.group(1).replace(".", ""), text)
         text = _NON_DECIMAL_DOT.sub(" ", text)
     if text.isascii():
         text = _PUNCT_ASCII.sub(" ", text)
@@ -206,8 +221,6 @@ def _normalize_once(text: str, lang: Lang) -> str:
         text = (_PUNCT_BMP if max(text) < _ASTRAL else _PUNCT).sub(" ", text)
     if "  " in text:
         text = _SEPARATORS.sub(" ", text)
-    if not text.isascii() and ANY_NUMERAL.search(text):
-        text = chinese_numbers(text)
     if has_english_magnitude(text):
         text = english_magnitudes(text)
     if lang == "en":

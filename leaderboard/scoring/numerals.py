@@ -6,8 +6,8 @@ Gold answers write 12人, 2022年, 6.4%, 1.4万; models write 十二人, 二〇�
 meet:
 - runs of Chinese numerals (and digits mixed with 十百千万亿): 十二 -> 12, 二〇二二 -> 2022,
   一万四千 -> 14000, 1.4万 -> 14000, 1361万 -> 13610000;
-- 百分之X and 千分之X -> X (% and ‰ are separators in the normal form); 负 / 零下 before a
-  number -> the minus sign;
+- 百分之X and 千分之X -> %X (% is a separator in the normal form, so 6.4% meets it); 负 / 零下
+  before a number -> the minus sign;
 - a lone numeral character (一, 两, 十...) only before a measure word or after 第, so words such as
   统一, 一些, 十分 stay as they are;
 - English magnitude words after a number: 68.7 billion / 68.7bn -> 68700000000.
@@ -28,11 +28,21 @@ _ALL = _DIGIT_CHARS + "十百千万亿"
 # A lone numeral character is a number only before one of these measure words (or after 第).
 _MEASURE = set("人个名位岁年月日号次届条种元块米吨辆倍座只天周秒时场轮级枚张项所家件部台架艘期亿万")
 
-ANY_NUMERAL = re.compile(f"[{_ALL}]")
-_RUN = re.compile(f"(百分之|千分之|负)?((?:[0-9]+(?:\\.[0-9]+)?)?[{_ALL}][{_ALL}点0-9.]*)")
+ANY_NUMERAL = re.compile(f"[{_ALL}负]")
+_MEASURE_CLASS = "".join(sorted(_MEASURE))
+_SINGLE_AFTER = {"第", "%", "\u2212"}  # a lone numeral after these is a number (第三, 百分之二)
+# A run: digits then numerals (1.4万), two numerals or more (十二), one numeral before a measure
+# word (三人) or after 第 / 百分之 / 负; a lone 一 in 统一 or 一些 is not even matched.
+# Every branch starts with a character class, so the engine skips to candidates quickly.
+_RUN = re.compile(
+    f"[0-9]+(?:\\.[0-9]+)?[{_ALL}][{_ALL}点0-9.]*"
+    f"|[{_ALL}][{_ALL}点0-9.]+"
+    f"|[{_ALL}](?=[{_MEASURE_CLASS}])"
+    f"|[{_ALL}](?<=[第%\u2212][{_ALL}])"
+)
 _MAGNITUDE = {"十": 10, "百": 100, "千": 1000, "万": 10**4, "亿": 10**8, "万亿": 10**12}
 _ARABIC_MAG = re.compile(r"^([0-9]+(?:\.[0-9]+)?)(万亿|亿|万|千|百)$")
-_MINUS_WORD = re.compile(r"(?:零下|负)(?=[0-9])")
+_MINUS_WORD = re.compile(f"(?:零下|负)(?=[0-9{_VALUE_CHARS}])")
 _EN_MAG = re.compile(r"(?<![0-9.])([0-9]+(?:\.[0-9]+)?) ?(thousand|million|billion|trillion|bn)\b")
 _EN_FACTOR = {
     "thousand": 10**3,
@@ -66,7 +76,7 @@ def _value(run: str) -> str | None:
 
 
 def _replace(m: re.Match[str]) -> str:
-    prefix, run = m.group(1), m.group(2)
+    run = m.group(0)
     text = m.string
     trail = ""
     while run and run[-1] in "点.":  # 一点 ("a little"), a full stop after a number
@@ -74,22 +84,23 @@ def _replace(m: re.Match[str]) -> str:
         run = run[:-1]
     if not any(c in _VALUE_CHARS or "0" <= c <= "9" for c in run):
         return m.group(0)
-    if len(run) == 1 and not prefix:
+    if len(run) == 1:
         before = text[m.start() - 1] if m.start() else ""
         after = text[m.end() - len(trail)] if m.end() - len(trail) < len(text) else ""
-        if before != "第" and after not in _MEASURE:
+        if before not in _SINGLE_AFTER and after not in _MEASURE:
             return m.group(0)
     if run.isdigit() or (run.replace(".", "", 1).isdigit()):
         return m.group(0)
     value = _value(run)
     if value is None:
         return m.group(0)
-    # % and ‰ are punctuation to the normaliser (6.4% and 6.4 are one form): no sign is added
-    return ("\u2212" if prefix == "负" else "") + value + trail
+    return value + trail
 
 
 def chinese_numbers(text: str) -> str:
     """Chinese numerals, percentages and 万/亿 magnitudes rewritten as Arabic values."""
+    if "分之" in text:  # % and ‰ are separators in the normal form: 百分之六点四 and 6.4% meet
+        text = text.replace("百分之", "%").replace("千分之", "%")
     if "负" in text or "零下" in text:
         text = _MINUS_WORD.sub("\u2212", text)
     return _RUN.sub(_replace, text)

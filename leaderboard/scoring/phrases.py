@@ -71,6 +71,13 @@ class PhraseTable:
         return phrase_regex(self.rejection, self.lang)
 
     @property
+    def claim_hint_re(self) -> re.Pattern[str]:
+        """Any refusal or error phrase, without word boundaries: a pattern that starts with its
+        literals scans fast, so most texts are cleared with one search (the exact, bounded
+        patterns run only after a hit)."""
+        return phrase_regex(self.rejection + self.error + self.weak_error, "zh")
+
+    @property
     def error_re(self) -> re.Pattern[str]:
         return phrase_regex(self.error, self.lang)
 
@@ -98,6 +105,13 @@ class PhraseTable:
     def negation_re(self) -> re.Pattern[str] | None:
         return phrase_regex(self.negations, "zh") if self.negations else None
 
+    @property
+    def negated_verb_re(self) -> re.Pattern[str]:
+        """A string-level stand-in for negated_verb (a negation, then a verb within 2 characters
+        per token of the window), used only to locate the pattern inside a text that
+        negated_verb already accepted (no second jieba pass per sentence)."""
+        return _negated_verb_regex(self.negations, self.verbs, self.window)
+
 
 _NEVER = re.compile(r"(?!x)x")
 
@@ -111,6 +125,17 @@ def phrase_regex(phrases: tuple[str, ...], lang: Lang) -> re.Pattern[str]:
     if lang == "en":
         return re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)")
     return re.compile(alternatives)
+
+
+@cache
+def _negated_verb_regex(
+    negations: tuple[str, ...], verbs: tuple[str, ...], window: int
+) -> re.Pattern[str]:
+    if not negations or not verbs:
+        return _NEVER
+    neg = "|".join(re.escape(n) for n in sorted(negations, key=len, reverse=True))
+    verb = "|".join(re.escape(v) for v in sorted(verbs, key=len, reverse=True))
+    return re.compile(f"(?:{neg}).{{0,{2 * window}}}?(?:{verb})")
 
 
 def _norm_all(words: list[str], lang: Lang) -> tuple[str, ...]:
