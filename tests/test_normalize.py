@@ -9,8 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from leaderboard.scoring.normalize import find_normalized, normalize, token_f1, tokenize
+from leaderboard.scoring.normalize import find_normalized, normalize
 from leaderboard.scoring.segment import segmenter
+from leaderboard.scoring.tokens import token_f1, tokenize
 
 
 @pytest.mark.parametrize(

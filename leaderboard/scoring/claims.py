@@ -134,6 +134,21 @@ def own_refusal(text: str, lang: Lang, norm: str, query: str = "") -> bool:
     return False
 
 
+def own_full_refusal(text: str, lang: Lang, norm: str) -> bool:
+    """A full refusal ("信息不足", "cannot answer") stated by the response anywhere, even next to
+    an answer: such a response hedges, it does not decide."""
+    table = phrase_table(lang)
+    if table.full_refusal_re.search(norm) is None:
+        return False
+    pieces = sentences(text, lang)
+    for raw in pieces:
+        ns = norm if len(pieces) == 1 else normalize(raw, lang)
+        for m in table.full_refusal_re.finditer(ns):
+            if not _reported(ns[: m.start()], table):
+                return True
+    return False
+
+
 def _claims_error(ns: str, table: PhraseTable) -> bool:
     neg = _NEGATED_CLAIM[table.lang]
     for m in table.error_re.finditer(ns):

@@ -18,7 +18,8 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
 from leaderboard.core.types import Lang
-from leaderboard.scoring.normalize import normalize, tokenize_normalized
+from leaderboard.scoring.normalize import normalize
+from leaderboard.scoring.tokens import tokenize_normalized
 
 
 class _Phrase(BaseModel):
@@ -39,6 +40,7 @@ class _PhraseFile(BaseModel):
     rejection: list[_Phrase]
     error: list[_Phrase]
     weak_error: list[_Phrase] = []
+    full_refusal: list[str] = []
     document_words: list[str] = []
     reporting: list[str] = []
     contrast: list[str] = []
@@ -58,6 +60,7 @@ class PhraseTable:
     rejection: tuple[str, ...]
     error: tuple[str, ...]
     weak_error: tuple[str, ...] = ()
+    full_refusal: tuple[str, ...] = ()
     document_words: tuple[str, ...] = ()
     reporting: tuple[str, ...] = ()
     contrast: tuple[str, ...] = ()
@@ -84,6 +87,10 @@ class PhraseTable:
     @property
     def weak_error_re(self) -> re.Pattern[str]:
         return phrase_regex(self.weak_error, self.lang)
+
+    @property
+    def full_refusal_re(self) -> re.Pattern[str]:
+        return phrase_regex(self.full_refusal, self.lang)
 
     @property
     def document_re(self) -> re.Pattern[str]:
@@ -153,6 +160,7 @@ def phrase_table(lang: Lang) -> PhraseTable:
         rejection=_norm_all([p.phrase for p in parsed.rejection], lang),
         error=_norm_all([p.phrase for p in parsed.error], lang),
         weak_error=_norm_all([p.phrase for p in parsed.weak_error], lang),
+        full_refusal=_norm_all(parsed.full_refusal, lang),
         document_words=_norm_all(parsed.document_words, lang),
         reporting=_norm_all(parsed.reporting, lang),
         contrast=_norm_all(parsed.contrast, lang),

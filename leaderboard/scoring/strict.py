@@ -2,7 +2,8 @@
 
 - correct: every answer element asserted (answer.py: normal form, boundaries, not negated, not
   inside a fake answer), and the response is neither a copy of the passages nor a candidate list;
-- rejected: the response's own refusal (claims.py) and no answer element given;
+- rejected: the response's own refusal (claims.py) and no answer element given, or a full refusal
+  (信息不足, "cannot answer") stated even next to an answer (a hedge is not a decision);
 - error detected: the response's own claim that the documents hold a factual error (claims.py);
 - token F1: diagnostic partial credit.
 """
@@ -11,8 +12,9 @@ from __future__ import annotations
 
 from leaderboard.core.types import Score, TestInstance
 from leaderboard.scoring.answer import is_candidate_list, is_copy, labels
-from leaderboard.scoring.claims import own_error_claim, own_refusal
-from leaderboard.scoring.normalize import normalize, token_f1_normalized
+from leaderboard.scoring.claims import own_error_claim, own_full_refusal, own_refusal
+from leaderboard.scoring.normalize import normalize
+from leaderboard.scoring.tokens import token_f1_normalized
 
 
 def score_strict(prediction: str, instance: TestInstance) -> Score:
@@ -27,7 +29,8 @@ def score_strict(prediction: str, instance: TestInstance) -> Score:
     return Score(
         labels=found,
         correct=bool(found) and all(found),
-        rejected=not any(found) and own_refusal(prediction, lang, norm, instance.query),
+        rejected=own_full_refusal(prediction, lang, norm)
+        or (not any(found) and own_refusal(prediction, lang, norm, instance.query)),
         error_detected=own_error_claim(prediction, lang, norm),
         token_f1=token_f1_normalized(norm, instance.answer, lang),
     )
