@@ -13,6 +13,7 @@ from leaderboard import __version__
 from leaderboard.cli import (
     data_cmds,
     run_cmds,
+    scorers_cmds,
     scoring_cmds,
     site_cmds,
     submission_cmds,
@@ -52,7 +53,15 @@ def _root(
 
 
 def _register() -> None:
-    for module in (data_cmds, scoring_cmds, run_cmds, submission_cmds, site_cmds, trust_cmds):
+    for module in (
+        data_cmds,
+        scoring_cmds,
+        scorers_cmds,
+        run_cmds,
+        submission_cmds,
+        site_cmds,
+        trust_cmds,
+    ):
         module.register(app, data_app)
 
 

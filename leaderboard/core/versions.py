@@ -16,6 +16,8 @@ _VERSIONED = (
     "accelerate",
     "bitsandbytes",
     "jieba",
+    "cn2an",
+    "opencc",
     "gguf",
     "tokenizers",
     "numpy",

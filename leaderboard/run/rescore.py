@@ -27,6 +27,7 @@ from leaderboard.core.types import (
     TestInstance,
 )
 from leaderboard.data.splits import load_split
+from leaderboard.protocol.instances import build_instance
 from leaderboard.run.store import RunStore
 from leaderboard.scoring.audit import answer_shown_ids
 from leaderboard.scoring.outcome import ScoredItem, SplitInfo, effective_score, scored_items
@@ -133,16 +134,9 @@ def lines_from_predictions(path: Path) -> list[InputLine]:
 
 
 def _instance(line: InputLine, record: Record) -> TestInstance:
-    return TestInstance(
-        lang=line.lang,
-        ability=line.ability,
-        noise_rate=line.noise_rate,
-        id=line.id,
-        query=record.query,
-        answer=record.answer,
-        docs=(),  # scoring never looks at the passages
-        fakeanswer=record.fakeanswer,
-    )
+    """The instance as the runner built it (protocol defaults): strict scoring reads the passages
+    (a response that copies them is not an answer), so rescoring must see the same ones."""
+    return build_instance(record, line.lang, line.ability, line.noise_rate)
 
 
 def resolve(

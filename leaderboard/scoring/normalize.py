@@ -1,4 +1,4 @@
-"""Language-aware text normalisation, answer matching and token F1 for the strict scoring mode.
+"""Language-aware text normalisation and boundary-aware answer matching for the strict mode.
 
 The reference scorer lowercases and does raw substring search. That misses full-width digits and
 punctuation differences, and gives false hits inside longer numbers (`70` in `170`, `1月3日` in
@@ -7,24 +7,40 @@ a match must respect number boundaries (both languages) and word boundaries (Eng
 
 Normal form (idempotent: normalize(normalize(x)) == normalize(x)):
 - Unicode NFKC (full-width to half-width), then casefold.
-- Punctuation (Unicode categories P*) is a separator, except: a `.` between two digits is kept
-  (6.4), a `,` between a digit and exactly three digits is dropped (1,361 -> 1361), an apostrophe is
-  dropped (can't -> cant).
+- Punctuation (Unicode categories P*) and currency signs (Sc) are separators, except: a `.`
+  between two digits is kept (6.4), a `,` between a digit and exactly three digits is dropped
+  (1,361 -> 1361), an apostrophe is dropped (can't -> cant).
 - zh: separators and whitespace are removed, except one space is kept between two digits so that
   enumerations such as `3、12` do not fuse into one number.
 - en: separators become spaces; whitespace is collapsed to single spaces and stripped.
+
+Values and spellings that differ only in form are made equal (leaderboard/scoring/numerals.py):
+- Traditional characters become Simplified (OpenCC's t2s table, character by character): 徹 -> 彻;
+- Chinese numerals, percentages and 万/亿 magnitudes become Arabic values (zh): 十二 -> 12,
+  二〇二二 -> 2022, 百分之六点四 -> 6.4, 一万四千 / 1.4万 -> 14000;
+- English magnitude words: 68.7 billion / 68.7bn -> 68700000000;
+- acronyms with dots lose them: U.S. -> us; a minus sign before a number (not a hyphen between
+  words or digits) is kept as U+2212, so -2.3 is not 2.3;
+- en dates: month abbreviations are spelled out (feb. 13 -> february 13), ordinals lose their
+  suffix (13th -> 13), ISO dates are written out (2022-02-24 -> february 24 2022).
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from collections import Counter
-from dataclasses import dataclass
+from collections.abc import Iterator
 from functools import lru_cache
 
-from leaderboard.core.types import Answer, Lang
-from leaderboard.scoring.segment import segmenter
+import opencc
+
+from leaderboard.core.types import Lang
+from leaderboard.scoring.numerals import (
+    ANY_NUMERAL,
+    chinese_numbers,
+    english_magnitudes,
+    has_english_magnitude,
+)
 
 _APOSTROPHES = "'\u2019\u2018`\u00b4"
 
@@ -50,8 +66,13 @@ def _char_class(chars: list[str]) -> str:
     return "".join(parts)
 
 
+# Punctuation, and currency signs ($100 and 100 dollars are one amount).
+_SEPARATOR_CATEGORIES = frozenset({"Pc", "Pd", "Ps", "Pe", "Pi", "Pf", "Po", "Sc"})
+
+
 def _separator_chars() -> list[str]:
-    """Every Unicode punctuation character or whitespace, except `.` and apostrophes.
+    """Every Unicode punctuation character, currency sign or whitespace, except `.` and
+    apostrophes.
 
     Planes 2-16 hold no punctuation or whitespace (checked against unicodedata), so the scan stops
     there.
@@ -59,7 +80,7 @@ def _separator_chars() -> list[str]:
     return [
         chr(c)
         for c in range(_SCAN_LIMIT)
-        if (unicodedata.category(chr(c))[0] == "P" or chr(c).isspace())
+        if (unicodedata.category(chr(c)) in _SEPARATOR_CATEGORIES or chr(c).isspace())
         and chr(c) != "."
         and chr(c) not in _APOSTROPHES
     ]
@@ -114,18 +135,82 @@ def _fold(text: str) -> str:
     return _nfkc(_nfkc(text).casefold())
 
 
+def _t2s_table() -> dict[int, str]:
+    """OpenCC t2s on every CJK ideograph, as a character map closed under itself (idempotent)."""
+    chars = "".join(chr(c) for c in range(0x3400, 0xA000))
+    converted = opencc.OpenCC("t2s").convert(chars)
+    pairs = {a: b for a, b in zip(chars, converted, strict=True) if a != b and len(b) == 1}
+    for a, b in list(pairs.items()):
+        while b in pairs and pairs[b] != b:
+            b = pairs[b]
+        pairs[a] = b
+    return {ord(a): b for a, b in pairs.items()}
+
+
+_T2S = _t2s_table()
+_TRADITIONAL = re.compile(f"[{_char_class(sorted(chr(c) for c in _T2S))}]")
+# A minus sign: a dash right before a digit, at the start or after a space, bracket, colon, comma,
+# = or 为/是/了 (2021-22, covid-19 and 2月4日-2月20日 keep their hyphen as a separator).
+_SIGN = re.compile(r"(?<![^\s(:,=为是了])[-\u2010-\u2013\u2212](?= ?[0-9])")
+_ACRONYM = re.compile(r"(?<![\w.])([a-z](?:\.[a-z])+)\.?(?!\w)")
+_ACRONYM_HINT = re.compile(r"\.[a-z](?:\.|$|\W)")  # starts with a literal: a fast scan
+_ISO_DATE = re.compile(r"(?<![0-9])([12][0-9]{3})-([01]?[0-9])-([0-3]?[0-9])(?![0-9])")
+_MONTHS = [
+    *("january", "february", "march", "april", "may", "june"),
+    *("july", "august", "september", "october", "november", "december"),
+]
+_MONTH_ABBR = re.compile(r"(jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\b(?= ?[0-9])")
+_FULL_MONTH = {m[:3]: m for m in _MONTHS} | {"sept": "september"}
+_ORDINAL = re.compile(r"([0-9])(?:st|nd|rd|th)\b")
+
+
+def _iso_date(m: re.Match[str]) -> str:
+    month, day = int(m.group(2)), int(m.group(3))
+    if not (1 <= month <= 12 and 1 <= day <= 31):
+        return m.group(0)
+    return f"{_MONTHS[month - 1]} {day} {m.group(1)}"
+
+
+_ANY_DIGIT = re.compile(r"[0-9]")
+
+
+def _month(m: re.Match[str]) -> str:
+    """An abbreviated month spelled out, unless it ends a longer word (e.g. `cmar 5`)."""
+    start = m.start()
+    if start and m.string[start - 1].isalnum():
+        return m.group(0)
+    return _FULL_MONTH[m.group(1)]
+
+
+def _en_dates(text: str) -> str:
+    if _ANY_DIGIT.search(text):
+        text = _MONTH_ABBR.sub(_month, text)
+        text = _ORDINAL.sub(r"\1", text)
+    return text
+
+
 # After separators are collapsed every space is single: drop it unless it sits between two digits.
 _ZH_DROP_SPACES = re.compile(r" (?:(?<![0-9] )|(?![0-9]))")
 
 
 def _normalize_once(text: str, lang: Lang) -> str:
     text = _fold(text)
+    if not text.isascii() and _TRADITIONAL.search(text):
+        text = text.translate(_T2S)
     for apostrophe in _APOSTROPHES:
         if apostrophe in text:
             text = text.replace(apostrophe, "")
     if "," in text:
         text = _THOUSANDS.sub("", text)
+    if not text.isascii() and ANY_NUMERAL.search(text):
+        text = chinese_numbers(text)
+    if "-" in text or "\u2212" in text or "\u2013" in text:
+        if lang == "en":
+            text = _ISO_DATE.sub(_iso_date, text)
+        text = _SIGN.sub("\u2212", text)
     if "." in text:
+        if _ACRONYM_HINT.search(text):
+            text = _ACRONYM.sub(lambda m: m.group(1).replace(".", ""), text)
         text = _NON_DECIMAL_DOT.sub(" ", text)
     if text.isascii():
         text = _PUNCT_ASCII.sub(" ", text)
@@ -133,6 +218,10 @@ def _normalize_once(text: str, lang: Lang) -> str:
         text = (_PUNCT_BMP if max(text) < _ASTRAL else _PUNCT).sub(" ", text)
     if "  " in text:
         text = _SEPARATORS.sub(" ", text)
+    if has_english_magnitude(text):
+        text = english_magnitudes(text)
+    if lang == "en":
+        text = _en_dates(text)
     if lang == "zh":  # spaces go, except one between two digits ("3 12" must not become "312")
         return _ZH_DROP_SPACES.sub("", text) if " " in text else text
     return text.strip()
@@ -165,7 +254,7 @@ def _digitish_before(text: str, pos: int) -> bool:
     if pos <= 0:
         return False
     ch = text[pos - 1]
-    return _is_digit(ch) or (ch == "." and pos >= 2 and _is_digit(text[pos - 2]))
+    return _is_digit(ch) or ch == "\u2212" or (ch == "." and pos >= 2 and _is_digit(text[pos - 2]))
 
 
 def _digitish_after(text: str, pos: int) -> bool:
@@ -188,17 +277,22 @@ def _boundary_ok(text: str, start: int, end: int, needle: str, lang: Lang) -> bo
     return True
 
 
-def find_normalized(text: str, needle: str, lang: Lang) -> bool:
-    """Is the normalised `needle` in the normalised `text` at a number (and, for en, word)
-    boundary?"""
+def occurrences(text: str, needle: str, lang: Lang) -> Iterator[int]:
+    """Start offsets of the normalised `needle` in the normalised `text` at a number (and, for en,
+    word) boundary."""
     if not needle:
-        return False
+        return
     start = text.find(needle)
     while start != -1:
         if _boundary_ok(text, start, start + len(needle), needle, lang):
-            return True
+            yield start
         start = text.find(needle, start + 1)
-    return False
+
+
+def find_normalized(text: str, needle: str, lang: Lang) -> bool:
+    """Is the normalised `needle` in the normalised `text` at a number (and, for en, word)
+    boundary?"""
+    return next(occurrences(text, needle, lang), None) is not None
 
 
 def mask(text: str, needles: tuple[str, ...]) -> str:
@@ -208,98 +302,3 @@ def mask(text: str, needles: tuple[str, ...]) -> str:
         if needle:
             text = text.replace(needle, "\x01" * len(needle))
     return text
-
-
-# ---------------------------------------------------------------------------------------- tokens
-
-_EN_WORD = re.compile(r"\w+")
-_EN_ARTICLES = frozenset({"a", "an", "the"})
-
-
-def load_jieba() -> None:
-    """Load jieba's dictionary now (about a second) rather than on the first Chinese prediction."""
-    segmenter()
-
-
-@lru_cache(maxsize=65536)
-def _tokenize_normalized(norm: str, lang: Lang) -> tuple[str, ...]:
-    if lang == "zh":
-        # jieba dictionary segmentation with HMM off (leaderboard.scoring.segment: same output as
-        # jieba.lcut(HMM=False), faster): deterministic, and keeps dates apart (4/日/至, not
-        # 4/日至).
-        tokens = segmenter().lcut(norm)
-        return tuple(t for t in tokens if t != " ") if " " in norm else tuple(tokens)
-    return tuple(t for t in _EN_WORD.findall(norm) if t not in _EN_ARTICLES)
-
-
-def tokenize_normalized(norm: str, lang: Lang) -> tuple[str, ...]:
-    """Tokens of text already in strict normal form (cached; scoring reuses them for rejection
-    patterns)."""
-    return _tokenize_normalized(norm, lang)
-
-
-def tokenize(text: str, lang: Lang) -> list[str]:
-    """Tokens of the normalised text: jieba words for zh, word tokens without articles for en."""
-    return list(_tokenize_normalized(normalize(text, lang), lang))
-
-
-@dataclass(frozen=True)
-class _Gold:
-    """An answer's tokens, prepared once per answer: per element, per alternative, (token counts,
-    token count); and every gold token, to skip segmenting outputs that cannot share one."""
-
-    elements: tuple[tuple[tuple[Counter[str], int], ...], ...]
-    any_token: re.Pattern[str] | None  # finds any gold token (None: there is none)
-
-
-@lru_cache(maxsize=65536)
-def _gold(answers: Answer, lang: Lang) -> _Gold:
-    elements = []
-    for element in answers:
-        alternatives = (element,) if isinstance(element, str) else element
-        toks = [_tokenize_normalized(normalize(alt, lang), lang) for alt in alternatives]
-        elements.append(tuple((Counter(t), len(t)) for t in toks))
-    every = sorted(
-        {t for el in elements for counts, _ in el for t in counts}, key=len, reverse=True
-    )
-    any_token = re.compile("|".join(map(re.escape, every))) if every else None
-    return _Gold(tuple(elements), any_token)
-
-
-def _f1(pred: Counter[str], n_pred: int, gold: Counter[str], n_gold: int) -> float:
-    if not n_pred or not n_gold:
-        return 0.0
-    common = sum(min(pred[t], c) for t, c in gold.items() if t in pred)
-    if common == 0:
-        return 0.0
-    precision = common / n_pred
-    recall = common / n_gold
-    return 2 * precision * recall / (precision + recall)
-
-
-def token_f1(prediction: str, answers: Answer, lang: Lang) -> float:
-    """Diagnostic partial credit (as in LongBench / CRUD-RAG): token F1 per answer element.
-
-    Each element scores the best F1 over its alternatives; the result is the mean over elements, so
-    a two-part answer with one part right gets about half. 0.0 for an empty prediction or answer.
-    """
-    return token_f1_normalized(normalize(prediction, lang), answers, lang)
-
-
-def token_f1_normalized(norm: str, answers: Answer, lang: Lang) -> float:
-    """token_f1 for a prediction already in strict normal form."""
-    if not answers:
-        return 0.0
-    gold = _gold(answers, lang)
-    # Tokens are substrings of the normal form: if no gold token occurs in it, every F1 is 0 and
-    # the output need not be segmented.
-    if not norm or gold.any_token is None or gold.any_token.search(norm) is None:
-        return 0.0
-    tokens = _tokenize_normalized(norm, lang)
-    if not tokens:
-        return 0.0
-    pred, n_pred = Counter(tokens), len(tokens)
-    total = 0.0
-    for alternatives in gold.elements:
-        total += max((_f1(pred, n_pred, g, n) for g, n in alternatives), default=0.0)
-    return total / len(answers)

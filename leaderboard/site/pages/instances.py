@@ -19,9 +19,9 @@ from leaderboard.board.load import SiteData
 from leaderboard.core.errors import LeaderboardError
 from leaderboard.core.types import ABILITIES, LANGS
 from leaderboard.protocol.instances import build_instances
-from leaderboard.scoring.normalize import load_jieba
 from leaderboard.scoring.outcome import passed
 from leaderboard.scoring.score import score_both
+from leaderboard.scoring.tokens import load_jieba
 from leaderboard.site.render.fmt import esc, json_for_script, rate_key
 from leaderboard.site.render.page import ABILITY_NAMES, LANG_NAMES, Output, front_matter
 from leaderboard.site.render.parallel import pmap, shared

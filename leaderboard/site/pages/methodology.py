@@ -10,6 +10,7 @@ from leaderboard.board.load import SiteData
 from leaderboard.board.ranking import is_trivial_baseline, score_entry
 from leaderboard.core.types import LANGS
 from leaderboard.scoring.audit import audit
+from leaderboard.site.pages.scorer_agreement import agreement_section
 from leaderboard.site.render.fmt import esc
 from leaderboard.site.render.page import ABILITY_NAMES, Output, definitions
 from leaderboard.site.render.tables import Cell, Column, Row, Table
@@ -41,13 +42,23 @@ element counts as found when its lower-case form (or any alternative) is a subst
 lower-cased answer; an answer containing 信息不足 / `insufficient information` is a rejection; one
 containing 事实性错误 / `factual errors` detects the counterfactual error.
 
-**Strict mode** is this leaderboard's corrected judgement (`leaderboard/normalize.py`,
-`leaderboard/scoring.py`). Answer and gold go through the same normal form (Unicode NFKC, casefold,
-punctuation as separators, `1,361` → `1361`), and a match must respect number boundaries in both
-languages and word boundaries in English, so `70` no longer matches inside `170`, nor `1月3日`
-inside `11月3日`, nor `2` inside `2022`. Rejections are recognised from phrase tables per language
-(plus a Chinese negation-and-verb pattern), independently of correctness, instead of one exact
-phrase. A true answer that is a substring of the fake answer only counts outside the fake answer.
+**Strict mode** is this leaderboard's corrected judgement (`leaderboard/scoring/`). Answer and
+gold go through the same normal form (Unicode NFKC, casefold, punctuation and currency signs as
+separators, `1,361` → `1361`, Traditional → Simplified characters, Chinese numerals and 万/亿
+magnitudes by value: `十二` = `12`, `二〇二二` = `2022`, `百分之六点四` = `6.4%`, `一万四千` =
+`1.4万`; `U.S.` = `US`; `$68.7bn` = `68.7 billion`; `Feb. 13th` = `February 13`; a minus sign is
+kept, so `-2.3%` is not `2.3%`), and a match must respect number boundaries in both languages and
+word boundaries in English, so `70` no longer matches inside `170`, nor `1月3日` inside `11月3日`,
+nor `2` inside `2022`. The **answer part** is judged: a negated answer ("It is not Norway",
+"答案不是X") is not credited, a true answer inside the fake answer only counts outside it, and a
+response that is mostly verbatim passage text over two sentences or more (a *copy*), or a long
+list of short candidates, gets no answer credit even when the gold string is inside it. Rejections
+and error claims come from phrase tables per language (plus a Chinese negation-and-verb pattern)
+but count only as the response's **own claim**: not in reported speech
+("她表示无法确定是否参加下届比赛"), not as weak error words outside a sentence about the documents
+("新冠疫苗存在错误信息传播的问题"), and a refusal is no rejection when the response gives an
+answer before it or after a "but" ("The documents do not provide a date, but the winner is
+Norway").
 
 Where the modes disagree the site shows both. The home page **ranks by strict mode**; the reference
 (rgb) scores stay beside every row and on every page, and the [reference-mode page](ranking-rgb.md)
@@ -281,6 +292,7 @@ def methodology_page(data: SiteData, out: Output) -> str:
     table = baseline_table(data)
     if table is not None:
         parts.append(out.table(table, ""))
+    parts.append(agreement_section(out))
     for mode in ("rgb", "strict"):
         defs = definitions(data, mode)
         if defs:

@@ -1,0 +1,94 @@
+"""`scorers eval`: precision and recall of both scoring modes on the labelled set."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Literal
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from leaderboard.core.errors import ConfigError
+from leaderboard.stats.scorer_eval import disagreements as list_disagreements
+from leaderboard.stats.scorer_eval import evaluate
+
+scorers_app = typer.Typer(
+    help="Measure the scorers against the labelled answers (leaderboard/scoring/labels).",
+    no_args_is_help=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+def _pct(x: object) -> str:
+    return "-" if x is None else f"{100 * float(x):.1f}"  # type: ignore[arg-type]
+
+
+def _ci(ci: object) -> str:
+    if not ci:
+        return ""
+    lo, hi = ci  # type: ignore[misc]
+    return f" [{100 * lo:.1f}, {100 * hi:.1f}]"
+
+
+def _write_json(path: Path, payload: object) -> None:
+    """Atomic write: a temporary file in the same folder, then rename."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        json.dump(payload, fh, ensure_ascii=False, indent=1)
+        fh.write("\n")
+    os.replace(tmp, path)
+
+
+def eval_cmd(
+    split: Literal["test", "dev", "all"] = typer.Option(
+        "test", "--split", help="Labelled items to score: the held-out test part, dev, or all."
+    ),
+    json_out: Path | None = typer.Option(None, "--json", help="Also write the rows as JSON."),
+    disagreements: bool = typer.Option(
+        False,
+        "--disagreements",
+        help="List the dev items where a mode disagrees with a label (never test: it is held out).",
+    ),
+) -> None:
+    """Precision, recall, F1 of rejection and error detection and accuracy of correctness,
+    both modes, 95% Wilson intervals."""
+    if disagreements:
+        if split != "dev":
+            raise ConfigError("--disagreements lists dev items only: add --split dev")
+        for lang in ("zh", "en"):
+            for mode in ("rgb", "strict"):
+                for item, diff in list_disagreements("dev", mode, lang):
+                    what = ", ".join(f"{d}: got {g} label {w}" for d, (g, w) in diff.items())
+                    typer.echo(f"{mode} {item.id} [{what}] {item.prediction[:150]!r}")
+        return
+    rows = evaluate(split)
+    table = Table(title=f"scorers vs labels ({split} split; % with 95% Wilson CI)")
+    for col in ("lang", "detector", "mode", "n", "precision", "recall", "F1", "accuracy"):
+        table.add_column(col, justify="left" if col in ("lang", "detector", "mode") else "right")
+    order = sorted(rows, key=lambda r: (r["lang"] != "zh", r["detector"], r["mode"]))
+    for r in order:
+        table.add_row(
+            str(r["lang"]),
+            str(r["detector"]),
+            str(r["mode"]),
+            str(r["n"]),
+            _pct(r["precision"]) + _ci(r["precision_ci"]),
+            _pct(r["recall"]) + _ci(r["recall_ci"]),
+            _pct(r["f1"]),
+            _pct(r["accuracy"]) + _ci(r["accuracy_ci"]),
+        )
+    Console(highlight=False, soft_wrap=False, width=140).print(table)
+    if json_out is not None:
+        _write_json(json_out, rows)
+        typer.echo(f"wrote {json_out}")
+
+
+def register(app: typer.Typer, data_app: typer.Typer) -> None:
+    """Add this module's commands to the CLI."""
+    scorers_app.command("eval")(eval_cmd)
+    app.add_typer(scorers_app, name="scorers")

@@ -1,0 +1,121 @@
+"""Strict answer matching: which gold elements the response asserts as its own answer.
+
+An element is found when one of its alternatives occurs in the normal form at number (and en
+word) boundaries, outside any fake answer containing it, and not negated ("It is not Norway",
+"答案不是X"). The answer part is judged, not any substring of a long output (issue 11):
+- a copy — a response at least half made of verbatim passage text, with COPY_MIN copied
+  characters or more, over two sentences or more — credits nothing, even when the gold string is
+  inside it (one quoted passage sentence that states the answer is an answer);
+- a candidate list — many short items (every entity of the passages) — credits nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from leaderboard.core.types import Answer, Lang
+from leaderboard.scoring.normalize import mask, normalize, occurrences
+
+# Copy detection on the normal form: chunks of CHUNK characters looked up verbatim in the
+# passages; a copy has at least COPY_MIN copied characters and at least half its chunks copied.
+CHUNK = {"zh": 8, "en": 16}
+COPY_MIN = {"zh": 80, "en": 120}
+# ... and it spans at least two sentences (one quoted sentence that states the answer is an answer).
+_SENTENCE_END = re.compile(r"[。！？!?\n]|\.(?=\s)")
+# A candidate list has at least LIST_MIN items (and twice the answer's elements plus 2),
+# 80% of them short.
+LIST_MIN = 8
+_LIST_SEP = re.compile(r"[、,，;；\n/|]")
+_SHORT_ITEM = {"zh": 12, "en": 30}
+
+_ZH_NEGATION = re.compile(r"(?:不是|并非|并不是|而非|不为|不在|不属于|没有|非)$")
+_EN_NEGATION = frozenset(
+    {"not", "isnt", "wasnt", "arent", "werent", "never", "no", "nor", "neither", "doesnt"}
+    | {"didnt", "dont", "cannot"}
+)
+_EN_CANCEL = frozenset({"but", "rather", "instead", "only"})
+
+
+def _negated(norm: str, start: int, lang: Lang) -> bool:
+    if lang == "zh":
+        return _ZH_NEGATION.search(norm, max(0, start - 4), start) is not None
+    for word in reversed(norm[max(0, start - 40) : start].split()[-3:]):
+        if word in _EN_CANCEL:
+            return False
+        if word in _EN_NEGATION:
+            return True
+    return False
+
+
+@lru_cache(maxsize=65536)
+def matchers(
+    answer: Answer, fakeanswer: Answer, lang: Lang
+) -> tuple[tuple[tuple[str, tuple[str, ...]], ...], ...]:
+    """Per answer element, its non-empty normalised alternatives, each with the normalised fake
+    answers that contain it (to be masked before searching); prepared once per instance."""
+    fakes = tuple(
+        normalize(a, lang) for el in fakeanswer for a in ((el,) if isinstance(el, str) else el)
+    )
+    out = []
+    for el in answer:
+        alts = (normalize(a, lang) for a in ((el,) if isinstance(el, str) else el))
+        out.append(tuple((alt, tuple(f for f in fakes if alt in f)) for alt in alts if alt))
+    return tuple(out)
+
+
+# Any negation word at all (one search per text; most answers have none).
+_ANY_NEGATION = {
+    "zh": re.compile(r"不是|并非|而非|不为|不在|不属于|没有|非"),
+    "en": re.compile(
+        r"\b(?:not|isnt|wasnt|arent|werent|never|no|nor|neither|doesnt|didnt|dont|cannot)\b"
+    ),
+}
+
+
+def found(norm: str, alt: str, covering: tuple[str, ...], lang: Lang, negations: bool) -> bool:
+    text = mask(norm, covering) if covering else norm
+    if not negations:
+        return next(occurrences(text, alt, lang), None) is not None
+    return any(not _negated(text, s, lang) for s in occurrences(text, alt, lang))
+
+
+def labels(norm: str, answer: Answer, lang: Lang, fakeanswer: Answer = ()) -> tuple[int, ...]:
+    """Per answer element 1/0: asserted (not negated), outside fake answers containing it."""
+    negations = _ANY_NEGATION[lang].search(norm) is not None
+    return tuple(
+        int(any(found(norm, alt, covering, lang, negations) for alt, covering in alternatives))
+        for alternatives in matchers(answer, fakeanswer, lang)
+    )
+
+
+@lru_cache(maxsize=4096)
+def _passages(docs: tuple[str, ...], lang: Lang) -> str:
+    return "\x00".join(normalize(d, lang) for d in docs)
+
+
+def _two_sentences(text: str) -> bool:
+    return sum(1 for s in _SENTENCE_END.split(text) if len(s.strip()) >= 8) >= 2
+
+
+def is_copy(text: str, norm: str, docs: tuple[str, ...], lang: Lang) -> bool:
+    """Is the response mostly verbatim passage text, and longer than one sentence?"""
+    if not docs or len(norm) < COPY_MIN[lang] or not _two_sentences(text):
+        return False
+    passages = _passages(docs, lang)
+    n = CHUNK[lang]
+    chunks = range(0, len(norm) - n + 1, n)
+    copied = sum(1 for i in chunks if norm[i : i + n] in passages)
+    return copied * n >= COPY_MIN[lang] and 2 * copied >= len(chunks)
+
+
+def is_candidate_list(text: str, answer: Answer, lang: Lang) -> bool:
+    """Many short list items: every candidate named, none chosen."""
+    need = max(LIST_MIN, 2 * len(answer) + 2)
+    if len(_LIST_SEP.findall(text)) < need - 1:
+        return False
+    items = [x for x in (i.strip() for i in _LIST_SEP.split(text)) if x]
+    if len(items) < need:
+        return False
+    short = sum(1 for x in items if len(x) <= _SHORT_ITEM[lang])
+    return short >= 0.8 * len(items)

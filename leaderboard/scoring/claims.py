@@ -1,0 +1,175 @@
+"""Is a refusal or error phrase the response's own claim about the documents or the question?
+
+A phrase-table hit anywhere in the text is not enough (issue 12): "她表示无法确定是否参加下届
+比赛" reports someone else, "新冠疫苗存在错误信息传播的问题" is about misinformation, and an answer
+followed by "the document does not provide the exact date" is an answer. The text is cut into
+sentences (and sentences into clauses) on the raw punctuation, each piece normalised, and:
+- a refusal counts only in the first sentence that is not a preamble ("根据文档内容，我来回答这个
+  问题。", "Let me check the documents.") or an echo of the question, with no answer-like clause
+  before it and no answer after a contrast word ("…, but it is probably X"), and not after a
+  reporting verb whose subject is not the documents ("警方表示…");
+- an error claim counts in any sentence, not after such a reporting verb nor right after a negation
+  ("没有事实性错误"); weak error words (是错误的, wrong, incorrect) count only in a sentence that
+  names the documents.
+The caller adds the last rule of a rejection: no answer is given (strict.py).
+"""
+
+from __future__ import annotations
+
+import re
+
+from leaderboard.core.types import Lang
+from leaderboard.scoring.normalize import normalize
+from leaderboard.scoring.phrases import PhraseTable, negated_verb, phrase_table
+
+_SENTENCES = {
+    "zh": re.compile(r"[。！？!?\n;；]+|(?<=[.])\s+"),
+    "en": re.compile(r"(?<=[.!?])\s+|[\n;；。！？]+"),
+}
+_CLAUSES = re.compile(r"[，,:：、]")
+_NEGATED_CLAIM = {
+    "zh": re.compile(r"(?:没有|不存在|并无|未发现|无|并没有|不含)$"),
+    "en": re.compile(r"(?:\b(?:no|not|without|free of|never)(?: \w+){0,2})$"),
+}
+_RESIDUE = {"zh": 1, "en": 1}
+
+
+def sentences(text: str, lang: Lang) -> list[str]:
+    return [s for s in _SENTENCES[lang].split(text) if s.strip()]
+
+
+def _refusal_at(ns: str, table: PhraseTable, negated: bool) -> int | None:
+    """Where a refusal phrase (or, when the whole text has one, a negated verb) starts in ns."""
+    m = table.rejection_re.search(ns)
+    n = table.negated_verb_re.search(ns) if negated else None
+    starts = [x.start() for x in (m, n) if x is not None]
+    return min(starts) if starts else None
+
+
+def _reported(prefix: str, table: PhraseTable) -> bool:
+    """A reporting verb before the phrase whose subject is not the documents or the speaker."""
+    m = table.reporting_re.search(prefix)
+    if m is None:
+        return False
+    subject = prefix[: m.start()]
+    if table.document_re.search(subject):
+        return False
+    return not subject.strip().startswith(("我", "i ", "we "))
+
+
+def _residue(ns: str, table: PhraseTable, query_norm: str) -> int:
+    """What is left of a piece once preamble words, document words and the question are removed
+    (characters for zh, words for en)."""
+    rest = table.preamble_re.sub(" ", ns)
+    rest = table.document_re.sub(" ", rest)
+    if query_norm:
+        rest = rest.replace(query_norm, " ")
+    if table.lang == "zh":
+        return len(rest.replace(" ", ""))
+    return len(rest.split())
+
+
+def _is_filler(raw: str, ns: str, table: PhraseTable, query_norm: str) -> bool:
+    """A preamble, a heading or an echo of the question: no answer in it."""
+    if raw.rstrip().endswith((":", "：")):
+        return True
+    if query_norm and (ns in query_norm or (query_norm in ns and len(ns) <= len(query_norm) + 2)):
+        return True
+    return _residue(ns, table, query_norm) <= _RESIDUE[table.lang]
+
+
+def _content_after_contrast(
+    ns: str, start: int, table: PhraseTable, query_norm: str, negated: bool
+) -> bool:
+    """After the refusal phrase, a contrast word followed by something that is not a refusal."""
+    for m in table.contrast_re.finditer(ns, start):
+        rest = ns[m.end() :]
+        if (
+            _refusal_at(rest, table, negated) is None
+            and _residue(rest, table, query_norm) > _RESIDUE[table.lang]
+        ):
+            return True
+    return False
+
+
+def own_refusal(text: str, lang: Lang, norm: str, query: str = "") -> bool:
+    """Does the response itself decline to answer (before giving any answer-like statement)?"""
+    table = phrase_table(lang)
+    # Cheap pre-filter on the whole normal form: a phrase, else (zh) jieba's negated verb, run
+    # at most once; sentences and clauses then locate the negated verb by its string pattern.
+    phrase = table.claim_hint_re.search(norm) is not None and (
+        table.rejection_re.search(norm) is not None
+    )
+    negated = lang == "zh" and (phrase or negated_verb(norm, table) is not None)
+    if not phrase and not negated:
+        return False
+    query_norm = normalize(query, lang) if query else ""
+    pieces = sentences(text, lang)
+    for raw in pieces:
+        ns = norm if len(pieces) == 1 else normalize(raw, lang)
+        if not ns:
+            continue
+        at = _refusal_at(ns, table, negated)
+        if at is None or _reported(ns[:at], table):
+            if _is_filler(raw, ns, table, query_norm):
+                continue
+            return False  # an answer-like statement comes first
+        prefix = ns[:at]
+        needs_clauses = (
+            at > 0
+            and not table.document_re.search(prefix)
+            and _residue(prefix, table, query_norm) > _RESIDUE[lang]
+        )
+        seen = 0  # normalised length of the clauses before the refusal phrase
+        for clause in _CLAUSES.split(raw) if needs_clauses else ():
+            nc = normalize(clause, lang)
+            if not nc:
+                continue
+            seen += len(nc) + (lang == "en")
+            if seen > at:
+                break
+            if not table.document_re.search(nc) and not _is_filler(clause, nc, table, query_norm):
+                return False  # "Kentucky Wildcats, but there is insufficient information"
+        return not _content_after_contrast(ns, at, table, query_norm, negated)
+    return False
+
+
+def own_full_refusal(text: str, lang: Lang, norm: str) -> bool:
+    """A full refusal ("信息不足", "cannot answer") stated by the response anywhere, even next to
+    an answer: such a response hedges, it does not decide."""
+    table = phrase_table(lang)
+    if table.full_refusal_re.search(norm) is None:
+        return False
+    pieces = sentences(text, lang)
+    for raw in pieces:
+        ns = norm if len(pieces) == 1 else normalize(raw, lang)
+        for m in table.full_refusal_re.finditer(ns):
+            if not _reported(ns[: m.start()], table):
+                return True
+    return False
+
+
+def _claims_error(ns: str, table: PhraseTable) -> bool:
+    neg = _NEGATED_CLAIM[table.lang]
+    for m in table.error_re.finditer(ns):
+        if not _reported(ns[: m.start()], table) and not neg.search(ns[: m.start()].rstrip()):
+            return True
+    if table.document_re.search(ns):
+        for m in table.weak_error_re.finditer(ns):
+            prefix = ns[: m.start()]
+            if not _reported(prefix, table) and not neg.search(prefix.rstrip()):
+                return True
+    return False
+
+
+def own_error_claim(text: str, lang: Lang, norm: str) -> bool:
+    """Does the response claim the documents contain a factual error?"""
+    table = phrase_table(lang)
+    if table.claim_hint_re.search(norm) is None:
+        return False
+    if table.error_re.search(norm) is None and table.weak_error_re.search(norm) is None:
+        return False
+    pieces = sentences(text, lang)
+    if len(pieces) == 1:
+        return _claims_error(norm, table)
+    return any(_claims_error(normalize(raw, lang), table) for raw in pieces)

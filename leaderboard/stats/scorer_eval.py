@@ -1,0 +1,157 @@
+"""How well each scoring mode's detectors agree with the labelled set (labels/GUIDE.md).
+
+Per language, mode and detector: precision, recall and F1 of rejection and error detection, and the
+accuracy of correctness, each with a 95% Wilson interval and its n. `rgb` correctness is the
+reference's answer check (no 0 label and some 1 label): its "refusal counts as correct at noise
+1.0" rule is a rejection score, measured by the rejection row.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from leaderboard.core.types import LANGS, MODES, Lang, Mode, Score
+from leaderboard.scoring.labelled import LabelledItem, labelled_set
+from leaderboard.scoring.score import score_both
+
+DETECTORS = ("rejection", "error detection", "correctness")
+
+
+def wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float] | None:
+    """Wilson score interval of k successes in n (None when n is 0); never collapses at 0 or n."""
+    if n == 0:
+        return None
+    p = k / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    lo = 0.0 if k == 0 else max(0.0, centre - half)
+    hi = 1.0 if k == n else min(1.0, centre + half)
+    return lo, hi
+
+
+@dataclass(frozen=True)
+class Confusion:
+    tp: int
+    fp: int
+    fn: int
+    tn: int
+
+    @property
+    def n(self) -> int:
+        return self.tp + self.fp + self.fn + self.tn
+
+    @property
+    def precision(self) -> float | None:
+        return self.tp / (self.tp + self.fp) if self.tp + self.fp else None
+
+    @property
+    def recall(self) -> float | None:
+        return self.tp / (self.tp + self.fn) if self.tp + self.fn else None
+
+    @property
+    def f1(self) -> float | None:
+        p, r = self.precision, self.recall
+        return None if p is None or r is None or p + r == 0 else 2 * p * r / (p + r)
+
+    @property
+    def accuracy(self) -> float | None:
+        return (self.tp + self.tn) / self.n if self.n else None
+
+    def row(self) -> dict[str, object]:
+        return {
+            "n": self.n,
+            "tp": self.tp,
+            "fp": self.fp,
+            "fn": self.fn,
+            "tn": self.tn,
+            "precision": self.precision,
+            "precision_ci": wilson(self.tp, self.tp + self.fp),
+            "recall": self.recall,
+            "recall_ci": wilson(self.tp, self.tp + self.fn),
+            "f1": self.f1,
+            "accuracy": self.accuracy,
+            "accuracy_ci": wilson(self.tp + self.tn, self.n),
+        }
+
+
+def confusion(pairs: Iterable[tuple[bool, bool]]) -> Confusion:
+    """(predicted, labelled) pairs into counts."""
+    tp = fp = fn = tn = 0
+    for got, want in pairs:
+        if got and want:
+            tp += 1
+        elif got:
+            fp += 1
+        elif want:
+            fn += 1
+        else:
+            tn += 1
+    return Confusion(tp, fp, fn, tn)
+
+
+def _predicted(score: Score, mode: Mode, detector: str) -> bool:
+    if detector == "rejection":
+        return score.rejected
+    if detector == "error detection":
+        return score.error_detected
+    if mode == "rgb":
+        return 0 not in score.labels and 1 in score.labels
+    return score.correct
+
+
+def _wanted(item: LabelledItem, detector: str) -> bool:
+    if detector == "rejection":
+        return item.labels.rejected
+    if detector == "error detection":
+        return item.labels.error_detected
+    return item.labels.correct
+
+
+def select(split: str, langs: Sequence[Lang] = LANGS) -> dict[Lang, list[LabelledItem]]:
+    """The labelled items of a split ('dev', 'test' or 'all') per language."""
+    return {
+        lang: [i for i in labelled_set(lang) if split == "all" or i.split == split]
+        for lang in langs
+    }
+
+
+def evaluate(split: str = "test", langs: Sequence[Lang] = LANGS) -> list[dict[str, object]]:
+    """One row per (language, mode, detector) with counts, P/R/F1, accuracy and Wilson CIs."""
+    rows = []
+    for lang, items in select(split, langs).items():
+        scores = [score_both(i.prediction, i.instance) for i in items]
+        for mode in MODES:
+            for det in DETECTORS:
+                pairs = [
+                    (_predicted(s[mode], mode, det), _wanted(i, det))
+                    for i, s in zip(items, scores, strict=True)
+                ]
+                row: dict[str, object] = {
+                    "lang": lang,
+                    "split": split,
+                    "mode": mode,
+                    "detector": det,
+                }
+                row.update(confusion(pairs).row())
+                rows.append(row)
+    return rows
+
+
+def disagreements(
+    split: str, mode: Mode, lang: Lang
+) -> list[tuple[LabelledItem, dict[str, tuple[bool, bool]]]]:
+    """Items where the mode disagrees with a label: {detector: (predicted, labelled)}."""
+    out = []
+    for item in select(split, (lang,))[lang]:
+        s = score_both(item.prediction, item.instance)[mode]
+        diff = {
+            d: (_predicted(s, mode, d), _wanted(item, d))
+            for d in DETECTORS
+            if _predicted(s, mode, d) != _wanted(item, d)
+        }
+        if diff:
+            out.append((item, diff))
+    return out

@@ -1,0 +1,200 @@
+"""Build leaderboard/scoring/labels/{zh,en}.jsonl from the SmolLM2 labels and the written variants.
+
+Run from the repository root with the data fetched: python scripts/labels/build.py
+The split (dev/test) is a seeded hash of each item's group, fixed before any scorer change.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+import smollm2_labels
+import written_en
+import written_zh
+from common import LABELS, ROOT, instance, load_split, raw_answer, split_of
+from dump_smollm2 import sample
+
+_FILE_OF = {
+    "noise": "refine",
+    "rejection": "refine",
+    "integration": "int",
+    "counterfactual": "fact",
+}
+_RATE = {"noise": 0.0, "rejection": 1.0, "integration": 0.0, "counterfactual": 0.0}
+
+
+def labels(code: str) -> dict[str, bool]:
+    return {
+        "correct": "c" in code,
+        "rejected": "r" in code,
+        "error_detected": "e" in code,
+        "corrected": "k" in code,
+    }
+
+
+def first(el) -> str:
+    return el if isinstance(el, str) else el[0]
+
+
+def render_answer(answer, lang: str) -> str:
+    parts = [first(e) for e in answer]
+    if lang == "zh":
+        return "、".join(parts)
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def _sentences(docs, lang: str) -> list[str]:
+    out = []
+    for d in docs:
+        if lang == "zh":
+            out += [s + "。" for s in re.split(r"[。！？\n]", d) if s.strip()]
+        else:
+            out += [s.strip() for s in re.split(r"(?<=[.!?])\s+|\n", d) if s.strip()]
+    return out
+
+
+def answer_sentence(inst, lang: str) -> str | None:
+    alts = inst.answer[0]
+    alts = (alts,) if isinstance(alts, str) else alts
+    limit = 80 if lang == "zh" else 200
+    found = [
+        s
+        for s in _sentences(inst.docs, lang)
+        if len(s) <= limit and any(a.lower() in s.lower() for a in alts)
+    ]
+    return min(found, key=len) if found else None
+
+
+def entities(inst, lang: str, rng: random.Random) -> str:
+    text = "\n".join(inst.docs)
+    if lang == "zh":
+        found = re.findall(r"\d+(?:\.\d+)?(?:万|亿)?[年月日人元%个次名]?|《[^》]{1,12}》", text)
+    else:
+        found = re.findall(r"\$?\d[\d,.]*(?: (?:million|billion))?|(?:[A-Z][a-z]+ ?){1,3}", text)
+    seen: list[str] = []
+    for f in (x.strip() for x in found):
+        if f and f not in seen:
+            seen.append(f)
+    pick = [*seen[:24], render_answer(inst.answer, lang)]
+    rng.shuffle(pick)
+    return ("、" if lang == "zh" else ", ").join(pick)
+
+
+def item(lang, group, k, ability, inst, prediction, code, source, note, with_docs):
+    iid = f"{group}#{k}" if k is not None else group
+    return {
+        "id": iid,
+        "lang": lang,
+        "ability": ability,
+        "question": inst.query,
+        "answer": raw_answer(inst),
+        "fakeanswer": first(inst.fakeanswer[0]) if inst.fakeanswer else None,
+        "docs": list(inst.docs) if with_docs else None,
+        "prediction": prediction,
+        "labels": labels(code),
+        "split": split_of(group),
+        "source": source,
+        "note": note,
+    }
+
+
+def smollm2_items(lang: str) -> list[dict]:
+    table = smollm2_labels.ZH if lang == "zh" else smollm2_labels.EN
+    out = []
+    for i, p in enumerate(sample(lang)):
+        inst = instance(lang, p["ability"], p["noise_rate"], p["id"])
+        code, note = table.get(i, ("", ""))
+        group = f"{lang}-smollm2-{_FILE_OF[p['ability']]}/{p['id']}"
+        it = item(
+            lang, group, None, p["ability"], inst, p["prediction"], code, "smollm2", note, True
+        )
+        it["id"] = f"{lang}-smollm2-{p['key']}"
+        out.append(it)
+    return out
+
+
+def _records(lang, ability):
+    try:
+        _, recs = load_split(ROOT, lang, ability, allow_partial=True)
+    except Exception:
+        return []
+    return list(recs)
+
+
+def written_items(lang: str) -> list[dict]:
+    mod = written_zh if lang == "zh" else written_en
+    out = []
+    for name, ability, code, text, n, note in mod.TEMPLATES:
+        recs = _records(lang, "noise" if ability == "rejection" else ability)
+        if not recs:
+            continue
+        rng = random.Random(f"{lang}:{name}")
+        order = rng.sample(recs, len(recs))
+        group = f"{lang}-w-{name}"
+        k = 0
+        for rec in order:
+            if k >= n:
+                break
+            if "{a1}" in text and len(rec.answer) < 2:
+                continue
+            if "{f}" in text and not rec.fakeanswer:
+                continue
+            inst = instance(lang, ability, _RATE[ability], rec.id)
+            gold = render_answer(inst.answer, lang)
+            other = rng.choice([r for r in recs if r.id != rec.id])
+            wrong = render_answer(other.answer, lang)
+            if gold.lower() in wrong.lower() or wrong.lower() in gold.lower():
+                continue
+            s = answer_sentence(inst, lang) if "{S}" in text else ""
+            if s is None:
+                continue
+            d1 = inst.docs[0] if inst.docs else ""
+            pred = text.format(
+                a=gold,
+                a1=first(inst.answer[0]),
+                f=first(inst.fakeanswer[0]) if inst.fakeanswer else "",
+                w=wrong,
+                q=inst.query.rstrip("？? "),
+                P="\n".join(inst.docs),
+                D1=d1,
+                D1_200=d1[:200],
+                D1_80=d1[:80],
+                S=s,
+                ents=entities(inst, lang, rng) if "{ents}" in text else "",
+            )
+            with_docs = any(x in text for x in ("{P}", "{D1", "{S}", "{ents}"))
+            out.append(item(lang, group, k, ability, inst, pred, code, "written", note, with_docs))
+            k += 1
+    for name, ability, rid, code, pred, note in mod.SPECIFIC:
+        inst = instance(lang, ability, _RATE[ability], rid)
+        out.append(
+            item(lang, f"{lang}-s-{name}", None, ability, inst, pred, code, "written", note, False)
+        )
+    return out
+
+
+def main() -> None:
+    LABELS.mkdir(parents=True, exist_ok=True)
+    for lang in ("zh", "en"):
+        items = smollm2_items(lang) + written_items(lang)
+        ids = [i["id"] for i in items]
+        assert len(ids) == len(set(ids)), "duplicate ids"
+        path = LABELS / f"{lang}.jsonl"
+        with path.open("w", encoding="utf-8") as fh:
+            for it in items:
+                fh.write(json.dumps(it, ensure_ascii=False) + "\n")
+        test = sum(i["split"] == "test" for i in items)
+        print(
+            f"{path}: {len(items)} items, test {test} ({test / len(items):.0%}), "
+            f"smollm2 {sum(i['source'] == 'smollm2' for i in items)}"
+        )
+
+
+if __name__ == "__main__":
+    main()
