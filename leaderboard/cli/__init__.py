@@ -12,6 +12,7 @@ import typer
 from leaderboard import __version__
 from leaderboard.cli import (
     data_cmds,
+    judge_cmds,
     run_cmds,
     scoring_cmds,
     site_cmds,
@@ -52,7 +53,15 @@ def _root(
 
 
 def _register() -> None:
-    for module in (data_cmds, scoring_cmds, run_cmds, submission_cmds, site_cmds, trust_cmds):
+    for module in (
+        data_cmds,
+        scoring_cmds,
+        run_cmds,
+        judge_cmds,
+        submission_cmds,
+        site_cmds,
+        trust_cmds,
+    ):
         module.register(app, data_app)
 
 
