@@ -56,7 +56,7 @@ def _rates_table(title: str, rates, agreement) -> Table:
         "value % [95% CI]",
         "n",
         "unparsable",
-        "judge errors",
+        "unjudged",
         "of predictions",
         "reference rule %",
     ):
