@@ -51,7 +51,7 @@ def test_kappa_ci_brackets_the_estimate_and_is_reproducible() -> None:
     first = agreement(a, b, resamples=2000, seed=7, label="x")
     assert first.kappa_ci is not None
     lo, hi = first.kappa_ci
-    assert lo < 0.4 < hi and -1.0 <= lo and hi <= 1.0
+    assert lo < 0.4 < hi and lo >= -1.0 and hi <= 1.0
     assert agreement(a, b, resamples=2000, seed=7, label="x").kappa_ci == first.kappa_ci
 
 

@@ -4,7 +4,6 @@ labelled answers)."""
 from __future__ import annotations
 
 import json
-import os
 import shlex
 import sys
 from pathlib import Path
@@ -13,7 +12,33 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from leaderboard.backends.base import load_backend
 from leaderboard.core.errors import ConfigError
+from leaderboard.core.files import atomic_write_text
+from leaderboard.core.judge_config import load_judge_config
+from leaderboard.data.manifest import data_root
+from leaderboard.run.judge import (
+    JUDGEMENTS_NAME,
+    JudgementStore,
+    judge_fingerprint,
+    judge_provenance,
+    run_judge,
+)
+from leaderboard.run.judge_agreement import (
+    LABELS_DIR,
+    label_agreement,
+    labelled_items,
+    labels_files,
+    read_labelled,
+)
+from leaderboard.run.judge_summary import (
+    JUDGE_RESULTS_NAME,
+    read_judge_results,
+    submission_items,
+    summarize,
+    write_judge_results,
+)
+from leaderboard.run.store import RunStore
 
 _DATA_DIR_HELP = (
     "Folder holding data_en/ and data_zh/ (default: $RGB_DATA_DIR, the current folder or the "
@@ -113,24 +138,6 @@ def judge_cmd(
 ) -> None:
     """Judge a submission's rejection and counterfactual answers with the reference judge prompts
     (the paper's Rej* and ED*); every verdict is cached, a rerun resumes."""
-    from leaderboard.backends.base import load_backend
-    from leaderboard.core.judge_config import load_judge_config
-    from leaderboard.data.splits import data_root
-    from leaderboard.run.judge import (
-        JUDGEMENTS_NAME,
-        JudgementStore,
-        judge_fingerprint,
-        judge_provenance,
-        run_judge,
-    )
-    from leaderboard.run.judge_summary import (
-        JUDGE_RESULTS_NAME,
-        read_judge_results,
-        submission_items,
-        summarize,
-        write_judge_results,
-    )
-    from leaderboard.run.store import RESULTS_NAME, read_results
 
     judge = load_judge_config(judge_file)
     folder = submission if submission.is_dir() else submission.parent
@@ -157,10 +164,9 @@ def judge_cmd(
     summary = summarize(
         judge, jfp, items, store, judge_provenance(judge, describe, _command()), resamples
     )
+    run_store = RunStore(folder)
     sub_id = (
-        read_results(folder / RESULTS_NAME).submission_id
-        if (folder / RESULTS_NAME).is_file()
-        else folder.name
+        run_store.read_results().submission_id if run_store.results_path.is_file() else folder.name
     )
     write_judge_results(results_path, sub_id, pred_fp, summary)
     console = Console(highlight=False, soft_wrap=False, width=160)
@@ -213,23 +219,6 @@ def agreement_cmd(
 ) -> None:
     """Cohen's kappa (95% CI) of the judge against the labelled answers, per language, with the
     strict and rgb scorers against the same labels for contrast."""
-    from leaderboard.backends.base import load_backend
-    from leaderboard.core.judge_config import load_judge_config
-    from leaderboard.run.judge import (
-        JUDGEMENTS_NAME,
-        JudgementStore,
-        judge_fingerprint,
-        judge_provenance,
-        run_judge,
-    )
-    from leaderboard.run.judge_agreement import (
-        LABELS_DIR,
-        label_agreement,
-        labelled_items,
-        labels_files,
-        read_labelled,
-    )
-
     if split not in ("dev", "test", "all"):
         raise ConfigError(f"--split: {split!r}; use dev, test or all")
     splits = ["dev", "test"] if split == "all" else [split]
@@ -261,11 +250,9 @@ def agreement_cmd(
         resamples,
     )
     path = out_dir / "agreement.json"
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(
-        json.dumps(result.model_dump(mode="json"), ensure_ascii=False, indent=2) + "\n", "utf-8"
+    atomic_write_text(
+        path, json.dumps(result.model_dump(mode="json"), ensure_ascii=False, indent=2) + "\n"
     )
-    os.replace(tmp, path)
     console = Console(highlight=False, soft_wrap=False, width=160)
     console.print(
         f"judge {judge.id} ({judge.backend}: {judge.model}), fingerprint {jfp}: "

@@ -25,11 +25,12 @@ from pydantic import ValidationError
 from leaderboard import __version__
 from leaderboard.backends.base import Backend
 from leaderboard.core.errors import ResultsError
+from leaderboard.core.files import repair_truncated_tail
 from leaderboard.core.judge_config import JudgeConfig
 from leaderboard.core.judge_schema import JudgementRecord, JudgeTask
 from leaderboard.core.types import ChatMessage, ChatRequest, Completion, Lang
+from leaderboard.core.versions import versions
 from leaderboard.run import provenance as prov
-from leaderboard.run.store import repair_truncated_tail
 from leaderboard.scoring.judge_verdict import (
     JUDGE_TASKS,
     PARSER_VERSION,
@@ -254,7 +255,7 @@ def judge_provenance(
         "judge_settings": prov.jsonable(judge.model_dump(mode="json", exclude={"run"})),
         "model_revision": prov.resolved_revision(judge),
         "backend": describe,
-        "versions": prov.versions(),
+        "versions": versions(),
         "templates": {task: template_sha256(task) for task in JUDGE_TASKS},
         "parser_version": PARSER_VERSION,
     }

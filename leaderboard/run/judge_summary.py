@@ -10,13 +10,13 @@ judge_results.json keeps one summary per judge id and is rewritten atomically.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Sequence
 from pathlib import Path
 
 from pydantic import ValidationError
 
 from leaderboard.core.errors import ResultsError
+from leaderboard.core.files import atomic_write_text
 from leaderboard.core.judge_config import JudgeConfig
 from leaderboard.core.judge_schema import (
     JudgementRecord,
@@ -32,7 +32,7 @@ from leaderboard.core.types import LANGS, Lang, Mode
 from leaderboard.data.splits import load_split
 from leaderboard.run import provenance as prov
 from leaderboard.run.judge import JudgeItem, JudgementStore
-from leaderboard.run.store import RESULTS_NAME, read_predictions, read_results
+from leaderboard.run.store import RunStore
 from leaderboard.scoring.judge_verdict import (
     JUDGE_TASKS,
     PARSER_VERSION,
@@ -55,15 +55,16 @@ def scorer_decision(task: JudgeTask, text: str, lang: Lang, mode: Mode) -> bool:
     )
 
 
-def _prediction_fingerprint(folder: Path, records: Sequence[PredictionRecord]) -> str:
+def _prediction_fingerprint(store: RunStore, records: Sequence[PredictionRecord]) -> str:
     """The fingerprint of the run results.json describes, else the only one on disk."""
-    if (folder / RESULTS_NAME).is_file():
-        return read_results(folder / RESULTS_NAME).provenance.fingerprint
+    if store.results_path.is_file():
+        return store.read_results().provenance.fingerprint
     found = sorted({r.fingerprint for r in records})
     if len(found) != 1:
         raise ResultsError(
-            f"{folder}: predictions of {len(found)} run fingerprints and no {RESULTS_NAME} to say "
-            "which is current; run `rgb-leaderboard run` on the submission first"
+            f"{store.folder}: predictions of {len(found)} run fingerprints and no "
+            f"{store.results_path.name} to say which is current; run `rgb-leaderboard run` on "
+            "the submission first"
         )
     return found[0]
 
@@ -74,10 +75,11 @@ def submission_items(
     """Judge items of a submission folder (the current run's rejection and counterfactual
     predictions, questions from the verified data), first `limit` ids per language and task."""
     folder = Path(folder)
-    records = read_predictions(folder)
+    store = RunStore(folder)
+    records = store.read().records
     if not records:
         raise ResultsError(f"{folder}: no predictions to judge (predictions.jsonl[.gz])")
-    fp = _prediction_fingerprint(folder, records)
+    fp = _prediction_fingerprint(store, records)
     variant = "refine"
     if (folder / SUBMISSION_FILE).is_file():
         variant = load_submission(folder).run.variant
@@ -264,11 +266,6 @@ def write_judge_results(
         prediction_fingerprint=prediction_fp,
         judges=sorted([*judges, summary], key=lambda j: j.judge_id),
     )
-    tmp = path.with_name(path.name + ".tmp")
     text = json.dumps(results.model_dump(mode="json"), ensure_ascii=False, indent=2) + "\n"
-    with open(tmp, "w", encoding="utf-8") as fh:
-        fh.write(text)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
+    atomic_write_text(path, text)
     return results
