@@ -309,14 +309,14 @@ def test_openai_compatible_judge_server(
 # ------------------------------------------------------------------ the labelled set
 
 
-def _label(i: int, lang: str, prediction: str, rejected: bool, detected: bool) -> dict:
+def _label(i: int, lang: str, ability: str, prediction: str, rejected: bool, detected: bool):
     return {
         "id": f"{lang}-{i}",
         "lang": lang,
-        "ability": "rejection" if i % 2 else "counterfactual",
+        "ability": ability,
         "question": "谁赢了？" if lang == "zh" else "Who won?",
         "answer": ["A"],
-        "fakeanswer": None,
+        "fakeanswer": ["B"] if ability == "counterfactual" else None,
         "docs": [],
         "prediction": prediction,
         "labels": {
@@ -325,7 +325,7 @@ def _label(i: int, lang: str, prediction: str, rejected: bool, detected: bool) -
             "error_detected": detected,
             "corrected": False,
         },
-        "split": "test" if i < 4 else "dev",
+        "split": "dev" if i == 9 else "test",
         "source": "written",
         "note": None,
     }
@@ -334,24 +334,22 @@ def _label(i: int, lang: str, prediction: str, rejected: bool, detected: bool) -
 def test_judge_agreement_against_labels(tmp_path: Path) -> None:
     labels = tmp_path / "labels"
     labels.mkdir()
+    rej, cf = "rejection", "counterfactual"
     zh = [  # the scripted judge reads 信息不足 / 无法 as refusals and 错误 / 有误 as detections
-        _label(0, "zh", "信息不足，无法回答。", True, False),
-        _label(1, "zh", "文档有误，答案是A。", False, True),
-        _label(2, "zh", "答案是A。", False, False),
-        _label(3, "zh", "我无法确定，但可能是A。", False, False),  # judge says refused: disagrees
-        _label(4, "zh", "不在 dev split 的测试之外", False, False),
+        _label(0, "zh", rej, "信息不足，无法回答。", True, False),
+        _label(1, "zh", rej, "答案是A。", False, False),
+        _label(2, "zh", rej, "我无法确定，但可能是A。", False, False),  # the judge disagrees
+        _label(3, "zh", rej, "答案是B。", False, False),
+        _label(4, "zh", cf, "文档有误，答案是A。", False, True),
+        _label(5, "zh", cf, "答案是A。", False, False),
+        _label(6, "zh", "noise", "信息不足", True, False),  # not a population the judge is used on
+        _label(9, "zh", rej, "信息不足", True, False),  # the dev split, left out below
     ]
     en = [
-        _label(
-            0,
-            "en",
-            "I can not answer the question because of insufficient information.",
-            True,
-            False,
-        ),
-        _label(1, "en", "The documents are wrong: the answer is A.", False, True),
-        _label(2, "en", "The answer is A.", False, False),
-        _label(3, "en", "It is A.", False, False),
+        _label(0, "en", rej, "I can not answer: insufficient information.", True, False),
+        _label(1, "en", rej, "The answer is A.", False, False),
+        _label(2, "en", cf, "The documents are wrong: the answer is A.", False, True),
+        _label(3, "en", cf, "It is A.", False, False),
     ]
     for lang, rows in (("zh", zh), ("en", en)):
         (labels / f"{lang}.jsonl").write_text(
@@ -376,18 +374,38 @@ def test_judge_agreement_against_labels(tmp_path: Path) -> None:
     )
     assert out.exit_code == 0, out.output
     result = json.loads((tmp_path / "o" / "agreement.json").read_text("utf-8"))
-    assert result["n_items"] == {"zh": 4, "en": 4} and result["splits"] == ["test"]
+    assert result["n_items"] == {"zh": 6, "en": 4} and result["splits"] == ["test"]
     kappa = {(e["rater"], e["against"], e["lang"], e["task"]): e for e in result["agreement"]}
-    # zh rejection: judge yes on items 0 and 3, labels yes on item 0: po 3/4, pe 1/2 -> 0.5
+    # zh rejection: judge yes on items 0 and 2, labels yes on item 0: po 3/4, pe 1/2 -> 0.5
     zh_rej = kappa["judge", "labels", "zh", "rejection"]
     assert zh_rej["kappa"] == pytest.approx(0.5) and zh_rej["n"] == 4
     assert zh_rej["table"] == {"both_yes": 1, "rater_only": 1, "other_only": 0, "both_no": 2}
-    # en: the judge agrees with every label
+    assert kappa["judge", "labels", "zh", "error_detection"]["kappa"] == pytest.approx(1.0)
     assert kappa["judge", "labels", "en", "rejection"]["kappa"] == pytest.approx(1.0)
     assert kappa["judge", "labels", "en", "error_detection"]["kappa"] == pytest.approx(1.0)
-    assert ("strict", "labels", "zh", "rejection") in kappa
+    assert kappa["strict", "labels", "zh", "rejection"]["n"] == 4
     assert ("rgb", "labels", "en", "error_detection") in kappa
     assert ("judge", "strict", "zh", "rejection") in kappa
+    again = runner.invoke(  # a sample: one answer per language and task, judged from the cache
+        app,
+        [
+            "judge-agreement",
+            "--judge",
+            str(SCRIPTED),
+            "--labels",
+            str(labels),
+            "--split",
+            "test",
+            "--limit",
+            "1",
+            "--out",
+            str(tmp_path / "o"),
+            "--no-progress",
+            "--resamples",
+            "0",
+        ],
+    )
+    assert again.exit_code == 0 and "0 judged now, 4 cached" in again.output
 
 
 def test_bad_judge_file_is_one_line(tmp_path: Path, submission: Path, data_root: Path) -> None:

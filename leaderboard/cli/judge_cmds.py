@@ -205,7 +205,10 @@ def agreement_cmd(
     ),
     split: str = typer.Option("all", "--split", help="dev, test or all."),
     limit: int | None = typer.Option(
-        None, "--limit", help="Only the first N labelled answers per language (resumable)."
+        None,
+        "--limit",
+        help="N labelled answers per language and task, a fixed sample (by the hash of the id); "
+        "resumable.",
     ),
     out: Path | None = typer.Option(
         None,

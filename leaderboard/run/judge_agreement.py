@@ -1,8 +1,9 @@
 """The judge against the labelled answers (leaderboard/scoring/labels/{zh,en}.jsonl).
 
-Every labelled answer is judged with both reference prompts (is the question addressed; has the
-model identified the factual errors) and the verdicts are compared, per language, with the
-human labels `rejected` and `error_detected` (Cohen's kappa, bootstrap CI). For contrast the
+The labelled answers of the population each prompt is used on are judged (is the question
+addressed: the rejection answers; has the model identified the factual errors: the
+counterfactual answers) and the verdicts are compared, per language, with the human labels
+`rejected` and `error_detected` (Cohen's kappa, bootstrap CI). For contrast the
 strict and rgb scorers are compared with the same labels on the same answers, and the judge with
 strict mode. Judging goes through the same cached, resumable loop as a submission.
 """
@@ -28,7 +29,7 @@ from leaderboard.run.judge_summary import (
     scorer_decision,
     verdicts_for,
 )
-from leaderboard.scoring.judge_verdict import JUDGE_TASKS
+from leaderboard.scoring.judge_verdict import JUDGE_TASKS, TASK_ABILITY
 
 LABELS_DIR = Path(__file__).resolve().parents[1] / "scoring" / "labels"
 LABELS_FINGERPRINT = "labelled-set"
@@ -91,12 +92,21 @@ def labels_files(folder: Path, langs: Sequence[Lang] = LANGS) -> list[Path]:
 def labelled_items(
     answers: Sequence[LabelledAnswer], splits: Sequence[str], limit: int | None
 ) -> list[JudgeItem]:
-    """Both judge tasks on every labelled answer of the chosen splits (first `limit` per
-    language, in file order)."""
+    """The answers a judge is used on: the rejection prompt on the labelled rejection answers, the
+    error-detection prompt on the labelled counterfactual answers. With `limit`, N per language and
+    task: a fixed pseudo-random sample (ordered by the hash of the id), because the files are
+    grouped by source and their first lines are not representative."""
     items = []
     for lang in LANGS:
-        chosen = [a for a in answers if a.lang == lang and a.split in splits][:limit]
         for task in JUDGE_TASKS:
+            chosen = [
+                a
+                for a in answers
+                if a.lang == lang and a.split in splits and a.ability == TASK_ABILITY[task]
+            ]
+            if limit is not None:
+                chosen = sorted(chosen, key=lambda a: hashlib.sha256(str(a.id).encode()).digest())
+                chosen = chosen[:limit]
             items += [
                 JudgeItem(
                     f"labels/{a.lang}/{a.id}",
