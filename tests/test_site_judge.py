@@ -6,9 +6,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from site_factory import XSS, make_repo
 
 from leaderboard.board.load import load_site_data
+from leaderboard.core.errors import ResultsError
 from leaderboard.core.judge_schema import JudgeRate, JudgeResults, JudgeSummary, KappaEntry
 from leaderboard.site.build import render
 from leaderboard.site.render.page import PAPER_JUDGE
@@ -99,3 +101,13 @@ def test_judges_of_other_predictions_are_not_shown(tmp_path: Path) -> None:
     out = render(load_site_data(_repo(tmp_path, fingerprint="other-run")))
     assert "judge: Judge" not in out.pages["abilities/zh-rejection.md"]
     assert "LLM judge (Rej*, ED*)" not in out.pages["models/model-001.md"]
+
+
+def test_a_bad_judge_results_file_stops_the_build_naming_it(tmp_path: Path) -> None:
+    root = _repo(tmp_path)
+    path = root / "submissions" / "model-001" / "judge_results.json"
+    data = json.loads(path.read_text("utf-8"))
+    data["judges"][0]["rates"][0]["value"] = "high"
+    path.write_text(json.dumps(data), "utf-8")
+    with pytest.raises(ResultsError, match=r"judge_results.json: field judges.0.rates.0.value"):
+        load_site_data(root)
