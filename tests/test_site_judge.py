@@ -109,5 +109,5 @@ def test_a_bad_judge_results_file_stops_the_build_naming_it(tmp_path: Path) -> N
     data = json.loads(path.read_text("utf-8"))
     data["judges"][0]["rates"][0]["value"] = "high"
     path.write_text(json.dumps(data), "utf-8")
-    with pytest.raises(ResultsError, match=r"judge_results.json: field judges.0.rates.0.value"):
+    with pytest.raises(ResultsError, match=r"judge_results.json: field 'judges.0.rates.0.value'"):
         load_site_data(root)

@@ -122,7 +122,7 @@ def _cells_table(sub: Entry) -> Table:
     )
 
 
-def _judge_table(sub: Submission) -> Table:
+def _judge_table(sub: Entry) -> Table:
     """Rej* and ED* by every LLM judge of this submission, with kappa against strict mode."""
     rows = []
     for judge in sub.judges:
