@@ -20,6 +20,7 @@ import yaml
 from typer.testing import CliRunner
 
 from leaderboard.cli import app
+from leaderboard.core.errors import DataError
 from leaderboard.core.judge_schema import JudgementRecord
 from leaderboard.run.judge_summary import read_judge_results
 from tests.helpers import write_scripted_submission
@@ -434,3 +435,17 @@ def test_bad_judge_file_is_one_line(tmp_path: Path, submission: Path, data_root:
         + proc.stderr.split("allowed here: ", 1)[1].strip()
     )
     assert "Traceback" not in proc.stderr
+
+
+def test_hostile_labels_file_is_one_line(tmp_path: Path) -> None:
+    labels = tmp_path / "labels"
+    labels.mkdir()
+    (labels / "zh.jsonl").write_bytes(b"\xff\xfe{bad")
+    (labels / "en.jsonl").write_text('{"id": 1}\n', "utf-8")
+    out = runner.invoke(app, ["judge-agreement", "--judge", str(SCRIPTED), "--labels", str(labels)])
+    assert isinstance(out.exception, DataError) and "zh.jsonl: saved as UTF-16" in str(
+        out.exception
+    )
+    (labels / "zh.jsonl").write_text('{"id": 1}\n', "utf-8")
+    out = runner.invoke(app, ["judge-agreement", "--judge", str(SCRIPTED), "--labels", str(labels)])
+    assert isinstance(out.exception, DataError) and "zh.jsonl:1: field 'lang'" in str(out.exception)

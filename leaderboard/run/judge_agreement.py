@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from leaderboard.core.errors import DataError
 from leaderboard.core.judge_config import JudgeConfig
 from leaderboard.core.judge_schema import KappaEntry, LabelAgreement
+from leaderboard.core.safe_io import read_text
 from leaderboard.core.types import LANGS, Ability, Lang
 from leaderboard.run import provenance as prov
 from leaderboard.run.judge import JudgeItem, JudgementStore
@@ -66,7 +67,7 @@ class LabelledAnswer(BaseModel):
 def read_labelled(path: Path) -> list[LabelledAnswer]:
     """A labels file; a bad line is an error naming file, line and field."""
     out = []
-    for lineno, raw in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), start=1):
+    for lineno, raw in enumerate(read_text(Path(path), DataError).splitlines(), start=1):
         if not raw.strip():
             continue
         try:
