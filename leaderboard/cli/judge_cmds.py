@@ -62,13 +62,10 @@ def _command() -> str:
     return " ".join(shlex.quote(a) for a in ["rgb-leaderboard", *sys.argv[1:]])
 
 
-def _progress(enabled: bool, total: int):
-    done = [0]
-
-    def on_chunk(n: int, ms: int) -> None:
-        done[0] += n
+def _progress(enabled: bool):
+    def on_chunk(done: int, total: int, ms: int) -> None:
         if enabled:
-            typer.echo(f"judged {done[0]}/{total} ({ms} ms for the last {n})", err=True)
+            typer.echo(f"judged {done}/{total} ({ms} ms for the last chunk)", err=True)
 
     return on_chunk
 
@@ -154,7 +151,7 @@ def judge_cmd(
         selected,
         store,
         chunk_size=chunk_size,
-        on_chunk=_progress(progress, len(selected)),
+        on_chunk=_progress(progress),
     )
     results_path = out_dir / JUDGE_RESULTS_NAME
     if describe is None and results_path.is_file():  # nothing new judged: keep the old record
@@ -238,7 +235,7 @@ def agreement_cmd(
         items,
         store,
         chunk_size=chunk_size,
-        on_chunk=_progress(progress, len(items)),
+        on_chunk=_progress(progress),
     )
     result = label_agreement(
         judge,

@@ -204,7 +204,7 @@ def run_judge(
     store: JudgementStore,
     *,
     chunk_size: int = 8,
-    on_chunk: Callable[[int, int], None] | None = None,
+    on_chunk: Callable[[int, int, int], None] | None = None,
 ) -> tuple[JudgeStats, dict[str, object] | None]:
     """Judge every item without a stored verdict; returns the counts and the backend's
     describe() (None when everything was cached and no model was loaded)."""
@@ -236,7 +236,7 @@ def run_judge(
         stats.errors += sum(r.error is not None for r in records)
         stats.judged += len(chunk)
         if on_chunk is not None:
-            on_chunk(len(chunk), int((time.perf_counter() - t0) * 1000))
+            on_chunk(stats.judged, len(todo), int((time.perf_counter() - t0) * 1000))
     return stats, prov.jsonable(backend.describe())  # type: ignore[return-value]
 
 
