@@ -30,8 +30,7 @@ from leaderboard.core.judge_config import JudgeConfig
 from leaderboard.core.judge_schema import JudgementRecord, JudgeTask
 from leaderboard.core.types import ChatMessage, ChatRequest, Completion, Lang
 from leaderboard.core.versions import versions
-from leaderboard.run import provenance as prov
-from leaderboard.scoring.judge_verdict import (
+from leaderboard.protocol.judge import (
     JUDGE_TASKS,
     PARSER_VERSION,
     decision,
@@ -40,6 +39,7 @@ from leaderboard.scoring.judge_verdict import (
     reference_decision,
     template_sha256,
 )
+from leaderboard.run import provenance as prov
 
 JUDGEMENTS_NAME = "judgements.jsonl"
 JUDGE_FINGERPRINT_VERSION = 1

@@ -22,6 +22,7 @@ from leaderboard.core.judge_config import JudgeConfig
 from leaderboard.core.judge_schema import KappaEntry, LabelAgreement
 from leaderboard.core.safe_io import read_text
 from leaderboard.core.types import LANGS, Ability, Lang
+from leaderboard.protocol.judge import JUDGE_TASKS, TASK_ABILITY
 from leaderboard.run import provenance as prov
 from leaderboard.run.judge import JudgeItem, JudgementStore
 from leaderboard.run.judge_summary import (
@@ -30,7 +31,6 @@ from leaderboard.run.judge_summary import (
     scorer_decision,
     verdicts_for,
 )
-from leaderboard.scoring.judge_verdict import JUDGE_TASKS, TASK_ABILITY
 
 LABELS_DIR = Path(__file__).resolve().parents[1] / "scoring" / "labels"
 LABELS_FINGERPRINT = "labelled-set"

@@ -30,10 +30,7 @@ from leaderboard.core.schema import PredictionRecord
 from leaderboard.core.submission import SUBMISSION_FILE, load_submission
 from leaderboard.core.types import LANGS, Lang, Mode
 from leaderboard.data.splits import load_split
-from leaderboard.run import provenance as prov
-from leaderboard.run.judge import JudgeItem, JudgementStore
-from leaderboard.run.store import RunStore
-from leaderboard.scoring.judge_verdict import (
+from leaderboard.protocol.judge import (
     JUDGE_TASKS,
     PARSER_VERSION,
     TASK_ABILITY,
@@ -41,8 +38,11 @@ from leaderboard.scoring.judge_verdict import (
     parse_verdict,
     template_sha256,
 )
+from leaderboard.run import provenance as prov
+from leaderboard.run.judge import JudgeItem, JudgementStore
+from leaderboard.run.judge_kappa import agreement, rate_with_ci
+from leaderboard.run.store import RunStore
 from leaderboard.scoring.score import detects_error, is_rejection
-from leaderboard.stats.agreement import agreement, rate_with_ci
 
 JUDGE_RESULTS_NAME = "judge_results.json"
 METRIC: dict[JudgeTask, str] = {"rejection": "rej_star", "error_detection": "ed_star"}

@@ -1,7 +1,10 @@
 """The RGB reference judge prompts (the paper's Rej* and ED*) and the parsing of a judge's verdict.
 
-The two templates in resources/ are the reference repository's prompts, byte for byte (source and
-hashes: resources/SOURCE.md). The reference has one bilingual version of each, used for zh and en.
+The two templates in resources/ are the reference repository's prompts (reject_evalue.py,
+fact_evalue.py), byte for byte (source and hashes: resources/SOURCE.md). The reference has one
+bilingual version of each, used for zh and en. They live in protocol/, beside the answering
+prompts, and not in scoring/: no results.json number depends on them (scoring/ is hashed into the
+scoring version, stats/version.py).
 
 Verdicts are parsed in two ways, both kept:
 - `parse_verdict`: robust. It reads the first line that takes a side (a leading yes/no, 是/否, or a
@@ -38,7 +41,7 @@ PARSER_VERSION = 1
 @cache
 def template(task: JudgeTask) -> str:
     """The reference template (a str.format template with {question} / {answer})."""
-    ref = resources.files("leaderboard.scoring") / "resources" / TEMPLATE_FILES[task]
+    ref = resources.files("leaderboard.protocol") / "resources" / TEMPLATE_FILES[task]
     return ref.read_bytes().decode("utf-8")
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from leaderboard.scoring.judge_verdict import (
+from leaderboard.protocol.judge import (
     JUDGE_TASKS,
     decision,
     judge_prompt,
@@ -19,7 +19,7 @@ from leaderboard.scoring.judge_verdict import (
 )
 
 CASES_DIR = Path(__file__).parent / "cases"
-# sha256 of the reference templates as recorded in leaderboard/scoring/resources/SOURCE.md
+# sha256 of the reference templates as recorded in leaderboard/protocol/resources/SOURCE.md
 TEMPLATE_SHA256 = {
     "rejection": "c076c8c28a72b7985c1465ee17c163643441d1114a063875458a09d2f1554149",
     "error_detection": "137be4851b7f8280936bc723ab11d1fb9ffdefba22418fcc0a207d837a32b3c8",
@@ -46,7 +46,7 @@ def test_verdict_table(lang: str, case: dict) -> None:
 @pytest.mark.parametrize("task", JUDGE_TASKS)
 def test_templates_are_the_recorded_reference_bytes(task: str) -> None:
     assert template_sha256(task) == TEMPLATE_SHA256[task]
-    source = (Path(__file__).parents[1] / "leaderboard/scoring/resources/SOURCE.md").read_text()
+    source = (Path(__file__).parents[1] / "leaderboard/protocol/resources/SOURCE.md").read_text()
     assert TEMPLATE_SHA256[task] in source
     assert hashlib.sha256(template(task).encode()).hexdigest() == TEMPLATE_SHA256[task]
 

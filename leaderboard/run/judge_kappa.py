@@ -6,6 +6,9 @@ matters here: a judge that says "not addressed" to everything agrees with a scor
 refusal-heavy split without having read anything. Pairs are resampled as units (one pair per
 answer, so there are no clusters to respect). Kappa is undefined (None) when both raters give one
 and the same answer throughout (chance agreement 1).
+
+It lives beside the judge, not in stats/: stats/ is hashed into the scoring version of every
+results.json (stats/version.py), and no results.json number depends on it.
 """
 
 from __future__ import annotations
