@@ -152,3 +152,15 @@ def test_candidates_lists_numbers_dates_and_names(
 def test_a_policy_without_the_language_is_a_failed_generation_not_a_crash() -> None:
     (c,) = ScriptedBackend(policy="refuse").generate([req("x")], GenerationConfig())
     assert c.text == "" and "language" in (c.error or "")
+
+
+def test_rules_answer_by_content_before_the_policy() -> None:
+    backend = ScriptedBackend(["fallback"], rules=[("信息不足", "No"), (r"(?i)paris", "Yes")])
+    requests = [
+        ChatRequest((ChatMessage("system", "paris"), ChatMessage("user", "答案：信息不足"))),
+        ChatRequest((ChatMessage("user", "It is PARIS"),)),
+        ChatRequest((ChatMessage("user", "Rome"),)),
+    ]
+    texts = [c.text for c in backend.generate(requests, GenerationConfig())]
+    assert texts == ["No", "Yes", "fallback"]  # only the last user message is matched
+    assert backend.describe()["rules"] == 2

@@ -13,6 +13,7 @@ backends in their own tests. `backend: fake` in a model.yaml is the former name,
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -55,6 +56,7 @@ class ScriptedBackend:
         fail_indices: Sequence[int] = (),
         latency_s: float = 0.0,
         model: str = "scripted",
+        rules: Sequence[tuple[str, str]] = (),
     ) -> None:
         if not callable(responses) and not responses:
             raise ValueError("ScriptedBackend needs at least one response")
@@ -65,6 +67,7 @@ class ScriptedBackend:
         self._fail = frozenset(fail_indices)
         self._latency = latency_s
         self._model = model
+        self._rules = tuple((re.compile(pattern), response) for pattern, response in rules)
         self._lock = threading.Lock()
         self.calls: list[tuple[tuple[ChatRequest, ...], GenerationConfig]] = []
         self.requests_seen = 0
@@ -78,9 +81,16 @@ class ScriptedBackend:
             fail_indices=s.fail_indices,
             latency_s=s.latency_s,
             model=sub.model,
+            rules=[(r.match, r.response) for r in s.rules],
         )
 
     def _answer(self, index: int, request: ChatRequest) -> str:
+        if self._rules:
+            users = [m.content for m in request.messages if m.role == "user"]
+            last = users[-1] if users else ""
+            for pattern, response in self._rules:
+                if pattern.search(last):
+                    return response
         if callable(self._responses):
             return self._responses(request)
         if self._policy == "echo":
@@ -140,6 +150,7 @@ class ScriptedBackend:
             "model": self._model,
             "model_revision": None,
             "policy": "callable" if callable(self._responses) else self._policy,
+            "rules": len(self._rules),
             "dtype": None,
             "quantization": {"mode": "none"},
             "chat_template_sha256": None,

@@ -12,13 +12,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pydantic import ValidationError
+
 from leaderboard.board.reported import ReportedFile, load_reported
 from leaderboard.core.errors import ResultsError
-from leaderboard.core.safe_io import read_text
+from leaderboard.core.files import format_validation
+from leaderboard.core.judge_schema import JudgeResults, JudgeSummary
+from leaderboard.core.safe_io import json_loads, read_text
 from leaderboard.core.schema import PredictionRecord, Results
 from leaderboard.core.submission import is_slug
 from leaderboard.core.yaml_safe import MAX_YAML_BYTES, parse_yaml
 from leaderboard.run.store import RunStore
+
+JUDGE_RESULTS_FILE = "judge_results.json"  # written by `rgb-leaderboard judge`
 
 if TYPE_CHECKING:  # board.paired imports this module
     from leaderboard.board.paired import Comparisons
@@ -35,6 +41,7 @@ class Entry:
     model_info: dict[str, object]  # parsed model.yaml (for size / quantization)
     predictions: tuple[PredictionRecord, ...] = ()  # one per key, sorted by key
     predictions_file: Path | None = None
+    judges: tuple[JudgeSummary, ...] = ()  # LLM judges of these predictions (Rej*, ED*)
 
     @property
     def name(self) -> str:
@@ -66,6 +73,25 @@ def load_predictions(directory: Path, fingerprint: str) -> tuple[PredictionRecor
     records = RunStore(directory).read().records
     mine = [r for r in records if r.fingerprint == fingerprint]
     return tuple(sorted(mine, key=lambda r: r.key))
+
+
+def load_judges(path: Path, fingerprint: str) -> tuple[JudgeSummary, ...]:
+    """The judges of judge_results.json (written by `rgb-leaderboard judge`) that judged this run's
+    predictions: a file left from predictions of other settings shows nothing rather than numbers
+    about other answers."""
+    if not path.exists():
+        return ()
+    obj = json_loads(read_text(path, ResultsError), str(path), ResultsError)
+    try:
+        judged = JudgeResults.model_validate(obj)
+    except ValidationError as exc:
+        raise ResultsError(
+            f"{path}: {format_validation(exc)}. Regenerate it with `rgb-leaderboard judge` "
+            "(cached verdicts are reused, so no judge call is repeated)."
+        ) from None
+    if judged.prediction_fingerprint != fingerprint:
+        return ()
+    return tuple(judged.judges)
 
 
 def _load_model_yaml(path: Path) -> tuple[str | None, dict[str, object]]:
@@ -103,6 +129,7 @@ def load_entry(directory: Path, with_predictions: bool = True) -> Entry:
         model_info=model_info,
         predictions=predictions,
         predictions_file=pred_file,
+        judges=load_judges(directory / JUDGE_RESULTS_FILE, results.provenance.fingerprint),
     )
 
 

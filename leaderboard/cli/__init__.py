@@ -12,6 +12,7 @@ import typer
 from leaderboard import __version__
 from leaderboard.cli import (
     data_cmds,
+    judge_cmds,
     run_cmds,
     scorers_cmds,
     scoring_cmds,
@@ -58,6 +59,7 @@ def _register() -> None:
         scoring_cmds,
         scorers_cmds,
         run_cmds,
+        judge_cmds,
         submission_cmds,
         site_cmds,
         trust_cmds,

@@ -105,6 +105,23 @@ class VLLMSettings(StrictModel):
     max_model_len: StrictInt | None = Field(None, ge=1)
 
 
+class ScriptedRule(StrictModel):
+    """A scripted answer: `response` when the regular expression `match` is found in the last user
+    message (Python `re.search`)."""
+
+    match: str = Field(min_length=1)
+    response: str
+
+    @field_validator("match")
+    @classmethod
+    def _compiles(cls, v: str) -> str:
+        try:
+            re.compile(v)
+        except re.error as exc:
+            raise ValueError(f"not a valid regular expression ({exc})") from None
+        return v
+
+
 class ScriptedSettings(StrictModel):
     """The deterministic in-package backend (backends/scripted.py): trivial baselines, dry runs
     and pipeline tests.
@@ -112,6 +129,8 @@ class ScriptedSettings(StrictModel):
     policy "cycle" answers with `responses` in turn; "echo" answers with the last line of the last
     user message (for RGB prompts: the question); the baseline policies (empty, refuse,
     refuse_error, copy_all, copy_first, candidates) are described in backends/policies.py.
+    `rules` (first match wins) come before the policy, so a scripted judge or model answers by
+    content, the same on every run and after a resume.
     """
 
     policy: Literal[
@@ -124,6 +143,7 @@ class ScriptedSettings(StrictModel):
         "copy_first",
         "candidates",
     ] = "cycle"
+    rules: list[ScriptedRule] = Field(default_factory=list)
     responses: list[str] = Field(default_factory=lambda: ["I can not answer the question."])
     fail_indices: list[int] = Field(default_factory=list)  # 0-based request counter -> error
     latency_s: float = Field(0.0, ge=0.0)

@@ -112,9 +112,16 @@ def fingerprint_inputs(sub: Submission) -> dict[str, object]:
         "prompts_sha256": prompts_sha256(),
         "passage_num": sub.run.passage_num,
         "variant": sub.run.variant,
-        # the key keeps the scripted backend's former name, so existing fingerprints stay valid
-        "fake": sub.scripted.model_dump() if sub.scripted is not None else None,
+        # the key keeps the scripted backend's former name, and empty `rules` are left out (they
+        # came later), so existing fingerprints stay valid
+        "fake": _scripted_inputs(sub),
     }
+
+
+def _scripted_inputs(sub: Submission) -> dict[str, object] | None:
+    if sub.scripted is None:
+        return None
+    return sub.scripted.model_dump(exclude=None if sub.scripted.rules else {"rules"})
 
 
 def fingerprint(sub: Submission) -> str:

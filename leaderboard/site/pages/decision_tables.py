@@ -9,7 +9,14 @@ from collections.abc import Callable
 from leaderboard.board.load import Entry, SiteData
 from leaderboard.board.ranking import cells_for, is_trivial_baseline, score_entry
 from leaderboard.board.reported import ReportedLang, frac
-from leaderboard.site.render.page import LANG_NAMES, MODE_NAMES, model_cell, reported_cell
+from leaderboard.site.render.page import (
+    LANG_NAMES,
+    MODE_NAMES,
+    judged_cell,
+    model_cell,
+    paper_judged_cell,
+    reported_cell,
+)
 from leaderboard.site.render.tables import Cell, Column, Row, Table
 
 
@@ -66,7 +73,7 @@ def _reported_rejection(lr: ReportedLang) -> dict[str, Cell] | None:
     rej = lr.rejection
     if rej is None:
         return None
-    return {"rej_rgb": Cell.rate(frac(rej.rej)), "rej_star": Cell.rate(frac(rej.rej_star))}
+    return {"rej_rgb": Cell.rate(frac(rej.rej)), "rej_star": paper_judged_cell(frac(rej.rej_star))}
 
 
 def _reported_counterfactual(lr: ReportedLang) -> dict[str, Cell] | None:
@@ -76,6 +83,7 @@ def _reported_counterfactual(lr: ReportedLang) -> dict[str, Cell] | None:
     return {
         "accuracy": Cell.rate(frac(cf.acc_doc)),
         "ed": Cell.rate(frac(cf.ed)),
+        "ed_star": paper_judged_cell(frac(cf.ed_star)),
         "cr": Cell.rate(frac(cf.cr)),
         "acc_nodoc": Cell.rate(frac(cf.acc)),
     }
@@ -101,6 +109,7 @@ def _rejection_row(s: Entry, lang: str, prefix: str) -> Row:
     row["n_shown"] = Cell.text(
         shown.n_questions if shown else None, shown.n_questions if shown else -1
     )
+    row["rej_star"] = judged_cell(s.judges, lang, "rej_star")
     cs = cells_for(s.results, lang, "rejection", "rgb")
     row["n"] = Cell.text(cs[0].n if cs else None, cs[0].n if cs else -1)
     return Row(row, "lb-baseline-row" if is_trivial_baseline(s.results) else "")
@@ -131,7 +140,13 @@ def rejection_table(data: SiteData, lang: str, prefix: str) -> Table:
             "Instances whose noise passages hold the answer (data audit): left out of the score",
         ),
         Column("n_shown", "n shown", True, "How many such instances"),
-        Column("rej_star", "Rej* (paper only)", True, "Refusal judged by ChatGPT in the paper"),
+        Column(
+            "rej_star",
+            "Rej* (LLM judge)",
+            True,
+            "Refusal judged by an LLM with the reference prompt (reject_evalue.py); the judge is "
+            "named in every cell (the paper's: ChatGPT)",
+        ),
         Column("n", "n", True),
     )
     models, baselines = split_baselines(ordered(data, lang, "rejection", "strict"))
@@ -153,6 +168,7 @@ def _counterfactual_row(s: Entry, lang: str, mode: str, prefix: str) -> Row:
         "model": model_cell(s, prefix, lang),
         "accuracy": Cell.rate(c.accuracy, c.accuracy_ci),
         "ed": Cell.rate(c.ed, c.ed_ci),
+        "ed_star": judged_cell(s.judges, lang, "ed_star"),
         "fa": Cell.rate(fa.value if fa else None, fa.ci if fa else None),
         "cr": Cell.rate(c.cr, c.cr_ci),
         "cr_all": Cell.rate(c.cr_all),
@@ -167,6 +183,13 @@ def counterfactual_table(data: SiteData, lang: str, mode: str, prefix: str) -> T
         Column("model", "Model"),
         Column("accuracy", "Accuracy", True, "Correct answers despite the false passages"),
         Column("ed", "ED", True, "Error detection rate"),
+        Column(
+            "ed_star",
+            "ED* (LLM judge)",
+            True,
+            "Error detection judged by an LLM with the reference prompt (fact_evalue.py); the "
+            "judge is named in every cell (the paper's: ChatGPT); the same in both modes",
+        ),
         Column(
             "fa",
             "Error claims on noise instances",

@@ -15,6 +15,7 @@ from leaderboard.site.render.page import (
     Output,
     badge,
     front_matter,
+    judged_cell,
     model_size_and_quant,
     prefix_for,
 )
@@ -121,6 +122,46 @@ def _cells_table(sub: Entry) -> Table:
     )
 
 
+def _judge_table(sub: Entry) -> Table:
+    """Rej* and ED* by every LLM judge of this submission, with kappa against strict mode."""
+    rows = []
+    for judge in sub.judges:
+        for rate in judge.rates:
+            kappa = next(
+                (
+                    k
+                    for k in judge.agreement
+                    if k.lang == rate.lang and k.task == rate.task and k.against == "strict"
+                ),
+                None,
+            )
+            text = "undefined" if kappa is None or kappa.kappa is None else f"{kappa.kappa:.2f}"
+            if kappa is not None and kappa.kappa_ci is not None:
+                text += f" [{kappa.kappa_ci[0]:.2f}, {kappa.kappa_ci[1]:.2f}]"
+            rows.append(
+                Row(
+                    {
+                        "lang": Cell.text(rate.lang),
+                        "metric": Cell.text("Rej*" if rate.metric == "rej_star" else "ED*"),
+                        "value": judged_cell((judge,), rate.lang, rate.metric),
+                        "kappa": Cell.text(text, kappa.kappa if kappa and kappa.kappa else -2.0),
+                    }
+                )
+            )
+    return Table(
+        id=f"model-{sub.id}-judge",
+        title=f"{sub.name}: LLM-judged Rej* and ED*",
+        columns=(
+            Column("lang", "Lang"),
+            Column("metric", "Metric"),
+            Column("value", "Judged rate", True),
+            Column("kappa", "Kappa vs strict [95% CI]", True, "Cohen's kappa, judge vs strict"),
+        ),
+        rows=tuple(rows),
+        note="Rates in %, 95% CI underneath; kappa undefined when both raters never vary.",
+    )
+
+
 def _kv(rows: list[tuple[str, object]]) -> str:
     body = []
     for k, v in rows:
@@ -175,6 +216,9 @@ def model_page(sub: Entry, out: Output) -> str:
         )
         args = (series, f"{sub.name}: noise robustness")
         parts.append(out.chart(f"model-{sub.id}-noise", charts.noise_curve, args, alt, prefix))
+    if sub.judges:
+        parts.append("\n## LLM judge (Rej*, ED*)\n")
+        parts.append(out.table(_judge_table(sub), prefix))
     parts.append("\n## All cells, both scoring modes\n")
     parts.append(out.table(_cells_table(sub), prefix))
     parts.append("\n## Reproduce\n")

@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from leaderboard.board.load import Entry, SiteData
 from leaderboard.board.ranking import coverage, is_trivial_baseline
 from leaderboard.board.reported import ReportedModel
-from leaderboard.site.render.fmt import BIDI_CONTROLS, esc, human_count
+from leaderboard.core.judge_schema import JudgeSummary
+from leaderboard.site.render.fmt import BIDI_CONTROLS, esc, human_count, pct, pct_ci
 from leaderboard.site.render.parallel import pmap
 from leaderboard.site.render.tables import Cell, Table, render_html
 
@@ -34,6 +35,8 @@ SHORT_NAMES = {
     "en": "en overall",
 }
 MODE_NAMES = {"rgb": "reference (rgb) mode", "strict": "strict mode"}
+# Who judged the paper's starred numbers (Rej*, ED*): reject_evalue.py / fact_evalue.py call it.
+PAPER_JUDGE = "ChatGPT (gpt-3.5-turbo)"
 
 
 @dataclass
@@ -174,3 +177,41 @@ def model_size_and_quant(sub: Entry) -> tuple[str | None, str]:
     ):
         quant_text += " (from GGUF)"
     return size_text, quant_text
+
+
+def judged_cell(judges: tuple[JudgeSummary, ...], lang: str, metric: str) -> Cell:
+    """Rej* or ED* of a measured row: every judge's rate with its CI, the judge named under it,
+    with how many answers it covers (n of the split) and how many verdicts were unparsable."""
+    found = [(j, r) for j in judges for r in j.rates if r.lang == lang and r.metric == metric]
+    if not found:
+        return Cell.text(None)
+    parts = []
+    for judge, rate in found:
+        body = esc(pct(rate.value))
+        if rate.ci is not None:
+            body += f' <span class="lb-ci">{esc(pct_ci(rate.ci))}</span>'
+        note = f"judge: {judge.display_name} · n={rate.n} of {rate.n_predictions}"
+        if rate.n_unparsable:
+            note += f", {rate.n_unparsable} unparsable"
+        parts.append(f'{body}<span class="lb-judge">{esc(note)}</span>')
+    judge, rate = found[0]
+    exported = {
+        "value": rate.value,
+        "ci_low": rate.ci[0] if rate.ci else None,
+        "ci_high": rate.ci[1] if rate.ci else None,
+        "judge": judge.display_name,
+        "n": rate.n,
+        "n_unparsable": rate.n_unparsable,
+        "other_judges": "; ".join(f"{j.display_name}: {r.value}" for j, r in found[1:]) or None,
+    }
+    sort = -1.0 if rate.value is None else round(rate.value, 6)
+    return Cell(exported, "".join(parts), sort)
+
+
+def paper_judged_cell(value: float | None) -> Cell:
+    """A starred number as the paper reports it, with the paper's judge named."""
+    if value is None:
+        return Cell.text(None)
+    note = f"judge: {PAPER_JUDGE}, as reported"
+    html = f'{esc(pct(value))}<span class="lb-judge">{esc(note)}</span>'
+    return Cell({"value": value, "judge": PAPER_JUDGE}, html, round(value, 6))

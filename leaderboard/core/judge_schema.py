@@ -1,0 +1,121 @@
+"""Files the LLM judge writes beside a submission's predictions.
+
+judgements.jsonl: one JudgementRecord per (judge, judged prediction), append-only, the judge's raw
+reply kept so verdicts can be parsed again. judge_results.json: one JudgeSummary per judge (Rej*,
+ED* with intervals, agreement with the scoring modes) and the judge's provenance, rewritten
+atomically. extra="forbid", as for every file the project reads back.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from leaderboard.core.types import Lang
+
+JUDGE_SCHEMA_VERSION = 1
+JudgeTask = Literal["rejection", "error_detection"]
+Verdict = Literal["yes", "no", "unparsable"]
+CI = tuple[float, float]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class JudgementRecord(_Strict):
+    """One verdict. (judge_fingerprint, prompt_sha256) is the cache key: the filled prompt covers
+    the template, the question and the prediction, the fingerprint the judge's settings."""
+
+    key: str  # the judged prediction's instance key ("zh/rejection/1.0/12")
+    task: JudgeTask
+    lang: Lang
+    id: int | str  # the RGB record id (a labelled answer's id may be a string)
+    prediction_fingerprint: str  # the run that produced the prediction
+    prediction_sha256: str
+    judge_id: str
+    judge_fingerprint: str
+    judge_model: str
+    judge_backend: str
+    template_sha256: str
+    prompt_sha256: str
+    output: str  # the judge's reply, verbatim
+    error: str | None = None  # the judge call failed (no verdict)
+    verdict: Verdict | None = None  # None when error is set
+    decision: bool | None = None  # rejected / error detected; None when unparsable or error
+    reference_decision: bool | None = None  # the reference script's substring rule
+    parser_version: int
+    latency_s: float | None = None
+    created: str  # ISO 8601 UTC
+
+
+class KappaEntry(_Strict):
+    """Cohen's kappa of one rater's decisions (the judge, or a scorer for contrast) against
+    another rater on the same answers."""
+
+    lang: Lang
+    task: JudgeTask
+    rater: str = "judge"  # "judge", "strict", "rgb"
+    against: str  # "strict", "rgb", "labels"
+    n: int
+    observed: float | None
+    kappa: float | None
+    kappa_ci: CI | None = None
+    # both_yes, rater_only, other_only, both_no ("yes" = rejected / error detected)
+    table: dict[str, int] = Field(default_factory=dict)
+
+
+class JudgeRate(_Strict):
+    """Rej* (rejection) or ED* (error detection) of one language, as judged."""
+
+    lang: Lang
+    task: JudgeTask
+    metric: Literal["rej_star", "ed_star"]
+    value: float | None  # share of parsed verdicts that say rejected / detected
+    ci: CI | None = None
+    n: int  # parsed verdicts (the denominator)
+    n_unparsable: int
+    n_unjudged: int  # no verdict yet: outside --limit, or the judge call failed (asked again)
+    n_prediction_errors: int  # failed generations: not judged, not counted in n
+    n_predictions: int  # predictions of the split in the submission
+    reference_rule_value: float | None = None  # the reference substring rule, over n + unparsable
+    complete: bool  # every prediction of the split has a parsed verdict
+
+
+class JudgeSummary(_Strict):
+    judge_id: str
+    display_name: str
+    judge_fingerprint: str
+    model: str
+    backend: str
+    template_sha256: dict[str, str]
+    parser_version: int
+    rates: list[JudgeRate]
+    agreement: list[KappaEntry]
+    provenance: dict[str, object]  # backend describe(), versions, package, git commit, command
+    created: str
+
+
+class JudgeResults(_Strict):
+    schema_version: Literal[1] = JUDGE_SCHEMA_VERSION
+    submission_id: str
+    prediction_fingerprint: str
+    judges: list[JudgeSummary]
+
+
+class LabelAgreement(_Strict):
+    """A judge (and, for contrast, the scorers) against the labelled answers, per language."""
+
+    schema_version: Literal[1] = JUDGE_SCHEMA_VERSION
+    judge_id: str
+    display_name: str
+    judge_fingerprint: str
+    labels: dict[str, str]  # labels file -> sha256
+    splits: list[str]  # which parts of the labelled set ("dev", "test")
+    n_items: dict[str, int]  # per language
+    limit: int | None
+    rates: list[JudgeRate]
+    agreement: list[KappaEntry]
+    provenance: dict[str, object]
+    created: str
