@@ -131,3 +131,8 @@ if __name__ == "__main__":
     for label, p, cov in coverage_table():
         figures = "  ".join(f"{k} {v:.3f}" for k, v in cov.items())
         print(f"{label:<42} p={p:<6} {figures}")
+
+
+def test_wilson_bounds_are_exact_at_the_edges() -> None:
+    assert wilson(0.0, 100)[0] == 0.0 and wilson(1.0, 100)[1] == 1.0
+    assert 0.0 < wilson(0.0, 100)[1] < 0.05 and 0.95 < wilson(1.0, 100)[0] < 1.0

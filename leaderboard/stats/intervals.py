@@ -62,7 +62,10 @@ def wilson(p: float, n: float, confidence: float = CONFIDENCE) -> tuple[float, f
     denom = 1 + z2 / n
     center = (p + z2 / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom
-    return max(0.0, center - half), min(1.0, center + half)
+    # At p = 0 (or 1) the bound is exactly 0 (or 1) in exact arithmetic; rounding leaves ~1e-19.
+    low = 0.0 if p == 0.0 else max(0.0, center - half)
+    high = 1.0 if p == 1.0 else min(1.0, center + half)
+    return low, high
 
 
 def effective_n(p: float, replicates: np.ndarray | None, n_clusters: int) -> float:
