@@ -35,10 +35,12 @@ Dtype = Literal["auto", "float32", "bfloat16", "float16"]
 class Quantization(StrictModel):
     """bitsandbytes settings, passed to transformers as a BitsAndBytesConfig (hf backend only)."""
 
-    mode: Literal["none", "4bit", "8bit"] = "none"
-    quant_type: Literal["nf4", "fp4"] = "nf4"  # 4bit only
-    compute_dtype: Literal["float32", "bfloat16", "float16"] = "bfloat16"  # 4bit only
-    double_quant: bool = True  # 4bit only
+    mode: Literal["none", "4bit", "8bit"] = Field("none", description="none loads full weights.")
+    quant_type: Literal["nf4", "fp4"] = Field("nf4", description="4-bit data type (4bit only).")
+    compute_dtype: Literal["float32", "bfloat16", "float16"] = Field(
+        "bfloat16", description="dtype of the matrix products (4bit only)."
+    )
+    double_quant: bool = Field(True, description="Quantize the quantization constants (4bit only).")
 
     def describe(self) -> dict[str, object]:
         if self.mode == "none":
@@ -51,10 +53,12 @@ class Quantization(StrictModel):
 class Generation(StrictModel):
     """Decoding settings. Greedy by default, as in the RGB protocol, so scores are reproducible."""
 
-    temperature: float = Field(0.0, ge=0.0, le=5.0)
-    top_p: float = Field(1.0, gt=0.0, le=1.0)
-    max_new_tokens: StrictInt = Field(256, ge=1, le=32768)
-    seed: StrictInt = Field(2333, ge=0, le=2**32 - 1)
+    temperature: float = Field(0.0, ge=0.0, le=5.0, description="0 is greedy decoding.")
+    top_p: float = Field(1.0, gt=0.0, le=1.0, description="Nucleus sampling mass (1: off).")
+    max_new_tokens: StrictInt = Field(
+        256, ge=1, le=32768, description="Answer budget in tokens; RGB answers are short."
+    )
+    seed: StrictInt = Field(2333, ge=0, le=2**32 - 1, description="Sampling seed.")
 
     def to_config(self) -> GenerationConfig:
         return GenerationConfig(
@@ -68,16 +72,23 @@ class Generation(StrictModel):
 class OpenAISettings(StrictModel):
     """An OpenAI-compatible chat completions server (vLLM, llama.cpp, Ollama, TGI, an API)."""
 
-    base_url: str  # e.g. http://127.0.0.1:8000/v1 ; requests go to {base_url}/chat/completions
-    model: str | None = (
-        None  # name the server knows the model by; default: the submission's `model`
+    base_url: str = Field(
+        description="http(s) URL; requests go to {base_url}/chat/completions.",
+        examples=["http://127.0.0.1:8000/v1"],
     )
-    api_key_env: str | None = (
-        None  # the NAME of an environment variable holding the key, never the key
+    model: str | None = Field(
+        None, description="The server's name for the model; default: the submission's `model`."
     )
-    concurrency: StrictInt = Field(8, ge=1, le=512)
-    timeout_s: float = Field(120.0, gt=0)
-    max_retries: StrictInt = Field(6, ge=0, le=50)
+    api_key_env: str | None = Field(
+        None,
+        description="The NAME of an environment variable holding the key, never the key.",
+        examples=["OPENAI_API_KEY"],
+    )
+    concurrency: StrictInt = Field(8, ge=1, le=512, description="Requests in flight at once.")
+    timeout_s: float = Field(120.0, gt=0, description="Seconds to wait for one answer.")
+    max_retries: StrictInt = Field(
+        6, ge=0, le=50, description="Retries of a failed request (with backoff)."
+    )
 
     @field_validator("base_url")
     @classmethod
@@ -100,17 +111,23 @@ class OpenAISettings(StrictModel):
 class VLLMSettings(StrictModel):
     """Offline vLLM engine settings (tensor parallelism over the GPUs of one machine)."""
 
-    tensor_parallel_size: StrictInt = Field(1, ge=1)
-    gpu_memory_utilization: float = Field(0.9, gt=0.0, le=1.0)
-    max_model_len: StrictInt | None = Field(None, ge=1)
+    tensor_parallel_size: StrictInt = Field(1, ge=1, description="GPUs to shard the model over.")
+    gpu_memory_utilization: float = Field(
+        0.9, gt=0.0, le=1.0, description="Share of GPU memory vLLM may take."
+    )
+    max_model_len: StrictInt | None = Field(
+        None, ge=1, description="Context length; default: the model's.", examples=[8192]
+    )
 
 
 class ScriptedRule(StrictModel):
     """A scripted answer: `response` when the regular expression `match` is found in the last user
     message (Python `re.search`)."""
 
-    match: str = Field(min_length=1)
-    response: str
+    match: str = Field(
+        min_length=1, description="A Python regular expression.", examples=["Who won"]
+    )
+    response: str = Field(description="The answer given on a match.", examples=["Paris"])
 
     @field_validator("match")
     @classmethod
@@ -142,11 +159,18 @@ class ScriptedSettings(StrictModel):
         "copy_all",
         "copy_first",
         "candidates",
-    ] = "cycle"
-    rules: list[ScriptedRule] = Field(default_factory=list)
-    responses: list[str] = Field(default_factory=lambda: ["I can not answer the question."])
-    fail_indices: list[int] = Field(default_factory=list)  # 0-based request counter -> error
-    latency_s: float = Field(0.0, ge=0.0)
+    ] = Field("cycle", description="How to answer when no rule matches (see above).")
+    rules: list[ScriptedRule] = Field(
+        default_factory=list, description="Answers by content; the first match wins."
+    )
+    responses: list[str] = Field(
+        default_factory=lambda: ["I can not answer the question."],
+        description="The answers of policy cycle, in turn.",
+    )
+    fail_indices: list[int] = Field(
+        default_factory=list, description="0-based request numbers that fail (error tests)."
+    )
+    latency_s: float = Field(0.0, ge=0.0, description="Seconds to wait per answer (tests).")
 
     @field_validator("responses")
     @classmethod
@@ -159,15 +183,25 @@ class ScriptedSettings(StrictModel):
 class RunPlan(StrictModel):
     """Which part of the RGB protocol to run. Defaults: all of it."""
 
-    languages: list[Lang] = Field(default_factory=lambda: list(LANGS))
-    abilities: list[Ability] = Field(default_factory=lambda: list(ABILITIES))
+    languages: list[Lang] = Field(
+        default_factory=lambda: list(LANGS), description="Languages to run."
+    )
+    abilities: list[Ability] = Field(
+        default_factory=lambda: list(ABILITIES), description="Abilities to run."
+    )
     noise_rates: dict[Ability, list[float]] = Field(
         default_factory=lambda: {a: list(r) for a, r in DEFAULT_NOISE_RATES.items()},
         validate_default=True,
+        description="Noise rates per ability, each in [0, 1]; an ability left out keeps RGB's.",
+        examples=[{"noise": [0.0, 0.4, 0.8]}],
     )
-    passage_num: StrictInt = Field(5, ge=1, le=20)
-    variant: Literal["refine", "original"] = "refine"
-    allow_partial_data: bool = False
+    passage_num: StrictInt = Field(5, ge=1, le=20, description="Passages per prompt (RGB: 5).")
+    variant: Literal["refine", "original"] = Field(
+        "refine", description="refine: the corrected RGB data files (the paper's)."
+    )
+    allow_partial_data: bool = Field(
+        False, description="Run on a partial data file (the entry is then flagged partial)."
+    )
 
     @field_validator("languages", "abilities")
     @classmethod

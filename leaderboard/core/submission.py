@@ -1,10 +1,7 @@
-"""The submission file: `submissions/<id>/model.yaml`, validated at the edge.
-
-Everything a model author controls lives here, so a results file can be reproduced from the YAML
-alone.
-Errors point at the YAML line of the offending field (found by walking the composed YAML node tree),
-because a submission is usually checked in a pull request where "line 12, field 'quantization.mode'"
-is what the author needs.
+"""The submission file: `submissions/<id>/model.yaml`, validated at the edge. A results file can
+be reproduced from the YAML alone. Errors point at the YAML line of the offending field (walking
+the composed YAML node tree): in a pull request, "line 12, field 'quantization.mode'" is what the
+author needs. The field descriptions feed the site's submission reference and model.schema.json.
 """
 
 from __future__ import annotations
@@ -50,32 +47,113 @@ MAX_BATCH_SIZE = 65536
 
 
 class Submission(StrictModel):
-    """One leaderboard entry (or a local experiment). Field order matters: cross-field checks read
-    fields declared before them."""
+    """One model.yaml: a leaderboard entry or a local experiment (validators read earlier fields)."""
 
-    id: str
-    display_name: str = Field(min_length=1, max_length=200)
-    link: str | None = None
-    model: str = Field(min_length=1)
-    hub_id: str | None = None
-    gguf_file: str | None = None
-    revision: str | None = None
-    backend: Literal["hf", "openai", "vllm", "scripted"] = "hf"
-    params: str | None = None  # e.g. "7B"; shown on the site
-    dtype: Dtype = "auto"
-    quantization: Quantization = Field(default_factory=Quantization)
-    trust_remote_code: bool = Field(False, validate_default=True)
-    chat_template: str = "auto"  # "auto" (the tokenizer's), "none", or a path to a Jinja file
-    system_prompt: Literal["system", "merge", "none"] = "system"
-    generation: Generation = Field(default_factory=Generation)
-    batch_size: StrictInt | Literal["auto"] = "auto"  # StrictInt: `true` is not a batch size
-    max_input_tokens: StrictInt | None = Field(None, ge=16, le=10_000_000)
-    truncation: Literal["error", "left_docs"] = "error"
-    device_map: str | dict[str, Any] | None = "auto"
-    openai: OpenAISettings | None = Field(None, validate_default=True)
-    vllm: VLLMSettings | None = Field(None, validate_default=True)
-    scripted: ScriptedSettings | None = Field(None, validate_default=True)
-    run: RunPlan = Field(default_factory=RunPlan)
+    id: str = Field(
+        description="The entry's slug: its folder name under submissions/ and part of every "
+        "site URL (lowercase letters, digits, '.', '_', '-').",
+        examples=["qwen2.5-7b-instruct"],
+    )
+    display_name: str = Field(
+        min_length=1,
+        max_length=200,
+        description="The name shown on the site.",
+        examples=["Qwen2.5-7B-Instruct"],
+    )
+    link: str | None = Field(
+        None,
+        description="A model card or paper, linked from the model's page.",
+        examples=["https://huggingface.co/Qwen/Qwen2.5-7B-Instruct"],
+    )
+    model: str = Field(
+        min_length=1,
+        description="What to load: a hub id, a local folder or .gguf file (relative to the "
+        "submission folder), pkg:<package>/<path> for a file shipped in a Python package, or "
+        "(openai backend) the name the server knows the model by.",
+        examples=["Qwen/Qwen2.5-7B-Instruct"],
+    )
+    hub_id: str | None = Field(
+        None, description="The same model on the hub, when `model` is a local or packaged file."
+    )
+    gguf_file: str | None = Field(
+        None, description="A .gguf file inside `model` to load (transformers dequantizes it)."
+    )
+    revision: str | None = Field(
+        None,
+        description="The hub commit of the weights; a ranked entry needs the full 40-hex commit "
+        "(`rgb-leaderboard submissions pin PATH` writes it).",
+        examples=["a09a35458c702b33eeacc393d103063234e8bc28"],
+    )
+    backend: Literal["hf", "openai", "vllm", "scripted"] = Field(
+        "hf",
+        description="What generates the answers: transformers (hf), an OpenAI-compatible server, "
+        "the vLLM engine, or the scripted in-package backend (baselines, no model; `fake` is "
+        "read as its former name).",
+    )
+    params: str | None = Field(
+        None, description="The parameter count shown on the site.", examples=["7B"]
+    )
+    dtype: Dtype = Field(
+        "auto", description="Weight dtype (hf, vllm); auto keeps the checkpoint's."
+    )
+    quantization: Quantization = Field(
+        default_factory=Quantization,
+        description="bitsandbytes 4-bit or 8-bit loading (hf backend only).",
+    )
+    trust_remote_code: bool = Field(
+        False,
+        validate_default=True,
+        description="Run model code from the hub repository; needs `revision` pinned to a commit.",
+    )
+    chat_template: str = Field(
+        "auto",
+        description="auto (the tokenizer's template), none (plain concatenation), or the path of "
+        "a Jinja file inside the submission folder.",
+        examples=["auto", "templates/chat.jinja"],
+    )
+    system_prompt: Literal["system", "merge", "none"] = Field(
+        "system",
+        description="Where RGB's system instruction goes: a system turn, merged into the first "
+        "user turn (templates without a system role), or dropped.",
+    )
+    generation: Generation = Field(
+        default_factory=Generation, description="Decoding settings (greedy by default, as in RGB)."
+    )
+    batch_size: StrictInt | Literal["auto"] = Field(  # StrictInt: `true` is not a batch size
+        "auto", description="Prompts per generate call: auto, or an integer from 1 to 65536."
+    )
+    max_input_tokens: StrictInt | None = Field(
+        None,
+        ge=16,
+        le=10_000_000,
+        description="The longest prompt in tokens; unset means no limit. A longer prompt is "
+        "handled as `truncation` says.",
+        examples=[8192],
+    )
+    truncation: Literal["error", "left_docs"] = Field(
+        "error",
+        description="A prompt over max_input_tokens: error stops the run; left_docs shortens "
+        "the passages until it fits (recorded per prediction).",
+    )
+    device_map: str | dict[str, Any] | None = Field(
+        "auto",
+        description="accelerate device map (hf): auto, a device such as cpu or cuda:0, or a "
+        "mapping of module names to devices.",
+        examples=["auto", "cpu"],
+    )
+    openai: OpenAISettings | None = Field(
+        None, validate_default=True, description="Server settings; required by backend openai."
+    )
+    vllm: VLLMSettings | None = Field(
+        None, validate_default=True, description="Engine settings for backend vllm."
+    )
+    scripted: ScriptedSettings | None = Field(
+        None, validate_default=True, description="Policy settings for backend scripted."
+    )
+    run: RunPlan = Field(
+        default_factory=RunPlan,
+        description="Which languages, abilities and noise rates to run (default: all of RGB).",
+    )
 
     _source_path: Path | None = PrivateAttr(default=None)
 

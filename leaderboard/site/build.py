@@ -29,6 +29,7 @@ from leaderboard.site.pages.index import board_downloads, downloads_page, models
 from leaderboard.site.pages.instances import instance_pages
 from leaderboard.site.pages.methodology import methodology_page
 from leaderboard.site.pages.model import model_page
+from leaderboard.site.pages.submission_ref import reference_page
 from leaderboard.site.pages.zh_vs_en import zh_vs_en_page
 from leaderboard.site.render.page import Output
 from leaderboard.site.render.tables import to_csv, to_json
@@ -57,6 +58,7 @@ def render(data: SiteData) -> Output:
             out.files[f"models/{sub.id}/model.yaml"] = (sub.dir / "model.yaml").read_bytes()
     instance_pages(data, out)
     out.pages["methodology.md"] = methodology_page(data, out)
+    out.pages["submission-reference.md"] = reference_page(out)
     out.draw_charts()
     seen: set[str] = set()
     for table in out.tables:
