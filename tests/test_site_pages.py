@@ -412,3 +412,38 @@ def test_page_title_and_chart_labels_are_single_line_text():
     assert len(line) < 200 and "\u202e" not in line and "\\u0000" not in line
     assert label("$\\frac{a") == "$\\frac{a" and label("_x").endswith("_x") and label("_x") != "_x"
     assert len(label("y" * 1_000_000)) == 60
+
+
+def test_partial_reasons_are_listed_once_under_each_table(tmp_path):
+    """The partial badge keeps a short tooltip; the reasons are said once, under the table."""
+    from leaderboard.board.ranking import coverage
+    from leaderboard.site.render.page import PARTIAL_TIP
+
+    root = make_repo(tmp_path / "p", n_models=2, n=4, predictions=False)
+    res = make_results("model-009", "Half model", seed=9, n=4, expected_n=8)
+    write_submission(root, res, None)
+    data = load_site_data(root)
+    half = next(s for s in data.submissions if s.id == "model-009")
+    reasons = "; ".join(coverage(half.results, "zh").reasons)
+    assert reasons
+    home = home_page(data, Output())
+    table = home.split('id="wrap-ranking-zh-strict"')[1].split('<div class="lb-table-wrap"')[0]
+    assert table.count(esc(reasons)) == 1
+    assert f'title="{esc(PARTIAL_TIP)}"' in table and f'title="{esc(reasons)}"' not in table
+    notes = table.split('<ul class="lb-note lb-cell-notes">')[1].split("</ul>")[0]
+    item = "<li>" + esc(f"Model 000 {XSS}, Half model: partial, {reasons}") + "</li>"
+    assert item in notes and notes.count("Half model") == 1
+
+
+def test_counts_use_the_singular_for_one(tmp_path):
+    from leaderboard.site.render.fmt import count
+
+    assert (count(1, "model"), count(0, "model"), count(2, "instance")) == (
+        "1 model",
+        "0 models",
+        "2 instances",
+    )
+    root = make_repo(tmp_path / "one", n_models=1, n=2)
+    out = render(load_site_data(root))
+    assert "1 models" not in "".join(out.pages.values())
+    assert ", 1 model." in out.pages["instances/zh-noise-0.0.md"]

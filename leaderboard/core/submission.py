@@ -47,7 +47,7 @@ MAX_BATCH_SIZE = 65536
 
 
 class Submission(StrictModel):
-    """One model.yaml: a leaderboard entry or a local experiment (validators read earlier fields)."""
+    """One model.yaml: a leaderboard entry or a local experiment (validators read prior fields)."""
 
     id: str = Field(
         description="The entry's slug: its folder name under submissions/ and part of every "

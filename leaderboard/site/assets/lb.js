@@ -140,7 +140,8 @@
         }
         matches.push([item, ids]);
       });
-      count.textContent = matches.length + " of " + doc.items.length + " instances";
+      count.textContent = matches.length + " of " + doc.items.length +
+        (doc.items.length === 1 ? " instance" : " instances");
       list.replaceChildren();
       matches.slice(0, limit).forEach(function (m) { list.appendChild(card(m[0], m[1])); });
       more.hidden = matches.length <= limit;

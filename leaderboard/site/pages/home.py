@@ -22,6 +22,7 @@ from leaderboard.site.render.fmt import esc, pct
 from leaderboard.site.render.page import (
     LANG_NAMES,
     MODE_NAMES,
+    PARTIAL_TIP,
     SHORT_NAMES,
     Output,
     badge,
@@ -70,7 +71,7 @@ def _coverage_cell(s: Entry, lang: str, mode: str) -> tuple[Cell, bool]:
     cov = coverage(s.results, None if lang == "all" else lang, mode)
     cov_html = esc(pct(cov.fraction, 0) + "%")
     if cov.partial:
-        cov_html += " " + badge("partial", "partial", "; ".join(cov.reasons))
+        cov_html += " " + badge("partial", "partial", PARTIAL_TIP)
     cell = Cell(
         {
             "value": round(cov.fraction, 6),

@@ -22,7 +22,7 @@ from leaderboard.protocol.instances import build_instances
 from leaderboard.scoring.outcome import passed
 from leaderboard.scoring.score import score_both
 from leaderboard.scoring.tokens import load_jieba
-from leaderboard.site.render.fmt import esc, json_for_script, rate_key
+from leaderboard.site.render.fmt import count, esc, json_for_script, rate_key
 from leaderboard.site.render.page import ABILITY_NAMES, LANG_NAMES, Output, front_matter
 from leaderboard.site.render.parallel import pmap, shared
 
@@ -163,8 +163,8 @@ def instance_pages(data: SiteData, out: Output) -> list[Group]:
         if problem:
             parts.append(f'\n<p class="lb-warn">{esc(problem)}</p>\n')
         parts.append(
-            f"\n<p>{esc(doc['pass_rule'])}. {len(doc['items'])} instances, "
-            f"{len(doc['models'])} models. Filters run in your browser.</p>\n"
+            f"\n<p>{esc(doc['pass_rule'])}. {count(len(doc['items']), 'instance')}, "
+            f"{count(len(doc['models']), 'model')}. Filters run in your browser.</p>\n"
         )
         parts.append(
             '\n<div id="lb-instances" class="lb-instances"><noscript>The instance browser '
@@ -206,8 +206,8 @@ def _index(rows: list[tuple[Group, int, int, str | None]]) -> str:
             )
             items.append(
                 f'<li><a href="{esc(name)}">{esc(ABILITY_NAMES[g.ability])}, noise rate '
-                f"{esc(rate_key(g.noise_rate))}</a>: {n_items} instances, {n_models} "
-                f"models{warn}</li>"
+                f"{esc(rate_key(g.noise_rate))}</a>: {count(n_items, 'instance')}, "
+                f"{count(n_models, 'model')}{warn}</li>"
             )
         parts.append('\n<ul class="lb-instance-index">' + "".join(items) + "</ul>\n")
     return "\n".join(parts)

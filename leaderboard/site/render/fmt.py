@@ -86,3 +86,8 @@ def slug(text: str) -> str:
     """A file-name-safe form of an id (ids are already slugs; this is defence in depth)."""
     out = re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-.")
     return out or "x"
+
+
+def count(n: int, noun: str, plural: str | None = None) -> str:
+    """ "1 model", "2 models": English count phrases (Chinese needs no plural form)."""
+    return f"{n} {noun if n == 1 else (plural or noun + 's')}"

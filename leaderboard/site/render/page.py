@@ -34,6 +34,8 @@ SHORT_NAMES = {
     "zh": "zh overall",
     "en": "en overall",
 }
+# A partial row's badge says only this; the reasons are listed once under the table.
+PARTIAL_TIP = "Not every instance of the splits is scored: the reasons are listed under the table"
 MODE_NAMES = {"rgb": "reference (rgb) mode", "strict": "strict mode"}
 # Who judged the paper's starred numbers (Rej*, ED*): reject_evalue.py / fact_evalue.py call it.
 PAPER_JUDGE = "ChatGPT (gpt-3.5-turbo)"
@@ -121,9 +123,12 @@ def model_cell(sub: Entry, prefix: str, lang: str | None = None) -> Cell:
         )
     else:
         badges = " " + badge("measured", "measured", "Run by this leaderboard's runner")
+    note = ""
     if cov.partial:
-        badges += " " + badge("partial", "partial", "; ".join(cov.reasons))
-    return Cell.link(sub.name, f"{prefix}models/{sub.id}.html", badges)
+        badges += " " + badge("partial", "partial", PARTIAL_TIP)
+        note = "partial, " + "; ".join(cov.reasons)
+    cell = Cell.link(sub.name, f"{prefix}models/{sub.id}.html", badges)
+    return Cell(cell.value, cell.html, cell.sort, note)
 
 
 def reported_cell(model: ReportedModel, source: str) -> Cell:

@@ -37,6 +37,7 @@ class Cell:
     value: object
     html: str
     sort: float | str | None = None
+    note: str = ""  # plain text listed once under the table (e.g. why an entry is partial)
 
     @staticmethod
     def text(value: object, sort: float | str | None = None) -> Cell:
@@ -95,6 +96,18 @@ def _row_html(row: Row, columns: tuple[Column, ...]) -> str:
     return f"<tr{cls}>" + "".join(tds) + "</tr>"
 
 
+def _cell_notes(table: Table) -> list[str]:
+    """Each distinct cell note of the table once, with the rows (cell values) it applies to, in
+    row order: a row's badge tooltip stays short, the long text is said once under the table."""
+    rows = (*table.rows, *table.baseline_rows, *table.reported_rows)
+    by_note: dict[str, list[str]] = {}
+    for r in rows:
+        for c in r.cells.values():
+            if c.note:
+                by_note.setdefault(c.note, []).append(str(c.value))
+    return [f"{', '.join(names)}: {note}" for note, names in by_note.items()]
+
+
 def render_html(table: Table, download_prefix: str = "") -> str:
     """A self-contained HTML block (blank lines around it keep Markdown from touching it)."""
     ths = []
@@ -134,6 +147,10 @@ def render_html(table: Table, download_prefix: str = "") -> str:
     )
     note = f"{esc(table.note)} " if table.note else ""
     parts.append(f'<p class="lb-note">{note}Download: {links}</p>')
+    notes = _cell_notes(table)
+    if notes:
+        items = "".join(f"<li>{esc(n)}</li>" for n in notes)
+        parts.append(f'<ul class="lb-note lb-cell-notes">{items}</ul>')
     parts.append("</div>")
     return "\n\n" + "\n".join(p for p in parts if p) + "\n\n"
 
