@@ -14,8 +14,10 @@ Run: python benchmarks/bench_site.py [--models 100] [--no-data] [--keep DIR]
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
+import re
 import resource
 import shutil
 import sys
@@ -44,6 +46,20 @@ from tests.site_factory import (  # noqa: E402
 FULL = {"noise": 300, "rejection": 300, "integration": 100, "counterfactual": 100}
 TARGET_S = 60.0
 HOME_KB = 500.0
+PAGE_KB = 500.0  # any page with the data it fetches at open (issue 16)
+_MANIFEST = re.compile(r'id="lb-instances-data">(.*?)</script>', re.S)
+
+
+def _at_open_kb(page: Path) -> float:
+    """A page's HTML plus the data it fetches at open (an instance page's first data part)."""
+    text = page.read_text(encoding="utf-8")
+    size = len(text.encode("utf-8"))
+    found = _MANIFEST.search(text)
+    if found:
+        parts = json.loads(found.group(1)).get("parts") or []
+        if parts:
+            size += (page.parent / parts[0]["url"]).stat().st_size
+    return size / 1024
 
 
 def _make(root: Path, models: int, with_data: bool) -> None:
@@ -127,6 +143,16 @@ def main() -> int:
         print(f"  {p.relative_to(built)}: {_size_kb(p):.0f} KB")
     for name in ("zh-vs-en.html", "abilities/zh-noise.html", "models/model-000.html"):
         print(f"  {name}: {_size_kb(built / name):.0f} KB")
+    at_open = sorted(((_at_open_kb(p), p) for p in pages), reverse=True)
+    worst, worst_page = at_open[0]
+    print(
+        f"largest page with what it loads at open: {worst_page.relative_to(built)} "
+        f"{worst:.0f} KB (target < {PAGE_KB:.0f} KB) -> {'OK' if worst < PAGE_KB else 'OVER'}"
+    )
+    parts = list((built / "instances" / "data").rglob("*.json"))
+    if parts:
+        biggest = max(p.stat().st_size for p in parts) / 1024
+        print(f"instance data parts: {len(parts)} files, largest {biggest:.0f} KB")
     if not args.keep:
         shutil.rmtree(root, ignore_errors=True)
     return 0 if total < TARGET_S and home < HOME_KB else 1

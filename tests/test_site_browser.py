@@ -91,7 +91,9 @@ def site(tmp_path_factory):
     root = make_repo(tmp_path_factory.mktemp("browser"), n_models=3, n=N)
     scored = _with_answers(root)
     _add_baseline(root)
-    built = build_site(root)
+    with pytest.MonkeyPatch.context() as mp:  # tiny data parts: every instance page has several
+        mp.setattr("leaderboard.site.pages.instances.PART_BYTES", 1500)
+        built = build_site(root)
     server, base = serve_in_thread(built)
     yield base, scored
     server.shutdown()
@@ -291,5 +293,37 @@ def test_screenshots_when_asked(site, browser):
             ("models/model-001.html", "model"),
         ):
             v.go(path).screenshot(path=str(Path(out) / f"synthetic-{name}.png"), full_page=True)
+    finally:
+        v.close()
+
+
+def test_instance_page_loads_its_data_parts_on_demand(site, visit):
+    """The page embeds a manifest only; its parts come from the same origin when needed (the
+    visit fixture asserts no request left 127.0.0.1)."""
+    base, _ = site
+    page = visit.go("instances/zh-noise-0.0.html")
+    page.wait_for_selector(".lb-item")
+    manifest = page.evaluate("JSON.parse(document.getElementById('lb-instances-data').textContent)")
+    assert "items" not in manifest and len(manifest["parts"]) > 1
+    parts = [u for u in visit.requests if "/instances/data/" in u]
+    assert parts and all(u.startswith(base + "instances/data/zh-noise-0.0/") for u in parts)
+    assert page.locator(".lb-item").count() == manifest["n_items"] == N
+    assert page.locator(".lb-count").inner_text() == f"{N} of {N} instances"
+
+
+def test_tables_fit_the_content_width_at_1400px(site, browser):
+    base, _ = site
+    v = Visit(browser, base, viewport={"width": 1400, "height": 900})
+    try:
+        for path in ("index.html", "abilities/zh-noise.html", "submission-reference.html"):
+            over = v.go(path).evaluate("""() => {
+                const right = document.querySelector('.md-content__inner')
+                    .getBoundingClientRect().right;
+                return Array.from(document.querySelectorAll('table'))
+                    .filter(t => t.getBoundingClientRect().right > right + 1)
+                    .map(t => t.id || t.className);
+            }""")
+            assert over == [], path
+        assert v.external == []
     finally:
         v.close()

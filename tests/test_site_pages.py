@@ -359,8 +359,33 @@ def test_instance_page_without_data_says_fetch(out):
     assert "rgb-leaderboard data fetch" in page
     assert "search:\n  exclude: true" in page and "hide:\n  - toc" in page
     doc = json.loads(page.split('id="lb-instances-data">')[1].split("</script>")[0])
-    assert doc["scored"] is False and len(doc["items"]) == 4 and len(doc["models"]) == 3
-    assert doc["items"][0]["preds"]["model-000"]["t"]  # predictions still shown
+    assert doc["scored"] is False and doc["n_items"] == 4 and len(doc["models"]) == 3
+    items = [
+        item
+        for ref in doc["parts"]
+        for item in json.loads(out.files[f"instances/{ref['url']}"])["items"]
+    ]
+    assert len(items) == 4 and "items" not in doc
+    assert items[0]["preds"]["model-000"]["t"]  # predictions still shown
+
+
+def test_instance_data_parts_keep_every_item_in_order_within_the_budget(data):
+    from leaderboard.site.pages.instances import Group, group_data, split_parts
+
+    group = Group("zh", "noise", 0.0)
+    doc = group_data(data, group, None)
+    one = len(json.dumps(doc["items"][0], ensure_ascii=False).encode("utf-8"))
+    manifest, files = split_parts(group, doc, budget=one + 10)
+    assert len(files) == len(manifest["parts"]) > 1
+    items = []
+    for ref in manifest["parts"]:
+        part = json.loads(files[f"instances/{ref['url']}"])["items"]
+        assert len(part) == ref["n"] and ref["url"].startswith("data/zh-noise-0.0/")
+        items += part
+    assert items == doc["items"] and manifest["n_items"] == len(items)
+    assert {k: v for k, v in manifest.items() if k not in ("parts", "n_items")} == {
+        k: v for k, v in doc.items() if k != "items"
+    }
 
 
 def test_golden_home_page(tmp_path):

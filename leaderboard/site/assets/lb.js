@@ -48,6 +48,27 @@
     if (!holder || !source || holder.dataset.lbInit) return;
     holder.dataset.lbInit = "1";
     var doc = JSON.parse(source.textContent);
+    // The items live in data parts next to the page (same origin), fetched when needed.
+    var items = [];
+    var loaded = 0;
+    var pending = null;
+    var ticket = 0;
+    function loadMore(need) {
+      if (items.length >= need || loaded >= doc.parts.length) return Promise.resolve();
+      if (!pending) {
+        pending = fetch(doc.parts[loaded].url, { credentials: "same-origin" })
+          .then(function (r) {
+            if (!r.ok) throw new Error("HTTP " + r.status);
+            return r.json();
+          })
+          .then(function (part) {
+            loaded += 1;
+            items = items.concat(part.items);
+            pending = null;
+          }, function (err) { pending = null; throw err; });
+      }
+      return pending.then(function () { return loadMore(need); });
+    }
     var names = {};
     doc.models.forEach(function (m) { names[m.id] = m.name; });
 
@@ -127,9 +148,21 @@
     }
 
     function render() {
+      var mine = ++ticket;
       var q = search.value.trim().toLowerCase();
+      var filtered = q !== "" || model.value !== "" || outcome.value !== "all";
+      if (loaded < doc.parts.length) count.textContent = "Loading…";
+      loadMore(filtered ? Infinity : limit).then(function () {
+        if (mine === ticket) draw(q, filtered);
+      }, function (err) {
+        count.textContent = "Could not load this page's data (" + err.message + "); open the " +
+          "site over HTTP (rgb-leaderboard site serve), not as a file.";
+      });
+    }
+
+    function draw(q, filtered) {
       var matches = [];
-      doc.items.forEach(function (item) {
+      items.forEach(function (item) {
         var ids = (model.value ? [model.value] : doc.models.map(function (m) { return m.id; }))
           .filter(function (id) { return item.preds[id] && keep(item.preds[id]); });
         if (!ids.length) return;
@@ -140,11 +173,12 @@
         }
         matches.push([item, ids]);
       });
-      count.textContent = matches.length + " of " + doc.items.length +
-        (doc.items.length === 1 ? " instance" : " instances");
+      var total = doc.n_items;
+      count.textContent = (filtered ? matches.length : total) + " of " + total +
+        (total === 1 ? " instance" : " instances");
       list.replaceChildren();
       matches.slice(0, limit).forEach(function (m) { list.appendChild(card(m[0], m[1])); });
-      more.hidden = matches.length <= limit;
+      more.hidden = (filtered ? matches.length : total) <= limit;
     }
 
     [search, model, outcome, mode].forEach(function (c) {

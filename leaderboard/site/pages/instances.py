@@ -1,15 +1,20 @@
 """Per-instance browser: one page per (language, ability, noise rate) with the questions, gold
 answers, the passages shown and every model's answer with pass/fail in both modes.
 
-The data is embedded as JSON in <script type="application/json"> (escaped by fmt.json_for_script so
-no text can close the block) and rendered client-side by assets/lb.js using textContent only: model
-output is never parsed as HTML. Passages come from rebuilding the instances
+A page embeds only a small manifest (models, counts, the URLs of its data parts) as JSON in
+<script type="application/json"> (escaped by fmt.json_for_script so no text can close the block);
+the items with every model's answer are in data parts of at most about PART_BYTES each
+(instances/data/<split>/<n>.json), fetched from the same origin when the reader needs them (the
+first at open, more on "Show more" or when a filter needs all), so no page with what it loads at
+open grows with the number of models past about 500 KB. assets/lb.js renders them with
+textContent only: model output is never parsed as HTML. Passages come from rebuilding the instances
 (leaderboard.protocol.instances) and pass/fail from leaderboard.scoring.outcome.passed;
 without fetched data the page says what to run.
 """
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from dataclasses import dataclass
 from functools import lru_cache
@@ -37,6 +42,9 @@ PASS_RULE = {
 }
 
 
+PART_BYTES = 256 * 1024  # a part's budget: one part plus the page shell stays far under 500 KB
+
+
 @dataclass(frozen=True)
 class Group:
     lang: str
@@ -44,8 +52,39 @@ class Group:
     noise_rate: float
 
     @property
+    def stem(self) -> str:
+        return f"{self.lang}-{self.ability}-{rate_key(self.noise_rate)}"
+
+    @property
     def path(self) -> str:
-        return f"instances/{self.lang}-{self.ability}-{rate_key(self.noise_rate)}.md"
+        return f"instances/{self.stem}.md"
+
+
+def split_parts(group: Group, doc: dict[str, object], budget: int | None = None):
+    """The page's manifest (doc without its items, plus the parts' URLs relative to the page) and
+    the parts' bytes by path under docs/. Items stay in order; a part holds at least one item."""
+    budget = PART_BYTES if budget is None else budget
+    parts: list[list[object]] = [[]]
+    size = 0
+    for item in doc["items"]:
+        n = len(json.dumps(item, ensure_ascii=False, separators=(",", ":")).encode("utf-8")) + 1
+        if parts[-1] and size + n > budget:
+            parts.append([])
+            size = 0
+        parts[-1].append(item)
+        size += n
+    files: dict[str, bytes] = {}
+    refs = []
+    for i, items in enumerate(p for p in parts if p):
+        rel = f"data/{group.stem}/{i}.json"
+        body = json.dumps(
+            {"items": items}, ensure_ascii=False, sort_keys=True, separators=(",", ":")
+        )
+        files[f"instances/{rel}"] = body.encode("utf-8")
+        refs.append({"url": rel, "n": len(items)})
+    manifest = {k: v for k, v in doc.items() if k != "items"}
+    manifest.update(n_items=len(doc["items"]), parts=refs)
+    return manifest, files
 
 
 def _answer_text(answer) -> list[str]:
@@ -170,9 +209,11 @@ def instance_pages(data: SiteData, out: Output) -> list[Group]:
             '\n<div id="lb-instances" class="lb-instances"><noscript>The instance browser '
             "needs JavaScript; the same data is in the downloads.</noscript></div>\n"
         )
+        manifest, files = split_parts(g, doc)
+        out.files.update(files)
         parts.append(
             '\n<script type="application/json" id="lb-instances-data">'
-            + json_for_script(doc)
+            + json_for_script(manifest)
             + "</script>\n"
         )
         out.pages[g.path] = "\n".join(parts)
