@@ -458,6 +458,11 @@ def test_partial_reasons_are_listed_once_under_each_table(tmp_path):
     notes = table.split('<ul class="lb-note lb-cell-notes">')[1].split("</ul>")[0]
     item = "<li>" + esc(f"Model 000 {XSS}, Half model: partial, {reasons}") + "</li>"
     assert item in notes and notes.count("Half model") == 1
+    # the zh-versus-en table (a row per model and ability) is compact: no tooltip, no "measured"
+    from leaderboard.site.pages.zh_vs_en import zh_vs_en_page
+
+    diff = zh_vs_en_page(data, Output()).split('id="wrap-zh-vs-en-strict"')[1]
+    assert "lb-measured" not in diff and esc(PARTIAL_TIP) not in diff and "lb-cell-notes" in diff
 
 
 def test_counts_use_the_singular_for_one(tmp_path):

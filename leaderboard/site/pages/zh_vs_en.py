@@ -43,7 +43,7 @@ def _diff_row(s: Entry, a: str, mode: str, prefix: str) -> Row | None:
         better = "zh" if d.value > 0 else "en"
     return Row(
         {
-            "model": model_cell(s, prefix),
+            "model": model_cell(s, prefix, compact=True),
             "ability": Cell.text(ABILITY_NAMES[a]),
             "zh": Cell.rate(zh.value if zh else None, zh.ci if zh else None),
             "en": Cell.rate(en.value if en else None, en.ci if en else None),

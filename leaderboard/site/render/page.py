@@ -35,7 +35,7 @@ SHORT_NAMES = {
     "en": "en overall",
 }
 # A partial row's badge says only this; the reasons are listed once under the table.
-PARTIAL_TIP = "Not every instance of the splits is scored: the reasons are listed under the table"
+PARTIAL_TIP = "Partial: the reasons are under the table"
 MODE_NAMES = {"rgb": "reference (rgb) mode", "strict": "strict mode"}
 # Who judged the paper's starred numbers (Rej*, ED*): reject_evalue.py / fact_evalue.py call it.
 PAPER_JUDGE = "ChatGPT (gpt-3.5-turbo)"
@@ -115,17 +115,22 @@ def badge(kind: str, text: str, title: str = "") -> str:
     return f'<span class="lb-badge lb-{esc(kind)}"{t}>{esc(text)}</span>'
 
 
-def model_cell(sub: Entry, prefix: str, lang: str | None = None) -> Cell:
+def model_cell(sub: Entry, prefix: str, lang: str | None = None, compact: bool = False) -> Cell:
+    """The model's name, linked, with its badges; `compact` leaves out "measured" (for tables
+    with a row per model and ability, where no other kind of row occurs) and the partial badge's
+    tooltip (the reasons are under the table): it keeps such pages small."""
     cov = coverage(sub.results, None if lang in (None, "all") else lang)
     if is_trivial_baseline(sub.results):
         badges = " " + badge(
             "baseline", "trivial baseline", "A scripted answer policy, no model: never ranked"
         )
+    elif compact:
+        badges = ""
     else:
         badges = " " + badge("measured", "measured", "Run by this leaderboard's runner")
     note = ""
     if cov.partial:
-        badges += " " + badge("partial", "partial", PARTIAL_TIP)
+        badges += " " + badge("partial", "partial", "" if compact else PARTIAL_TIP)
         note = "partial, " + "; ".join(cov.reasons)
     cell = Cell.link(sub.name, f"{prefix}models/{sub.id}.html", badges)
     return Cell(cell.value, cell.html, cell.sort, note)
