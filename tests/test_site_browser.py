@@ -327,3 +327,55 @@ def test_tables_fit_the_content_width_at_1400px(site, browser):
         assert v.external == []
     finally:
         v.close()
+
+
+def test_chinese_pages_render_switch_language_and_sort(site, visit):
+    """zh home: Chinese interface, CJK fonts first, the same numbers as the English page, sorting;
+    the header's language switch lands on the same page in the other language."""
+    en_page = visit.go("ranking-rgb.html")
+    en_sorted = _sort_values(en_page, "ranking-zh-rgb", 3)
+    # material's selector looks the page up in the sitemap before it navigates (asynchronously)
+    en_page.evaluate("document.querySelector('a[hreflang=\"zh\"]').click()")
+    en_page.wait_for_url("**/zh/**", timeout=10_000)
+    en_page.wait_for_load_state("networkidle")
+    assert en_page.url == visit.base + "zh/ranking-rgb.html"
+    assert _sort_values(en_page, "ranking-zh-rgb", 3) == en_sorted
+    assert en_page.evaluate("document.documentElement.lang").startswith("zh")
+    page = visit.go("zh/index.html")
+    assert "RGB 中英双语 RAG 鲁棒性排行榜" in page.inner_text("h1")
+    assert page.locator("input[data-table='ranking-zh-strict']").get_attribute("placeholder") == (
+        "筛选行"
+    )
+    font = page.evaluate("getComputedStyle(document.body).fontFamily")
+    assert font.index("Noto Sans CJK SC") < font.index("Helvetica")
+    head = page.locator("#ranking-zh-strict thead th").nth(2)
+    assert head.inner_text().strip() == "总分"
+    head.click()
+    asc = _sort_values(page, "ranking-zh-strict", 3)
+    assert asc[:3] == sorted(asc[:3])
+    page.evaluate("document.querySelector('a[hreflang=\"en\"]').click()")
+    page.wait_for_url(lambda url: "/zh/" not in url, timeout=10_000)
+    page.wait_for_load_state("networkidle")
+    assert page.url == visit.base + "index.html"
+    assert "Filter rows" in page.locator("input.lb-filter").first.get_attribute("placeholder")
+
+
+def test_chinese_pages_at_phone_width_and_in_dark_mode(site, browser):
+    base, _ = site
+    v = Visit(browser, base, viewport={"width": 390, "height": 844}, is_mobile=True)
+    try:
+        for path in ("zh/index.html", "zh/instances/zh-noise-0.0.html"):
+            page = v.go(path)
+            assert page.evaluate("document.documentElement.scrollWidth") <= 392, path
+        page.wait_for_selector(".lb-item")  # the fallback page fetches its data parts under zh/
+        v.context.close()
+        v = Visit(browser, base, viewport={"width": 1280, "height": 900}, color_scheme="dark")
+        page = v.go("zh/index.html")
+        page.locator("form[data-md-component='palette'] label:visible").first.click()
+        assert page.evaluate("document.body.getAttribute('data-md-color-scheme')") in (
+            "slate",
+            "default",
+        )
+        assert v.external == []
+    finally:
+        v.close()

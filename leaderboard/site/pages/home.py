@@ -19,11 +19,8 @@ from leaderboard.board.reported import frac
 from leaderboard.core.schema import ScoreEntry
 from leaderboard.core.types import ABILITIES, LANGS
 from leaderboard.site.render.fmt import esc, pct
+from leaderboard.site.render.i18n import DEFAULT, localized, ui
 from leaderboard.site.render.page import (
-    LANG_NAMES,
-    MODE_NAMES,
-    PARTIAL_TIP,
-    SHORT_NAMES,
     Output,
     badge,
     definitions,
@@ -40,38 +37,40 @@ OTHER_MODE = {"strict": "rgb", "rgb": "strict"}
 
 
 def _ranking_columns(
-    defs: dict[str, str], lang: str, parts: tuple[str, ...], mode: str
+    defs: dict[str, str], lang: str, parts: tuple[str, ...], mode: str, lg: str = DEFAULT
 ) -> list[Column]:
+    """The columns in interface language `lg` (the ability definitions, from the results files,
+    stay as written there)."""
     other = OTHER_MODE[mode]
     cols = [
-        Column(
-            "rank", "Rank", True, "Ranks not excluded by paired 95% comparisons on shared questions"
-        ),
-        Column("model", "Model"),
-        Column("overall", "Overall", True, defs.get("overall")),
+        Column("rank", ui(lg, "col.rank"), True, ui(lg, "col.rank_tip")),
+        Column("model", ui(lg, "col.model")),
+        Column("overall", ui(lg, "col.overall"), True, defs.get("overall")),
         Column(
             "overall_other",
-            f"Overall ({other})",
+            ui(lg, "col.overall_other", mode=other),
             True,
-            f"The overall score in {MODE_NAMES[other]}, for comparison",
+            ui(lg, "col.overall_other_tip", mode_name=ui(lg, f"mode.{other}")),
         ),
     ]
-    cols += [Column(p, SHORT_NAMES[p], True, defs.get(p) if lang != "all" else None) for p in parts]
     cols += [
-        Column("n", "n", True, "Questions scored"),
-        Column("coverage", "Coverage", True, "Instances scored / instances in the splits"),
-        Column("size", "Size"),
-        Column("quant", "Quantization"),
+        Column(p, ui(lg, f"short.{p}"), True, defs.get(p) if lang != "all" else None) for p in parts
+    ]
+    cols += [
+        Column("n", ui(lg, "col.n"), True, ui(lg, "col.n_tip")),
+        Column("coverage", ui(lg, "col.coverage"), True, ui(lg, "col.coverage_tip")),
+        Column("size", ui(lg, "col.size")),
+        Column("quant", ui(lg, "col.quant")),
     ]
     return cols
 
 
-def _coverage_cell(s: Entry, lang: str, mode: str) -> tuple[Cell, bool]:
+def _coverage_cell(s: Entry, lang: str, mode: str, lg: str = DEFAULT) -> tuple[Cell, bool]:
     """The coverage cell and whether the model's results are partial for this table."""
     cov = coverage(s.results, None if lang == "all" else lang, mode)
     cov_html = esc(pct(cov.fraction, 0) + "%")
     if cov.partial:
-        cov_html += " " + badge("partial", "partial", PARTIAL_TIP)
+        cov_html += " " + badge("partial", ui(lg, "badge.partial"), ui(lg, "badge.partial_tip"))
     cell = Cell(
         {
             "value": round(cov.fraction, 6),
@@ -102,16 +101,17 @@ def _ranking_row(
     mode: str,
     parts: tuple[str, ...],
     prefix: str,
+    lg: str = DEFAULT,
 ) -> Row:
     # a baseline is labelled as such in its band; "unverified" is for entries that claim a model
     unverified = () if is_trivial_baseline(s.results) else unverified_reasons(s.results)
-    rank_html = esc(label)
+    rank_html = esc(ui(lg, "rank.baseline") if label == "baseline" else label)
     if unverified:
         label = "unverified"
-        rank_html = badge("unverified", "unverified", "; ".join(unverified))
+        rank_html = badge("unverified", ui(lg, "badge.unverified"), "; ".join(unverified))
     cells: dict[str, Cell] = {
         "rank": Cell(label, rank_html, 10_000 if best is None else best),
-        "model": model_cell(s, prefix, lang),
+        "model": model_cell(s, prefix, lang, lg=lg),
     }
     for p in ("overall", *parts):
         e = (
@@ -125,7 +125,7 @@ def _ranking_row(
     cells["n"] = Cell.text(
         overall.n_questions if overall else None, overall.n_questions if overall else -1
     )
-    cells["coverage"], partial = _coverage_cell(s, lang, mode)
+    cells["coverage"], partial = _coverage_cell(s, lang, mode, lg)
     size, quant = model_size_and_quant(s)
     cells["size"] = Cell.text(size)
     cells["quant"] = Cell.text(quant)
@@ -139,7 +139,7 @@ def _overall_value(s: Entry, lang: str, mode: str):
     return None if e is None else e.value, None if e is None else e.ci
 
 
-def ranking_table(data: SiteData, lang: str, mode: str, prefix: str) -> Table:
+def ranking_table(data: SiteData, lang: str, mode: str, prefix: str, lg: str = DEFAULT) -> Table:
     """Models ranked by their overall score of `lang` (unranked, last, where it is missing or the
     entry is unverified); the trivial baselines in the band under them, never ranked."""
     models = [s for s in data.submissions if not is_trivial_baseline(s.results)]
@@ -152,30 +152,33 @@ def ranking_table(data: SiteData, lang: str, mode: str, prefix: str) -> Table:
     paired = data.comparisons.significance(lang, mode) if data.comparisons else {}
     # per language: one column per ability; combined: the two languages' overall scores
     parts = tuple(ABILITIES if lang != "all" else LANGS)
-    cols = _ranking_columns(definitions(data, mode), lang, parts, mode)
+    cols = _ranking_columns(definitions(data, mode), lang, parts, mode, lg)
     rows = [
-        _ranking_row(subs[r.key], r.label, r.best, lang, mode, parts, prefix)
+        _ranking_row(subs[r.key], r.label, r.best, lang, mode, parts, prefix, lg)
         for r in rank_ranges(items, paired)
     ]
     band = sorted(baselines, key=lambda s: (-(_overall_value(s, lang, mode)[0] or -1.0), s.id))
-    ranked = "Ranking" if mode == RANKED_MODE else "Reference-mode scores"
+    ranked = ui(lg, "ranking.ranked" if mode == RANKED_MODE else "ranking.reference")
     return Table(
         id=f"ranking-{lang}-{mode}",
-        title=f"{ranked}, {LANG_NAMES[lang]}, {MODE_NAMES[mode]}",
+        title=ui(
+            lg,
+            "ranking.title",
+            ranked=ranked,
+            lang=ui(lg, f"lang.{lang}"),
+            mode=ui(lg, f"mode.{mode}"),
+        ),
         columns=tuple(cols),
         rows=tuple(rows),
         baseline_rows=tuple(
-            _ranking_row(s, "baseline", None, lang, mode, parts, prefix) for s in band
+            _ranking_row(s, "baseline", None, lang, mode, parts, prefix, lg) for s in band
         ),
-        note="Scores in %, 95% CI underneath. Rank ranges from paired comparisons on the shared "
-        "questions: best = 1 + models significantly better, worst = n - models significantly "
-        "worse. An overall score needs every ability measured in full on the official data; "
-        "without it, or when the entry is unverified (unpinned weights, uncommitted code), the "
-        "entry is listed unranked with the reason.",
+        note=ui(lg, "ranking.note"),
+        ui=lg,
     )
 
 
-def _reported_rows(data: SiteData) -> list[Row]:
+def _reported_rows(data: SiteData, lg: str = DEFAULT) -> list[Row]:
     rows = []
     for rep in data.reported:
         for m in rep.file.models:
@@ -187,7 +190,7 @@ def _reported_rows(data: SiteData) -> list[Row]:
                 integ = list(lr.integration.values())
                 cf = lr.counterfactual
                 cells = {
-                    "model": reported_cell(m, rep.file.source.citation),
+                    "model": reported_cell(m, rep.file.source.citation, lg),
                     "lang": Cell.text(lang),
                     "noise": Cell.rate(frac(sum(noise) / len(noise)) if noise else None),
                     "rej": Cell.rate(frac(lr.rejection.rej) if lr.rejection else None),
@@ -199,97 +202,62 @@ def _reported_rows(data: SiteData) -> list[Row]:
     return rows
 
 
-def reported_table(data: SiteData, prefix: str) -> Table | None:
+def reported_table(data: SiteData, prefix: str, lg: str = DEFAULT) -> Table | None:
     """The paper's headline numbers, in their own table: not comparable, never ranked."""
-    rows = _reported_rows(data)
+    rows = _reported_rows(data, lg)
     if not rows:
         return None
+    cols = [("model", False), ("lang", False), ("noise_mean", True), ("rej", True)]
+    cols += [("integration_mean", True), ("ed", True), ("cr", True)]
+    keys = {"noise_mean": "noise", "integration_mean": "integration"}
     return Table(
         id="reported-paper",
-        title="Reported in the RGB paper",
-        columns=(
-            Column("model", "Model"),
-            Column("lang", "Lang"),
-            Column("noise", "Noise (mean acc.)", True, "Mean accuracy over noise rates 0-0.8"),
-            Column("rej", "Rejection (Rej)", True, "Exact-phrase refusal rate"),
-            Column(
-                "integration",
-                "Integration (mean acc.)",
-                True,
-                "Mean accuracy over noise rates 0-0.4",
-            ),
-            Column("ed", "Counterfactual ED", True, "Error detection rate"),
-            Column("cr", "Counterfactual CR", True, "Error correction rate"),
+        title=ui(lg, "reported.title"),
+        columns=tuple(
+            Column(keys.get(c, c), ui(lg, f"col.{c}"), num, ui(lg, f"col.{c}_tip") if num else None)
+            for c, num in cols
         ),
         rows=(),
         reported_rows=tuple(rows),
-        note="Reported in the paper, not measured here: other data files, code and decoding.",
+        note=ui(lg, "reported.note"),
+        ui=lg,
     )
 
 
-HOME_INTRO = """
-**RGB** (Chen et al., AAAI 2024) tests whether a language model answers correctly from retrieved
-passages, in Chinese and in English, along four abilities: **noise robustness** (answer despite
-irrelevant passages), **negative rejection** (refuse when no passage holds the answer),
-**information integration** (combine facts from several passages) and **counterfactual robustness**
-(notice passages that contradict what is true). Every number here was measured by this project's
-runner with greedy decoding, and is shown with a 95% confidence interval (Wilson, adjusted for
-the repeated questions). Ranks are ranges: two models share ranks unless a paired comparison on
-the questions both answered tells them apart.
-
-The ranking uses the **strict** scores, built so that no trivial strategy (refusing everything,
-claiming an error everywhere, copying the passages) wins; the reference (rgb) overall, which
-reproduces the paper's metric, stands beside every row. The **trivial baselines** band under each
-ranking shows what such strategies score: the floor a model has to beat.
-"""
-
-HOW_TO_SUBMIT = """
-## How to submit
-
-1. Describe your model in `submissions/<id>/model.yaml` (copy an existing submission).
-2. Fetch the data and run it: `rgb-leaderboard data fetch`, then
-   `rgb-leaderboard run submissions/<id>/model.yaml` (rerunning resumes where it stopped).
-3. Open a pull request with `model.yaml`, `results.json` and `predictions.jsonl`; CI validates
-   them and rebuilds this site.
-
-See the [methodology](methodology.md) for how answers are scored in both modes.
-"""
-
-
-def home_page(data: SiteData, out: Output, mode: str = RANKED_MODE) -> str:
-    """The home page (mode strict, the ranking) or the reference-mode page (mode rgb)."""
+def home_page(data: SiteData, out: Output, mode: str = RANKED_MODE, lg: str = DEFAULT) -> str:
+    """The home page (mode strict, the ranking) or the reference-mode page (mode rgb), with its
+    interface in language `lg` (the same numbers in every language)."""
     ranked = mode == RANKED_MODE
     path = "index.md" if ranked else "ranking-rgb.md"
     prefix = prefix_for(path)
-    other = (
-        "Ranked by the strict scores (see [methodology](methodology.md)). The same entries in "
-        "the reference (rgb) scoring, as in the paper: [reference-mode page](ranking-rgb.md)."
-        if ranked
-        else "Reference (rgb) scoring, the paper's metric, for comparison: the leaderboard ranks "
-        "by the strict scores on the [home page](index.md)."
-    )
-    title = (
-        "RGB bilingual RAG robustness leaderboard" if ranked else "Scores in reference (rgb) mode"
-    )
+    other = ui(lg, "home.other_ranked" if ranked else "home.other_reference")
+    title = ui(lg, "home.title" if ranked else "home.title_reference")
     parts = [
         front_matter(search_exclude=not ranked) + f"# {title}\n",
-        HOME_INTRO if ranked else "",
+        "\n" + ui(lg, "home.intro") if ranked else "",
         other + "\n",
     ]
     if not data.submissions:
-        parts.append("\n*No measured results yet.*\n")
+        parts.append("\n" + ui(lg, "home.empty") + "\n")
     for lang in (*LANGS, "all"):
-        parts.append(f"\n## {LANG_NAMES[lang]}\n")
-        parts.append(out.table(ranking_table(data, lang, mode, prefix), prefix))
+        parts.append(f"\n## {ui(lg, f'lang.{lang}')}\n")
+        parts.append(out.table(ranking_table(data, lang, mode, prefix, lg), prefix))
     if ranked:
-        rep = reported_table(data, prefix)
+        rep = reported_table(data, prefix, lg)
         if rep is not None:
-            parts.append("\n## Reported in the RGB paper (not ranked)\n")
-            parts.append(
-                "These rows are the paper's own numbers, labelled *reported in paper*. They were "
-                "produced on the original data files with sampled decoding and the reference "
-                "(rgb) scoring, and are not ranked with the measured results above.\n"
-            )
+            parts.append(f"\n## {ui(lg, 'home.reported_heading')}\n")
+            parts.append(ui(lg, "home.reported_text") + "\n")
             parts.append(out.table(rep, prefix))
-        parts.append(HOW_TO_SUBMIT)
+        parts.append("\n" + ui(lg, "home.how_to_submit"))
     return "\n".join(parts)
+
+
+def translated_home_pages(data: SiteData, lg: str) -> dict[str, str]:
+    """The ranking pages in interface language `lg`, by docs path (index.zh.md: the suffix layout
+    of mkdocs-static-i18n). Their tables are the English pages' tables, whose downloads are
+    already written, so they are rendered into a scratch Output."""
+    scratch = Output()
+    return {
+        localized("index.md", lg): home_page(data, scratch, RANKED_MODE, lg),
+        localized("ranking-rgb.md", lg): home_page(data, scratch, OTHER_MODE[RANKED_MODE], lg),
+    }

@@ -15,6 +15,7 @@ from leaderboard.board.ranking import coverage, is_trivial_baseline
 from leaderboard.board.reported import ReportedModel
 from leaderboard.core.judge_schema import JudgeSummary
 from leaderboard.site.render.fmt import BIDI_CONTROLS, esc, human_count, pct, pct_ci
+from leaderboard.site.render.i18n import DEFAULT, ui
 from leaderboard.site.render.parallel import pmap
 from leaderboard.site.render.tables import Cell, Table, render_html
 
@@ -34,8 +35,9 @@ SHORT_NAMES = {
     "zh": "zh overall",
     "en": "en overall",
 }
-# A partial row's badge says only this; the reasons are listed once under the table.
-PARTIAL_TIP = "Partial: the reasons are under the table"
+# A partial row's badge says only this (badge.partial_tip); the reasons are listed once under
+# the table.
+PARTIAL_TIP = ui(DEFAULT, "badge.partial_tip")
 MODE_NAMES = {"rgb": "reference (rgb) mode", "strict": "strict mode"}
 # Who judged the paper's starred numbers (Rej*, ED*): reject_evalue.py / fact_evalue.py call it.
 PAPER_JUDGE = "ChatGPT (gpt-3.5-turbo)"
@@ -115,29 +117,30 @@ def badge(kind: str, text: str, title: str = "") -> str:
     return f'<span class="lb-badge lb-{esc(kind)}"{t}>{esc(text)}</span>'
 
 
-def model_cell(sub: Entry, prefix: str, lang: str | None = None, compact: bool = False) -> Cell:
+def model_cell(
+    sub: Entry, prefix: str, lang: str | None = None, compact: bool = False, lg: str = DEFAULT
+) -> Cell:
     """The model's name, linked, with its badges; `compact` leaves out "measured" (for tables
     with a row per model and ability, where no other kind of row occurs) and the partial badge's
     tooltip (the reasons are under the table): it keeps such pages small."""
     cov = coverage(sub.results, None if lang in (None, "all") else lang)
     if is_trivial_baseline(sub.results):
-        badges = " " + badge(
-            "baseline", "trivial baseline", "A scripted answer policy, no model: never ranked"
-        )
+        badges = " " + badge("baseline", ui(lg, "badge.baseline"), ui(lg, "badge.baseline_tip"))
     elif compact:
         badges = ""
     else:
-        badges = " " + badge("measured", "measured", "Run by this leaderboard's runner")
+        badges = " " + badge("measured", ui(lg, "badge.measured"), ui(lg, "badge.measured_tip"))
     note = ""
     if cov.partial:
-        badges += " " + badge("partial", "partial", "" if compact else PARTIAL_TIP)
-        note = "partial, " + "; ".join(cov.reasons)
+        tip = "" if compact else ui(lg, "badge.partial_tip")
+        badges += " " + badge("partial", ui(lg, "badge.partial"), tip)
+        note = ui(lg, "badge.partial_note", reasons="; ".join(cov.reasons))
     cell = Cell.link(sub.name, f"{prefix}models/{sub.id}.html", badges)
     return Cell(cell.value, cell.html, cell.sort, note)
 
 
-def reported_cell(model: ReportedModel, source: str) -> Cell:
-    html = esc(model.display_name) + " " + badge("reported", "reported in paper", source)
+def reported_cell(model: ReportedModel, source: str, lg: str = DEFAULT) -> Cell:
+    html = esc(model.display_name) + " " + badge("reported", ui(lg, "badge.reported"), source)
     return Cell(model.display_name, html, model.display_name)
 
 

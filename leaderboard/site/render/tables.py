@@ -16,10 +16,9 @@ from dataclasses import dataclass, field
 
 from leaderboard.board.export import spreadsheet_safe
 from leaderboard.site.render.fmt import esc, pct, pct_ci
+from leaderboard.site.render.i18n import DEFAULT, ui
 
-BASELINE_BAND = (
-    "Trivial baselines — scripted answer policies, never ranked: the floor a model has to beat"
-)
+BASELINE_BAND = ui(DEFAULT, "table.baseline_band")
 
 
 @dataclass(frozen=True)
@@ -84,6 +83,7 @@ class Table:
     note: str = ""  # plain text shown under the table
     filterable: bool = True
     meta: dict[str, object] = field(default_factory=dict)
+    ui: str = DEFAULT  # interface language of the labels around the table (render.i18n)
 
 
 def _row_html(row: Row, columns: tuple[Column, ...]) -> str:
@@ -120,8 +120,10 @@ def render_html(table: Table, download_prefix: str = "") -> str:
     parts = [
         f'<div class="lb-table-wrap" id="wrap-{esc(table.id)}">',
         (
-            f'<input class="lb-filter" type="search" placeholder="Filter rows" '
-            f'aria-label="Filter {esc(table.title)}" data-table="{esc(table.id)}">'
+            f'<input class="lb-filter" type="search" '
+            f'placeholder="{esc(ui(table.ui, "table.filter"))}" '
+            f'aria-label="{esc(ui(table.ui, "table.filter_label", title=table.title))}" '
+            f'data-table="{esc(table.id)}">'
             if table.filterable
             else ""
         ),
@@ -133,7 +135,7 @@ def render_html(table: Table, download_prefix: str = "") -> str:
     if table.baseline_rows:
         parts.append(
             f'<tbody class="lb-band-head"><tr><th colspan="{len(table.columns)}" scope="rowgroup">'
-            f"{esc(BASELINE_BAND)}</th></tr></tbody>"
+            f"{esc(ui(table.ui, 'table.baseline_band'))}</th></tr></tbody>"
         )
         band = "".join(_row_html(r, table.columns) for r in table.baseline_rows)
         parts.append(f'<tbody class="lb-baseline-body">{band}</tbody>')
@@ -146,7 +148,7 @@ def render_html(table: Table, download_prefix: str = "") -> str:
         f'<a href="{esc(download_prefix)}downloads/{esc(table.id)}.json">JSON</a>'
     )
     note = f"{esc(table.note)} " if table.note else ""
-    parts.append(f'<p class="lb-note">{note}Download: {links}</p>')
+    parts.append(f'<p class="lb-note">{note}{esc(ui(table.ui, "table.download"))} {links}</p>')
     notes = _cell_notes(table)
     if notes:
         items = "".join(f"<li>{esc(n)}</li>" for n in notes)

@@ -1,0 +1,40 @@
+"""Interface strings per site language: the message tables in site/messages/<lang>.yaml.
+
+Page builders ask for a string by key (`ui(lang, "col.rank")`); numbers are formatted by the same
+code in every language, so the Chinese and English pages show identical figures. The English table
+is complete and is the fallback: a key missing from another language's table shows in English
+(tests/test_site_i18n.py lists which pages are translated and checks the tables match).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib import resources
+
+import yaml
+
+SITE_LANGS = ("en", "zh")  # interface languages; "en" is the default and lives at the site root
+DEFAULT = "en"
+
+
+@cache
+def table(lang: str) -> dict[str, str]:
+    """One language's message table (a flat mapping key -> text)."""
+    if lang not in SITE_LANGS:
+        raise KeyError(f"no message table for site language {lang!r}; one of {SITE_LANGS}")
+    text = (resources.files("leaderboard.site") / "messages" / f"{lang}.yaml").read_text("utf-8")
+    data = yaml.safe_load(text)
+    return {str(k): str(v) for k, v in data.items()}
+
+
+def ui(lang: str, key: str, /, **values: object) -> str:
+    """The text of `key` in `lang` (English when that table lacks it), with {name} filled in."""
+    text = table(lang).get(key)
+    if text is None:
+        text = table(DEFAULT)[key]
+    return text.format(**values) if values else text
+
+
+def localized(path: str, lang: str) -> str:
+    """The docs path of a page in `lang`: mkdocs-static-i18n's suffix layout (index.zh.md)."""
+    return path if lang == DEFAULT else path.removesuffix(".md") + f".{lang}.md"
