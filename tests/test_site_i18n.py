@@ -1,9 +1,9 @@
 """The message tables of the site languages (leaderboard/site/messages/*.yaml) and the translated
 pages: same keys and placeholders, Chinese punctuation, the same numbers in both languages.
 
-Translated so far (issue 16): the home page (index) and the reference-mode page (ranking-rgb),
-with their tables, badges and the navigation (site/mkdocs.yml); every other page falls back to
-its English text in the Chinese site.
+Translated so far (issue 16): the home page (index), the reference-mode page (ranking-rgb) and
+zh versus en (zh-vs-en), with their tables, badges and notes, and the navigation
+(site/mkdocs.yml); every other page falls back to its English text in the Chinese site.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from site_factory import make_repo
 
 from leaderboard.board.load import load_site_data
 from leaderboard.site.pages.home import home_page, translated_home_pages
+from leaderboard.site.pages.zh_vs_en import translated_zh_vs_en_page, zh_vs_en_page
 from leaderboard.site.render.i18n import SITE_LANGS, localized, table, ui
 from leaderboard.site.render.page import Output
 
@@ -64,10 +65,14 @@ def data(tmp_path_factory):
 
 
 def test_translated_pages_show_the_same_numbers(data):
-    pages = translated_home_pages(data, "zh")
-    assert set(pages) == {"index.zh.md", "ranking-rgb.zh.md"}
-    for path, mode in (("index", "strict"), ("ranking-rgb", "rgb")):
-        en = home_page(data, Output(), mode)
+    pages = {**translated_home_pages(data, "zh"), **translated_zh_vs_en_page(data, "zh")}
+    assert set(pages) == {"index.zh.md", "ranking-rgb.zh.md", "zh-vs-en.zh.md"}
+    english = {
+        "index": home_page(data, Output(), "strict"),
+        "ranking-rgb": home_page(data, Output(), "rgb"),
+        "zh-vs-en": zh_vs_en_page(data, Output()),
+    }
+    for path, en in english.items():
         zh = pages[f"{path}.zh.md"]
         sort = re.compile(r'data-sort="([^"]*)"')
         numbers = re.compile(r'<span class="lb-ci">([^<]*)</span>|>(-?\d+\.\d)<')
@@ -77,3 +82,5 @@ def test_translated_pages_show_the_same_numbers(data):
     zh = pages["index.zh.md"]
     assert "# RGB 中英双语 RAG 鲁棒性排行榜" in zh and "筛选行" in zh and "## 中文（zh）" in zh
     assert "Filter rows" not in zh and "Download:" not in zh and "trivial baseline" not in zh
+    zhen = pages["zh-vs-en.zh.md"]
+    assert "# 中文与英文对比" in zhen and "表现更稳的语言" in zhen and "Holds up better" not in zhen

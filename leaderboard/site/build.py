@@ -30,7 +30,7 @@ from leaderboard.site.pages.instances import instance_pages
 from leaderboard.site.pages.methodology import methodology_page
 from leaderboard.site.pages.model import model_page
 from leaderboard.site.pages.submission_ref import reference_page
-from leaderboard.site.pages.zh_vs_en import zh_vs_en_page
+from leaderboard.site.pages.zh_vs_en import translated_zh_vs_en_page, zh_vs_en_page
 from leaderboard.site.render.i18n import SITE_LANGS
 from leaderboard.site.render.page import Output
 from leaderboard.site.render.tables import to_csv, to_json
@@ -45,6 +45,7 @@ def render(data: SiteData) -> Output:
     out.pages["ranking-rgb.md"] = home_page(data, out, "rgb")
     for lg in SITE_LANGS[1:]:  # translated so far; other pages fall back to English (mkdocs.yml)
         out.pages.update(translated_home_pages(data, lg))
+        out.pages.update(translated_zh_vs_en_page(data, lg))
     out.pages["zh-vs-en.md"] = zh_vs_en_page(data, out)
     for lang in LANGS:
         for ability in ABILITIES:

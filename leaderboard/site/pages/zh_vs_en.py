@@ -6,33 +6,16 @@ from leaderboard.board.load import Entry, SiteData
 from leaderboard.board.ranking import Difference, score_entry, zh_minus_en
 from leaderboard.core.types import ABILITIES
 from leaderboard.site.render import charts
-from leaderboard.site.render.page import (
-    ABILITY_NAMES,
-    MODE_NAMES,
-    Output,
-    front_matter,
-    model_cell,
-    prefix_for,
-)
+from leaderboard.site.render.i18n import DEFAULT, localized, ui
+from leaderboard.site.render.page import Output, front_matter, model_cell, prefix_for
 from leaderboard.site.render.tables import Cell, Column, Row, Table
-
-INTRO = (
-    "For each model and ability: the zh score, the en score and the difference zh − en with a "
-    "95% CI. The zh and en questions are different sets, so the two estimates are independent; "
-    "the difference CI is a percentile bootstrap: replicate k of zh minus replicate k of en, "
-    "each language's questions resampled with its own draws (the same cluster bootstrap as "
-    "every other CI here). A difference whose CI excludes 0 names the language the model holds "
-    "up better in.\n"
-)
-
-DIFF_TIP = "Difference in points, 95% bootstrap CI"
 
 
 def _diff_cell(d: Difference | None) -> Cell:
     return Cell.rate(d.value if d else None, d.ci if d else None)
 
 
-def _diff_row(s: Entry, a: str, mode: str, prefix: str) -> Row | None:
+def _diff_row(s: Entry, a: str, mode: str, prefix: str, lg: str = DEFAULT) -> Row | None:
     zh = score_entry(s.results, "zh", a, mode)
     en = score_entry(s.results, "en", a, mode)
     if zh is None and en is None:
@@ -43,8 +26,8 @@ def _diff_row(s: Entry, a: str, mode: str, prefix: str) -> Row | None:
         better = "zh" if d.value > 0 else "en"
     return Row(
         {
-            "model": model_cell(s, prefix, compact=True),
-            "ability": Cell.text(ABILITY_NAMES[a]),
+            "model": model_cell(s, prefix, compact=True, lg=lg),
+            "ability": Cell.text(ui(lg, f"ability.{a}")),
             "zh": Cell.rate(zh.value if zh else None, zh.ci if zh else None),
             "en": Cell.rate(en.value if en else None, en.ci if en else None),
             "diff": _diff_cell(d),
@@ -53,30 +36,35 @@ def _diff_row(s: Entry, a: str, mode: str, prefix: str) -> Row | None:
     )
 
 
-def _diff_table(data: SiteData, mode: str, prefix: str) -> Table:
+def _diff_table(data: SiteData, mode: str, prefix: str, lg: str = DEFAULT) -> Table:
     rows = []
     for s in sorted(data.submissions, key=lambda s: s.id):
         for a in ("overall", *ABILITIES):
-            row = _diff_row(s, a, mode, prefix)
+            row = _diff_row(s, a, mode, prefix, lg)
             if row is not None:
                 rows.append(row)
     return Table(
         id=f"zh-vs-en-{mode}",
-        title=f"zh versus en, {MODE_NAMES[mode]}",
+        title=ui(lg, "zhen.table_title", mode=ui(lg, f"mode.{mode}")),
         columns=(
-            Column("model", "Model"),
-            Column("ability", "Ability"),
+            Column("model", ui(lg, "col.model")),
+            Column("ability", ui(lg, "zhen.col_ability")),
             Column("zh", "zh", True),
             Column("en", "en", True),
-            Column("diff", "zh − en", True, DIFF_TIP),
-            Column("better", "Holds up better in"),
+            Column("diff", ui(lg, "zhen.col_diff"), True, ui(lg, "zhen.diff_tip")),
+            Column("better", ui(lg, "zhen.col_better")),
         ),
         rows=tuple(rows),
-        note="Scores and differences in percentage points.",
+        note=ui(lg, "zhen.note"),
+        ui=lg,
     )
 
 
-def _dumbbell_charts(data: SiteData, out: Output, mode: str, prefix: str) -> list[str]:
+def _dumbbell_charts(
+    data: SiteData, out: Output, mode: str, prefix: str, lg: str = DEFAULT
+) -> list[str]:
+    """The charts (drawn once, in English: their SVG text is not translated yet) with alt text
+    and caption in language `lg`."""
     figures = []
     for a in ("overall", *ABILITIES):
         pairs = []
@@ -85,22 +73,26 @@ def _dumbbell_charts(data: SiteData, out: Output, mode: str, prefix: str) -> lis
             en = score_entry(s.results, "en", a, mode)
             pairs.append(charts.Pair(s.name, zh.value if zh else None, en.value if en else None))
         if any(p.zh is not None or p.en is not None for p in pairs):
-            alt = (
-                f"Dumbbell chart: {ABILITY_NAMES[a]} score in zh (red dot) and en (blue "
-                f"square) for each model, reference mode"
-            )
-            args = (pairs, f"{ABILITY_NAMES[a]}: zh vs en")
+            alt = ui(lg, "zhen.chart_alt", ability=ui(lg, f"ability.{a}"))
+            args = (pairs, f"{ui(DEFAULT, f'ability.{a}')}: zh vs en")
             figures.append(out.chart(f"zh-vs-en-{a}", charts.dumbbell, args, alt, prefix))
     return figures
 
 
-def zh_vs_en_page(data: SiteData, out: Output) -> str:
+def zh_vs_en_page(data: SiteData, out: Output, lg: str = DEFAULT) -> str:
+    """The page with its interface in language `lg` (the numbers are the same in every one)."""
     path = "zh-vs-en.md"
     prefix = prefix_for(path)
-    parts = [front_matter() + "# Chinese versus English\n", INTRO]
+    parts = [front_matter() + f"# {ui(lg, 'zhen.title')}\n", ui(lg, "zhen.intro") + "\n"]
     for mode in ("rgb", "strict"):
-        parts.append(f"\n## {MODE_NAMES[mode].capitalize()}\n")
-        parts.append(out.table(_diff_table(data, mode, prefix), prefix))
+        parts.append(f"\n## {ui(lg, f'mode.{mode}').capitalize()}\n")
+        parts.append(out.table(_diff_table(data, mode, prefix, lg), prefix))
         if mode == "rgb":
-            parts += _dumbbell_charts(data, out, mode, prefix)
+            parts += _dumbbell_charts(data, out, mode, prefix, lg)
     return "\n".join(parts)
+
+
+def translated_zh_vs_en_page(data: SiteData, lg: str) -> dict[str, str]:
+    """The page in language `lg` by docs path; its tables and charts are the English page's
+    (already written), so they go to a scratch Output."""
+    return {localized("zh-vs-en.md", lg): zh_vs_en_page(data, Output(), lg)}
