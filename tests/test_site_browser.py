@@ -379,3 +379,23 @@ def test_chinese_pages_at_phone_width_and_in_dark_mode(site, browser):
         assert v.external == []
     finally:
         v.close()
+
+
+def _search(page, query: str) -> list[str]:
+    page.locator("label.md-search__icon, .md-search__input").first.click()
+    page.wait_for_timeout(1500)  # the search worker loads its index
+    page.fill("input.md-search__input", query)
+    page.keyboard.press("End")
+    page.wait_for_selector(".md-search-result__item", timeout=10_000)
+    return page.locator(".md-search-result__item a").evaluate_all(
+        "links => links.map(a => a.getAttribute('href'))"
+    )
+
+
+def test_search_finds_chinese_words_and_english_pages_once(site, visit):
+    """Chinese is segmented by jieba at build time; English results do not repeat the English
+    text that untranslated pages carry under zh/."""
+    hits = _search(visit.go("zh/index.html"), "鲁棒性")
+    assert hits and all("/zh/" in h for h in hits)
+    hits = _search(visit.go("index.html"), "robustness")
+    assert hits and not any("/zh/" in h for h in hits)

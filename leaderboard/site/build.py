@@ -23,6 +23,7 @@ from leaderboard.board.paired import compare_all
 from leaderboard.core.errors import LeaderboardError
 from leaderboard.core.types import ABILITIES, LANGS
 from leaderboard.data.manifest import data_root
+from leaderboard.site.languages import finish_languages
 from leaderboard.site.pages.ability import ability_page
 from leaderboard.site.pages.home import home_page, translated_home_pages
 from leaderboard.site.pages.index import board_downloads, downloads_page, models_index_page
@@ -152,35 +153,7 @@ def run_mkdocs(config: Path, out_dir: Path, strict: bool, epoch: int) -> None:
             f"mkdocs build failed (exit {proc.returncode}) for {config}:\n{tail}\n"
             "Fix the warnings above, or rebuild with --no-strict to see the site anyway."
         )
-    share_static_files(out_dir)
-
-
-def share_static_files(out_dir: Path) -> None:
-    """Give every other language's folder (build/zh/) the generated files its pages link to.
-
-    mkdocs-static-i18n builds the Chinese pages under zh/ (a page not translated yet from the
-    English Markdown), so a relative link in page HTML (charts, downloads, an instance page's data
-    parts, a model's files) resolves under zh/, where the plugin copies nothing: it rewrites only
-    Markdown links. Hard links (a copy where the file system has none) put the same bytes there.
-    """
-    skip = {"assets", "search", *SITE_LANGS}
-    for lg in SITE_LANGS[1:]:
-        target = out_dir / lg
-        if not target.is_dir():
-            continue
-        for src in sorted(out_dir.rglob("*")):
-            rel = src.relative_to(out_dir)
-            top_level_map = len(rel.parts) == 1 and rel.name.startswith("sitemap")
-            if rel.parts[0] in skip or not src.is_file() or src.suffix == ".html" or top_level_map:
-                continue
-            dest = target / rel
-            if dest.exists():
-                continue
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            try:
-                os.link(src, dest)
-            except OSError:
-                shutil.copyfile(src, dest)
+    finish_languages(out_dir)
 
 
 def build_site(repo_root: Path, out_dir: Path | None = None, strict: bool = True) -> Path:
