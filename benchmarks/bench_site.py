@@ -149,6 +149,12 @@ def main() -> int:
         f"largest page with what it loads at open: {worst_page.relative_to(built)} "
         f"{worst:.0f} KB (target < {PAGE_KB:.0f} KB) -> {'OK' if worst < PAGE_KB else 'OVER'}"
     )
+    inst = [(kb, p) for kb, p in at_open if p.relative_to(built).parts[-2:-1] == ("instances",)]
+    if inst:
+        print(
+            f"largest instance page with what it loads at open: {inst[0][1].relative_to(built)} "
+            f"{inst[0][0]:.0f} KB"
+        )
     parts = list((built / "instances" / "data").rglob("*.json"))
     if parts:
         biggest = max(p.stat().st_size for p in parts) / 1024
