@@ -13,6 +13,7 @@ from leaderboard import __version__
 from leaderboard.cli import (
     data_cmds,
     judge_cmds,
+    retrieval_cmds,
     run_cmds,
     scorers_cmds,
     scoring_cmds,
@@ -63,6 +64,7 @@ def _register() -> None:
         submission_cmds,
         site_cmds,
         trust_cmds,
+        retrieval_cmds,
     ):
         module.register(app, data_app)
 

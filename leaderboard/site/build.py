@@ -23,6 +23,7 @@ from leaderboard.board.paired import compare_all
 from leaderboard.core.errors import LeaderboardError
 from leaderboard.core.types import ABILITIES, LANGS
 from leaderboard.data.manifest import data_root
+from leaderboard.retrieval.results import RESULTS_DIR, load_board
 from leaderboard.site.languages import finish_languages
 from leaderboard.site.pages.ability import ability_page
 from leaderboard.site.pages.home import home_page, translated_home_pages
@@ -30,6 +31,9 @@ from leaderboard.site.pages.index import board_downloads, downloads_page, models
 from leaderboard.site.pages.instances import instance_pages
 from leaderboard.site.pages.methodology import methodology_page
 from leaderboard.site.pages.model import model_page
+from leaderboard.site.pages.retrieval import PAGE as RETRIEVAL_PAGE
+from leaderboard.site.pages.retrieval import retrieval_page
+from leaderboard.site.pages.retrieval_questions import question_pages
 from leaderboard.site.pages.submission_ref import reference_page
 from leaderboard.site.pages.zh_vs_en import translated_zh_vs_en_page, zh_vs_en_page
 from leaderboard.site.render.i18n import SITE_LANGS
@@ -62,6 +66,9 @@ def render(data: SiteData) -> Output:
         if sub.model_yaml is not None:
             out.files[f"models/{sub.id}/model.yaml"] = (sub.dir / "model.yaml").read_bytes()
     instance_pages(data, out)
+    board = load_board((data.root or Path(".")) / RESULTS_DIR)
+    out.pages[RETRIEVAL_PAGE] = retrieval_page(board, out)
+    out.pages.update(question_pages(board.results, data.root))
     out.pages["methodology.md"] = methodology_page(data, out)
     out.pages["submission-reference.md"] = reference_page(out)
     out.draw_charts()

@@ -202,3 +202,50 @@ def bars(labels: list[str], values: list[float | None], title: str, xlabel: str)
             top=1 - 0.45 / fig.get_figheight(),
         )
         return _svg(fig)
+
+
+def heatmap(
+    rows: list[str],
+    cols: list[str],
+    values: list[list[float | None]],
+    title: str,
+    xlabel: str,
+    ylabel: str,
+) -> str:
+    """A grid of fractions shown as percentages, each cell annotated; a missing cell is grey
+    and marked "not run" (the retrieval chunking grid)."""
+    import numpy as np
+
+    data = np.array([[np.nan if v is None else 100 * v for v in r] for r in values], dtype=float)
+    with plt.rc_context(_RC):
+        fig, ax = plt.subplots(figsize=(3.6, 2.6), dpi=100)
+        cmap = plt.get_cmap("viridis").copy()
+        cmap.set_bad("0.85")
+        finite = data[np.isfinite(data)]
+        lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 100.0)
+        ax.imshow(np.ma.masked_invalid(data), cmap=cmap, vmin=lo, vmax=max(hi, lo + 1e-9))
+        for i in range(len(rows)):
+            for j in range(len(cols)):
+                v = data[i, j]
+                text = "not run" if np.isnan(v) else f"{v:.1f}"
+                dark = not np.isnan(v) and v < (lo + hi) / 2
+                ax.text(
+                    j,
+                    i,
+                    text,
+                    ha="center",
+                    va="center",
+                    fontsize=8,
+                    color="white" if dark else "black",
+                )
+        ax.set_xticks(range(len(cols)))
+        ax.set_xticklabels(cols)
+        ax.set_yticks(range(len(rows)))
+        ax.set_yticklabels(rows)
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel(ylabel)
+        ax.set_title(title, loc="left", fontsize=8)
+        for side in ("top", "right"):
+            ax.spines[side].set_visible(False)
+        fig.subplots_adjust(left=0.22, right=0.98, bottom=0.2, top=0.88)
+        return _svg(fig)
