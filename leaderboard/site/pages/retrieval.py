@@ -72,7 +72,9 @@ def _metrics_table(results: list[RetrievalResult], setting: str) -> Table:
             "lang": Cell.text(r.lang),
             "retriever": Cell.text(r.retriever),
             "n": Cell(r.n_evaluated, esc(f"{r.n_evaluated} / {r.n_questions}"), r.n_evaluated),
-            "view": Cell.link("ranked passages", question_page_path(r)),
+            "view": Cell.link(
+                "ranked passages", question_page_path(r).removesuffix(".md") + ".html"
+            ),
         }
         for m in SHOWN:
             cells[m] = Cell.rate(r.metrics[m].mean, r.metrics[m].ci)
