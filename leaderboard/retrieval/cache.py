@@ -87,6 +87,8 @@ class EmbeddingCache:
             if k not in self.vectors and k not in missing:
                 missing[k] = t
         todo = list(missing.items())
+        if progress is not None:  # the cached ones count as done at once
+            progress(len(set(keys)) - len(todo))
         for i in range(0, len(todo), batch_size):
             part = todo[i : i + batch_size]
             vecs = np.asarray(embed([t for _, t in part]), dtype=np.float32)

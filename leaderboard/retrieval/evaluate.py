@@ -97,8 +97,9 @@ def _warm(retriever: Retriever, texts: Sequence[str], stage: Stage) -> None:
     if warm is None:
         return
     unique = list(dict.fromkeys(texts))
-    n_parts = len(getattr(retriever, "parts", ())) or 1
-    warm(unique, stage("embedding passages (cached ones are skipped)", len(unique) * n_parts))
+    parts = getattr(retriever, "parts", (retriever,))
+    n_embedders = sum(1 for p in parts if hasattr(p, "warm"))
+    warm(unique, stage("embedding passages (cached: skipped)", len(unique) * n_embedders))
 
 
 def _question_result(

@@ -241,6 +241,6 @@ def retrieval_page(board: RetrievalBoard, out: Output) -> str:
             "## Chunking grid (corpus setting)\n\nChunk size × overlap, R@5 and NDCG@5 per "
             "cell (percent), as heat maps and tables.\n"
         )
-        for g in board.grids:
+        for g in sorted(board.grids, key=lambda g: (g.lang != "zh", g.split, g.retriever)):
             text += _grid_section(g, out)
     return text

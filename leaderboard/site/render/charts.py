@@ -223,21 +223,16 @@ def heatmap(
         cmap.set_bad("0.85")
         finite = data[np.isfinite(data)]
         lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 100.0)
-        ax.imshow(np.ma.masked_invalid(data), cmap=cmap, vmin=lo, vmax=max(hi, lo + 1e-9))
+        if hi - lo < 1e-6:  # all cells equal: one mid colour, not the darkest
+            lo, hi = lo - 1.0, hi + 1.0
+        ax.imshow(np.ma.masked_invalid(data), cmap=cmap, vmin=lo, vmax=hi)
         for i in range(len(rows)):
             for j in range(len(cols)):
                 v = data[i, j]
                 text = "not run" if np.isnan(v) else f"{v:.1f}"
-                dark = not np.isnan(v) and v < (lo + hi) / 2
-                ax.text(
-                    j,
-                    i,
-                    text,
-                    ha="center",
-                    va="center",
-                    fontsize=8,
-                    color="white" if dark else "black",
-                )
+                dark = not np.isnan(v) and (v - lo) / (hi - lo) < 0.45
+                colour = "white" if dark else "black"
+                ax.text(j, i, text, ha="center", va="center", fontsize=8, color=colour)
         ax.set_xticks(range(len(cols)))
         ax.set_xticklabels(cols)
         ax.set_yticks(range(len(rows)))
