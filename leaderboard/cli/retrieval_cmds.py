@@ -15,6 +15,21 @@ from rich.console import Console
 from rich.table import Table
 
 from leaderboard.core.errors import ConfigError
+from leaderboard.data.manifest import data_root
+from leaderboard.retrieval.cache import default_cache_dir
+from leaderboard.retrieval.chunking import check_chunking
+from leaderboard.retrieval.compare import compare_files
+from leaderboard.retrieval.evaluate import (
+    DEFAULT_CHUNK,
+    DEFAULT_OVERLAP,
+    SETTINGS,
+    make_retriever,
+    run_retrieval,
+)
+from leaderboard.retrieval.grid import grid_path, run_grid
+from leaderboard.retrieval.openai_embed import endpoint_from_options
+from leaderboard.retrieval.results import result_path, write_json
+from leaderboard.retrieval.split import load_retrieval_split
 
 _DATA_DIR_HELP = (
     "Folder holding data_en/ and data_zh/ (default: $RGB_DATA_DIR, else the current folder "
@@ -32,7 +47,7 @@ def _console() -> Console:
 
 def _stage(desc: str, total: int):
     """A tqdm bar on stderr; the returned function advances it (and closes it at the end)."""
-    from tqdm import tqdm
+    from tqdm import tqdm  # deferred: only a run draws bars (keeps `--help` fast)
 
     bar = tqdm(total=total, desc=desc, unit="it", file=sys.stderr, leave=False, mininterval=0.5)
     done = [0]
@@ -98,13 +113,9 @@ def register(app: typer.Typer, data_app: typer.Typer) -> None:
     app.add_typer(ret_app, name="retrieval")
 
     def _retriever(name, lang, cache_dir, base_url, embed_model, api_key_env, qp, pp):
-        from leaderboard.retrieval.cache import default_cache_dir
-        from leaderboard.retrieval.evaluate import make_retriever
 
         endpoint = None
         if name == "openai":
-            from leaderboard.retrieval.openai_embed import endpoint_from_options
-
             endpoint = endpoint_from_options(
                 base_url, embed_model, api_key_env, query_prefix=qp, passage_prefix=pp
             )
@@ -140,16 +151,6 @@ def register(app: typer.Typer, data_app: typer.Typer) -> None:
         passage_prefix: str = typer.Option("", "--passage-prefix", help="openai: 'passage: '."),
     ) -> None:
         """Rank one split's passages and print P@k, R@k, MRR, NDCG@k with 95% bootstrap CIs."""
-        from leaderboard.data.splits import data_root
-        from leaderboard.retrieval.chunking import check_chunking
-        from leaderboard.retrieval.evaluate import (
-            DEFAULT_CHUNK,
-            DEFAULT_OVERLAP,
-            SETTINGS,
-            run_retrieval,
-        )
-        from leaderboard.retrieval.results import result_path, write_json
-        from leaderboard.retrieval.split import load_retrieval_split
 
         if setting not in SETTINGS:
             raise ConfigError(f"--setting {setting!r}: use pool or corpus")
@@ -194,10 +195,6 @@ def register(app: typer.Typer, data_app: typer.Typer) -> None:
         api_key_env: str | None = typer.Option(None, "--api-key-env", help="openai: key var."),
     ) -> None:
         """Corpus-setting chunking grid (R@5, NDCG@5 per cell); resumes cell by cell."""
-        from leaderboard.data.splits import data_root
-        from leaderboard.retrieval.grid import grid_path, run_grid
-        from leaderboard.retrieval.results import write_json
-        from leaderboard.retrieval.split import load_retrieval_split
 
         try:
             size_list = [int(s) for s in sizes.split(",") if s.strip()]
@@ -225,8 +222,6 @@ def register(app: typer.Typer, data_app: typer.Typer) -> None:
     ) -> None:
         """Paired comparison on the same questions: mean difference A - B with a bootstrap CI and
         a sign-flip permutation p-value."""
-        from leaderboard.retrieval.compare import compare_files
-        from leaderboard.retrieval.results import write_json
 
         paired = compare_files(a, b, [m.strip() for m in metrics.split(",") if m.strip()])
         table = Table(

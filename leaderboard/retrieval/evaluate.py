@@ -17,9 +17,20 @@ from pathlib import Path
 from leaderboard import __version__
 from leaderboard.core.errors import ConfigError
 from leaderboard.retrieval.base import Progress, Ranking, Retriever
+from leaderboard.retrieval.bm25 import BM25Retriever
 from leaderboard.retrieval.chunking import TOKENIZER, check_chunking
 from leaderboard.retrieval.corpus import RELEVANT_GRADE, build_corpus
-from leaderboard.retrieval.metrics import CONFIDENCE, RESAMPLES, SEED, per_question, summarise
+from leaderboard.retrieval.dense import e5_retriever
+from leaderboard.retrieval.hybrid import HybridRetriever
+from leaderboard.retrieval.metrics import (
+    CONFIDENCE,
+    METHOD,
+    RESAMPLES,
+    SEED,
+    per_question,
+    summarise,
+)
+from leaderboard.retrieval.openai_embed import EndpointConfig, openai_retriever
 from leaderboard.retrieval.pool import Doc, pool_tasks
 from leaderboard.retrieval.results import (
     Bootstrap,
@@ -30,7 +41,6 @@ from leaderboard.retrieval.results import (
     Stat,
 )
 from leaderboard.retrieval.split import RetrievalSplit
-from leaderboard.stats.bootstrap import METHOD
 
 RETRIEVERS = ("bm25", "dense", "hybrid", "openai")
 SETTINGS = ("pool", "corpus")
@@ -54,31 +64,24 @@ def _quiet(_: str, __: int) -> Progress:
     return lambda n: None
 
 
-def make_retriever(name: str, lang: str, cache_dir: Path, endpoint=None) -> Retriever:
-    """The retriever a CLI name stands for (imports deferred to what is asked for)."""
+def make_retriever(
+    name: str, lang: str, cache_dir: Path, endpoint: EndpointConfig | None = None
+) -> Retriever:
+    """The retriever a CLI name stands for (heavy libraries load when first used)."""
     if name not in RETRIEVERS:
         raise ConfigError(f"--retriever {name!r}: unknown; use one of {', '.join(RETRIEVERS)}")
     if name == "bm25":
-        from leaderboard.retrieval.bm25 import BM25Retriever
-
         return BM25Retriever(lang)
     if name == "openai":
-        from leaderboard.retrieval.openai_embed import openai_retriever
-
         if endpoint is None:
             raise ConfigError(
                 "--retriever openai needs an embeddings endpoint: pass --base-url "
                 "http://HOST:PORT/v1 and --embed-model NAME"
             )
         return openai_retriever(endpoint, cache_dir)
-    from leaderboard.retrieval.dense import e5_retriever
-
     dense = e5_retriever(cache_dir)
     if name == "dense":
         return dense
-    from leaderboard.retrieval.bm25 import BM25Retriever
-    from leaderboard.retrieval.hybrid import HybridRetriever
-
     return HybridRetriever(BM25Retriever(lang), dense)
 
 

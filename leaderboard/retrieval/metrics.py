@@ -6,23 +6,18 @@ retriever's raw score: trec_eval re-sorts by score and breaks ties by doc id, wh
 reorder tied passages; this way the evaluated order is exactly the retriever's. Questions without a
 relevant passage (corpus setting: no chunk holds an answer string) have no defined recall or MRR:
 they are left out and counted. CIs resample questions (the clusters: one value per question per
-metric) with leaderboard.stats.bootstrap, the draws shared by every metric of a result.
+metric), drawn as in leaderboard.stats.bootstrap (the same weight-matrix scheme, restated here
+because retrieval and stats are one layer and do not import each other); the draws are shared by
+every metric of a result.
 """
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-
-from leaderboard.stats.bootstrap import (
-    CONFIDENCE,
-    draw_weights,
-    percentile_ci,
-    ratio_replicates,
-    rng_for,
-)
 
 KS = (1, 3, 5, 10)
 METRICS = (
@@ -33,6 +28,39 @@ METRICS = (
 )
 RESAMPLES = 2000
 SEED = 2333
+CONFIDENCE = 0.95
+METHOD = "percentile bootstrap, resampling questions (one set of draws per result)"
+
+
+def rng_for(seed: int, label: str) -> np.random.Generator:
+    """A generator that depends only on the seed and a stable label."""
+    return np.random.default_rng([seed, zlib.crc32(label.encode("utf-8"))])
+
+
+def draw_weights(n: int, resamples: int, rng: np.random.Generator) -> np.ndarray:
+    """W (resamples x n): how often each question is drawn in each replicate."""
+    if n == 0 or resamples <= 0:
+        return np.zeros((max(resamples, 0), n))
+    idx = rng.integers(0, n, size=(resamples, n))
+    flat = (idx + (np.arange(resamples) * n)[:, None]).ravel()
+    return np.bincount(flat, minlength=resamples * n).reshape(resamples, n).astype(float)
+
+
+def mean_replicates(weights: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Each replicate's mean of the per-question values."""
+    return (weights @ values) / weights.sum(axis=1)
+
+
+def percentile_ci(replicates: np.ndarray | None) -> tuple[float, float] | None:
+    """The central CONFIDENCE interval of the finite replicates; None when there are none."""
+    if replicates is None or replicates.size == 0:
+        return None
+    finite = replicates[np.isfinite(replicates)]
+    if finite.size == 0:
+        return None
+    alpha = (1 - CONFIDENCE) / 2
+    lo, hi = np.quantile(finite, [alpha, 1 - alpha])
+    return float(lo), float(hi)
 
 
 def _ir_name(metric: str, rel: int) -> str:
@@ -83,14 +111,13 @@ def summarise(
     """Mean and percentile-bootstrap CI of each metric; one set of question draws for all."""
     qids = sorted(next(iter(values.values()), {}))
     weights = draw_weights(len(qids), resamples, rng_for(seed, "retrieval"))
-    ones = np.ones(len(qids))
     out = {}
     for metric, per_q in values.items():
         x = np.array([per_q[q] for q in qids], dtype=float)
         if not qids:
             out[metric] = Summary(None, None)
             continue
-        reps = ratio_replicates(weights, x, ones) if resamples > 0 else None
+        reps = mean_replicates(weights, x) if resamples > 0 else None
         out[metric] = Summary(float(x.mean()), percentile_ci(reps))
     return out
 
@@ -127,7 +154,7 @@ def paired(
         raise ValueError("the two results share no evaluated question")
     d = np.array([a[q] - b[q] for q in qids], dtype=float)
     weights = draw_weights(len(qids), resamples, rng_for(seed, "retrieval-paired"))
-    ci = percentile_ci(ratio_replicates(weights, d, np.ones(len(qids))))
+    ci = percentile_ci(mean_replicates(weights, d))
     signs = rng_for(seed, "retrieval-permutation").choice((-1.0, 1.0), size=(resamples, len(qids)))
     null = np.abs((signs * d).mean(axis=1))
     observed = abs(d.mean())
@@ -159,5 +186,5 @@ def unpaired_diff(
     xb = np.array([b[q] for q in sorted(b)], dtype=float)
     wa = draw_weights(len(xa), resamples, rng_for(seed, "retrieval-a"))
     wb = draw_weights(len(xb), resamples, rng_for(seed, "retrieval-b"))
-    reps = ratio_replicates(wa, xa, np.ones(len(xa))) - ratio_replicates(wb, xb, np.ones(len(xb)))
+    reps = mean_replicates(wa, xa) - mean_replicates(wb, xb)
     return Summary(float(xa.mean() - xb.mean()), percentile_ci(reps))

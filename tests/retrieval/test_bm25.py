@@ -20,8 +20,8 @@ def test_analysers() -> None:
     assert "北京" in zh and "北京大学" in zh and "2022" in zh and "，" not in zh
 
 
-def test_real_zh_pool_puts_a_positive_first(data_root: Path) -> None:
-    split = load_retrieval_split(data_root, "zh", "refine", limit=5)
+def test_real_zh_pool_puts_a_positive_first(rgb_root: Path) -> None:
+    split = load_retrieval_split(rgb_root, "zh", "refine", limit=5)
     bm25 = BM25Retriever("zh")
     hits = 0
     for q in split.questions:
@@ -32,8 +32,8 @@ def test_real_zh_pool_puts_a_positive_first(data_root: Path) -> None:
     assert hits >= 3  # the first five zh_refine questions: MRR well above chance
 
 
-def test_real_en_pool_evaluation(data_root: Path) -> None:
-    split = load_retrieval_split(data_root, "en", "fact", limit=10)
+def test_real_en_pool_evaluation(rgb_root: Path) -> None:
+    split = load_retrieval_split(rgb_root, "en", "fact", limit=10)
     res = run_retrieval(split, "pool", BM25Retriever("en"))
     assert res.n_evaluated == 10 and res.relevant_grade == 1
     mrr = res.metrics["MRR"]
@@ -44,8 +44,8 @@ def test_real_en_pool_evaluation(data_root: Path) -> None:
     assert "PyStemmer" in str(res.provenance["retriever"])
 
 
-def test_real_en_corpus_grades(data_root: Path) -> None:
-    split = load_retrieval_split(data_root, "en", "fact")
+def test_real_en_corpus_grades(rgb_root: Path) -> None:
+    split = load_retrieval_split(rgb_root, "en", "fact")
     res = run_retrieval(split, "corpus", BM25Retriever("en"), limit=8)
     assert res.n_questions == 8 and res.relevant_grade == 2 and res.depth == 100
     assert res.chunking is not None and res.chunking.n_passages > 900  # the whole split's corpus

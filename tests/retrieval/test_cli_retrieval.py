@@ -41,8 +41,8 @@ def _one_line_error(proc: subprocess.CompletedProcess, needle: str) -> None:
         (["--setting", "corpus", "--overlap", "1.5"], "--overlap 1.5"),
     ],
 )
-def test_errors(args: list[str], needle: str, data_root: Path, tmp_path: Path) -> None:
-    proc = _cli("run", "--lang", "zh", "--data-dir", str(data_root), *args, cwd=tmp_path)
+def test_errors(args: list[str], needle: str, rgb_root: Path, tmp_path: Path) -> None:
+    proc = _cli("run", "--lang", "zh", "--data-dir", str(rgb_root), *args, cwd=tmp_path)
     _one_line_error(proc, needle)
 
 
@@ -55,9 +55,9 @@ def test_empty_or_missing_split(tmp_path: Path) -> None:
     _one_line_error(proc, "en_int.json")
 
 
-def test_run_grid_compare(data_root: Path, tmp_path: Path) -> None:
+def test_run_grid_compare(rgb_root: Path, tmp_path: Path) -> None:
     out = tmp_path / "a.json"
-    common = ["--lang", "en", "--split", "fact", "--data-dir", str(data_root)]
+    common = ["--lang", "en", "--split", "fact", "--data-dir", str(rgb_root)]
     proc = _cli("run", *common, "--limit", "12", "--json", str(out), cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert "en_fact · pool · bm25: 12 of 12 questions" in proc.stdout and "MRR" in proc.stdout

@@ -23,11 +23,11 @@ XSS = "<script>alert(1)</script>"
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory, data_root: Path) -> Path:
+def built(tmp_path_factory, rgb_root: Path) -> Path:
     root = make_repo(tmp_path_factory.mktemp("site"), n_models=1, n=2, reported=False)
     board = root / "retrieval"
-    zh = load_retrieval_split(data_root, "zh", "refine", limit=6)
-    en = load_retrieval_split(data_root, "en", "fact", limit=6)
+    zh = load_retrieval_split(rgb_root, "zh", "refine", limit=6)
+    en = load_retrieval_split(rgb_root, "en", "fact", limit=6)
     zh_res = run_retrieval(zh, "pool", BM25Retriever("zh"))
     en_res = run_retrieval(en, "pool", BM25Retriever("en"))
     # a tampered file: every string it holds must reach the page escaped
@@ -43,8 +43,8 @@ def built(tmp_path_factory, data_root: Path) -> Path:
     grid = run_grid(en, BM25Retriever("en"), sizes=(64, 512), overlaps=(0.0, 0.5))
     grid = grid.model_copy(update={"cells": grid.cells[:3]})  # one cell not run
     write_json(board / "en_fact" / "grid-bm25.json", grid)
-    (root / "data_zh").symlink_to(data_root / "data_zh")
-    (root / "data_en").symlink_to(data_root / "data_en")
+    (root / "data_zh").symlink_to(rgb_root / "data_zh")
+    (root / "data_en").symlink_to(rgb_root / "data_en")
     return build_site(root)
 
 
