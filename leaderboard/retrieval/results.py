@@ -10,14 +10,13 @@ site reads the text from fetched data when it is there. Writes are atomic.
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 from typing import TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from leaderboard.core.errors import ResultsError
+from leaderboard.core.files import atomic_write_text, format_validation
 
 SCHEMA = "rgb-leaderboard/retrieval/1"
 RESULTS_DIR = "retrieval"
@@ -125,13 +124,8 @@ def result_path(root: Path, split: str, setting: str, retriever: str) -> Path:
 
 
 def write_json(path: Path, model: BaseModel) -> None:
-    """Atomically replace `path` with the model's JSON (sorted, indented: stable diffs)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    text = model.model_dump_json(by_alias=True, indent=1) + "\n"
-    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        fh.write(text)
-    os.replace(tmp, path)
+    """Atomically replace `path` with the model's JSON (indented: readable diffs)."""
+    atomic_write_text(path, model.model_dump_json(by_alias=True, indent=1) + "\n")
 
 
 M = TypeVar("M", bound=BaseModel)
@@ -143,10 +137,8 @@ def read_json(path: Path, model: type[M]) -> M:
     except FileNotFoundError:
         raise ResultsError(f"{path}: file not found") from None
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "(top level)"
         raise ResultsError(
-            f"{path}: field {where}: {first['msg']}; regenerate it with "
+            f"{path}: {format_validation(exc).split('; ')[0]}; regenerate it with "
             "`rgb-leaderboard retrieval run`"
         ) from None
 
