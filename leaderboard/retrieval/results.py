@@ -153,7 +153,7 @@ class RetrievalBoard(BaseModel):
     paired: list[PairedFile]
 
 
-def load_board(root: Path) -> RetrievalBoard:
+def load_retrieval_board(root: Path) -> RetrievalBoard:
     """Every result, grid and comparison file under `root` (sorted by path); empty when absent."""
     results: list[RetrievalResult] = []
     grids: list[GridResult] = []

@@ -23,7 +23,7 @@ from leaderboard.board.paired import compare_all
 from leaderboard.core.errors import LeaderboardError
 from leaderboard.core.types import ABILITIES, LANGS
 from leaderboard.data.manifest import data_root
-from leaderboard.retrieval.results import RESULTS_DIR, load_board
+from leaderboard.retrieval.results import RESULTS_DIR, load_retrieval_board
 from leaderboard.site.languages import finish_languages
 from leaderboard.site.pages.ability import ability_page
 from leaderboard.site.pages.home import home_page, translated_home_pages
@@ -66,7 +66,7 @@ def render(data: SiteData) -> Output:
         if sub.model_yaml is not None:
             out.files[f"models/{sub.id}/model.yaml"] = (sub.dir / "model.yaml").read_bytes()
     instance_pages(data, out)
-    board = load_board((data.root or Path(".")) / RESULTS_DIR)
+    board = load_retrieval_board((data.root or Path(".")) / RESULTS_DIR)
     out.pages[RETRIEVAL_PAGE] = retrieval_page(board, out)
     out.pages.update(question_pages(board.results, data.root))
     out.pages["methodology.md"] = methodology_page(data, out)

@@ -11,7 +11,7 @@ from leaderboard.retrieval.bm25 import BM25Retriever
 from leaderboard.retrieval.evaluate import run_retrieval
 from leaderboard.retrieval.results import (
     RetrievalResult,
-    load_board,
+    load_retrieval_board,
     read_json,
     result_path,
     write_json,
@@ -27,9 +27,9 @@ def test_round_trip_and_board(rgb_root: Path, tmp_path: Path) -> None:
     assert read_json(path, RetrievalResult) == res
     assert '"schema": "rgb-leaderboard/retrieval/1"' in path.read_text(encoding="utf-8")
     assert not list(tmp_path.rglob("*.tmp"))
-    board = load_board(tmp_path)
+    board = load_retrieval_board(tmp_path)
     assert [r.split for r in board.results] == ["en_fact"] and not board.grids
-    assert load_board(tmp_path / "missing").results == []
+    assert load_retrieval_board(tmp_path / "missing").results == []
 
 
 def test_bad_file_is_a_one_line_error(tmp_path: Path) -> None:
@@ -37,5 +37,5 @@ def test_bad_file_is_a_one_line_error(tmp_path: Path) -> None:
     bad.parent.mkdir()
     bad.write_text('{"lang": "en"}', encoding="utf-8")
     with pytest.raises(ResultsError, match=r"pool-bm25.json: field '.*': Field required") as exc:
-        load_board(tmp_path)
+        load_retrieval_board(tmp_path)
     assert "\n" not in str(exc.value) and "retrieval run" in str(exc.value)

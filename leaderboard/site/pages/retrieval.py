@@ -1,6 +1,6 @@
 """The Retrieval page: how well BM25, dense e5 and their hybrid rank RGB's passages, zh and en.
 
-Reads only the committed `retrieval/` folder (leaderboard.retrieval.results.load_board): the
+Reads only the committed `retrieval/` folder (retrieval.results.load_retrieval_board): the
 metrics tables with CIs per setting, the zh-versus-en gap per retriever, the paired comparisons,
 the chunking heat maps; the per-question pages are built by retrieval_questions.py. Without
 result files the page says how to make them.
