@@ -68,7 +68,11 @@ def _f(x: float | None) -> str:
 
 
 def _ci(ci) -> str:
-    return "" if ci is None else f"{ci[0]:.3f}–{ci[1]:.3f}"
+    """Bounds joined by an en dash, or by " to " when one is negative (as on the site)."""
+    if ci is None:
+        return ""
+    sep = " to " if min(ci) < 0 else "–"
+    return f"{ci[0]:.3f}{sep}{ci[1]:.3f}"
 
 
 def print_result(res) -> None:
