@@ -45,11 +45,20 @@ def _console() -> Console:
     return Console(highlight=False, soft_wrap=False, width=120)
 
 
+_BARS: list = []  # open progress bars, closed before an error is printed
+
+
+def _close_bars() -> None:
+    while _BARS:
+        _BARS.pop().close()
+
+
 def _stage(desc: str, total: int):
     """A tqdm bar on stderr; the returned function advances it (and closes it at the end)."""
     from tqdm import tqdm  # deferred: only a run draws bars (keeps `--help` fast)
 
     bar = tqdm(total=total, desc=desc, unit="it", file=sys.stderr, leave=False, mininterval=0.5)
+    _BARS.append(bar)
     done = [0]
 
     def advance(n: int) -> None:
@@ -173,7 +182,10 @@ def register(app: typer.Typer, data_app: typer.Typer) -> None:
             passage_prefix,
         )
         command = "rgb-leaderboard " + shlex.join(sys.argv[1:])
-        res = run_retrieval(sp, setting, ret, limit, chunk_size, overlap, _stage, command)
+        try:
+            res = run_retrieval(sp, setting, ret, limit, chunk_size, overlap, _stage, command)
+        finally:
+            _close_bars()
         print_result(res)
         standard = setting == "pool" or (chunk_size, overlap) == (DEFAULT_CHUNK, DEFAULT_OVERLAP)
         if limit is None and standard:
@@ -210,9 +222,12 @@ def register(app: typer.Typer, data_app: typer.Typer) -> None:
         sp = load_retrieval_split(data_root(data_dir), lang, split)
         ret = _retriever(retriever, lang, cache_dir, base_url, embed_model, api_key_env, "", "")
         path = grid_path(out_dir, sp.name, ret.name)
-        result = run_grid(
-            sp, ret, size_list, overlap_list, path, _stage, lambda g: write_json(path, g)
-        )
+        try:
+            result = run_grid(
+                sp, ret, size_list, overlap_list, path, _stage, lambda g: write_json(path, g)
+            )
+        finally:
+            _close_bars()
         write_json(path, result)
         print_grid(result)
         typer.echo(f"saved {path}")

@@ -13,12 +13,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from leaderboard.core.errors import DataError
+from leaderboard.core.types import Ability, Lang
 from leaderboard.data.manifest import FETCH_COMMAND, file_blob_sha1, lang_dir, manifest
 from leaderboard.data.records import kind_for_name, load_records
-from leaderboard.data.splits import resolve_split
+from leaderboard.data.splits import resolve_split, split_file_name
 
 SPLITS = ("refine", "int", "fact", "partial")
-_ABILITY = {"refine": "noise", "int": "integration", "fact": "counterfactual"}
+_ABILITY: dict[str, Ability] = {
+    "refine": "noise",
+    "int": "integration",
+    "fact": "counterfactual",
+}
 
 
 @dataclass(frozen=True)
@@ -65,7 +70,9 @@ def _partial_file(root: Path, lang: str) -> tuple[Path, str, str]:
     return path, e.name, blob
 
 
-def load_retrieval_split(root: Path, lang: str, split: str, limit: int | None = None):
+def load_retrieval_split(
+    root: Path, lang: Lang, split: str, limit: int | None = None
+) -> RetrievalSplit:
     """The split's questions (the first `limit` of them); DataError with the fix when missing."""
     if lang not in ("zh", "en"):
         raise DataError(f"--lang {lang!r}: use zh or en")
@@ -75,7 +82,13 @@ def load_retrieval_split(root: Path, lang: str, split: str, limit: int | None = 
         path, name, blob = _partial_file(root, lang)
         partial = True
     else:
-        src = resolve_split(root, lang, _ABILITY[split])  # type: ignore[arg-type]
+        official = lang_dir(root, lang) / split_file_name(lang, _ABILITY[split])
+        if not official.is_file():
+            raise DataError(
+                f"{official} is missing: run `{FETCH_COMMAND}` (en_refine and en_int need "
+                "internet access), or pick a split that is there (en: --split fact or partial)"
+            )
+        src = resolve_split(root, lang, _ABILITY[split])
         path, name, blob, partial = src.path, src.name, src.file_blob_id or "", False
     records = load_records(path, kind=kind_for_name(name))
     questions = tuple(

@@ -52,7 +52,9 @@ def test_empty_or_missing_split(tmp_path: Path) -> None:
     proc = _cli("run", "--lang", "zh", "--data-dir", str(tmp_path), cwd=tmp_path)
     _one_line_error(proc, "zh_refine.json")
     proc = _cli("run", "--lang", "en", "--split", "int", "--data-dir", str(tmp_path), cwd=tmp_path)
-    _one_line_error(proc, "en_int.json")
+    _one_line_error(proc, "en_int.json is missing")
+    proc = _cli("run", "--lang", "en", "--data-dir", str(tmp_path), cwd=tmp_path)
+    _one_line_error(proc, "--split fact or partial")
 
 
 def test_run_grid_compare(rgb_root: Path, tmp_path: Path) -> None:
