@@ -13,11 +13,18 @@ every metric of a result.
 
 from __future__ import annotations
 
-import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+
+from leaderboard.stats.bootstrap import (
+    CONFIDENCE,
+    draw_weights,
+    percentile_ci,
+    ratio_replicates,
+    rng_for,
+)
 
 KS = (1, 3, 5, 10)
 METRICS = (
@@ -28,39 +35,12 @@ METRICS = (
 )
 RESAMPLES = 2000
 SEED = 2333
-CONFIDENCE = 0.95
 METHOD = "percentile bootstrap, resampling questions (one set of draws per result)"
 
 
-def rng_for(seed: int, label: str) -> np.random.Generator:
-    """A generator that depends only on the seed and a stable label."""
-    return np.random.default_rng([seed, zlib.crc32(label.encode("utf-8"))])
-
-
-def draw_weights(n: int, resamples: int, rng: np.random.Generator) -> np.ndarray:
-    """W (resamples x n): how often each question is drawn in each replicate."""
-    if n == 0 or resamples <= 0:
-        return np.zeros((max(resamples, 0), n))
-    idx = rng.integers(0, n, size=(resamples, n))
-    flat = (idx + (np.arange(resamples) * n)[:, None]).ravel()
-    return np.bincount(flat, minlength=resamples * n).reshape(resamples, n).astype(float)
-
-
 def mean_replicates(weights: np.ndarray, values: np.ndarray) -> np.ndarray:
-    """Each replicate's mean of the per-question values."""
-    return (weights @ values) / weights.sum(axis=1)
-
-
-def percentile_ci(replicates: np.ndarray | None) -> tuple[float, float] | None:
-    """The central CONFIDENCE interval of the finite replicates; None when there are none."""
-    if replicates is None or replicates.size == 0:
-        return None
-    finite = replicates[np.isfinite(replicates)]
-    if finite.size == 0:
-        return None
-    alpha = (1 - CONFIDENCE) / 2
-    lo, hi = np.quantile(finite, [alpha, 1 - alpha])
-    return float(lo), float(hi)
+    """Each replicate's mean of the per-question values (the questions are the clusters)."""
+    return ratio_replicates(weights, values, np.ones(len(values)))
 
 
 def _ir_name(metric: str, rel: int) -> str:
