@@ -136,3 +136,12 @@ if __name__ == "__main__":
 def test_wilson_bounds_are_exact_at_the_edges() -> None:
     assert wilson(0.0, 100)[0] == 0.0 and wilson(1.0, 100)[1] == 1.0
     assert 0.0 < wilson(0.0, 100)[1] < 0.05 and 0.95 < wilson(1.0, 100)[0] < 1.0
+
+
+def test_interior_rate_with_identical_questions_does_not_collapse() -> None:
+    """Constant per-question means (bootstrap variance ~0 from rounding) fall back to Wilson at
+    the number of questions instead of a zero-width interval."""
+    reps = np.full(1000, 0.8) + np.random.default_rng(0).normal(0, 1e-17, 1000)
+    assert effective_n(0.8, reps, 300) == 300.0
+    low, high = score_interval(0.8, reps, 300)
+    assert low < 0.78 and high > 0.82

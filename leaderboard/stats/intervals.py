@@ -80,7 +80,10 @@ def effective_n(p: float, replicates: np.ndarray | None, n_clusters: int) -> flo
     var = float(np.var(finite, ddof=1))
     if n_clusters > 1:
         var *= n_clusters / (n_clusters - 1)
-    if var <= 0:
+    if var <= 1e-12 * spread:
+        # Every question gives the same mean (e.g. a policy right at 4 of 5 noise rates on every
+        # question): the bootstrap sees no spread, which is no evidence of certainty. Fall back to
+        # the number of questions, as at 0 and 1 (rounding leaves ~1e-33 here, not 0).
         return float(n_clusters)
     return spread / var
 
