@@ -71,6 +71,12 @@ def load_backend(sub: Submission) -> Backend:
         except ImportError as exc:
             raise missing_dependency("openai", exc) from None
         return OpenAIBackend.from_submission(sub)
+    if sub.backend == "system":
+        try:  # deferred: httpx is only needed for the HTTP backends
+            from leaderboard.backends.system import SystemBackend
+        except ImportError as exc:
+            raise missing_dependency("openai", exc) from None
+        return SystemBackend.from_submission(sub)
     if sub.backend == "vllm":
         # deferred: vllm (and CUDA) load only when this backend is asked for
         from leaderboard.backends.vllm_backend import VLLMBackend

@@ -20,11 +20,11 @@ import pandas as pd
 
 from leaderboard.board.load import Entry, SiteData, load_site_data
 from leaderboard.core.schema import DIFF_LANG
-from leaderboard.core.types import ABILITIES, LANGS, MODES
+from leaderboard.core.types import ABILITIES, LANGS, MODES, PROBES
 from leaderboard.run.store import RunStore
 
 LANG_CATEGORIES = [*LANGS, "all", DIFF_LANG]
-ABILITY_CATEGORIES = [*ABILITIES, "overall"]
+ABILITY_CATEGORIES = [*ABILITIES, "overall", *PROBES]
 # The rate fields of a cell that carry a CI in results.json: (column, CI field).
 _CELL_RATES = (
     ("accuracy", "accuracy_ci"),

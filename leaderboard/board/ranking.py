@@ -18,7 +18,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from leaderboard.core.schema import DIFF_LANG, CellMetrics, Results, ScoreEntry
+from leaderboard.core.schema import DIFF_LANG, CellMetrics, ProbeEntry, Results, ScoreEntry
 
 # Backends that answer without a model (the scripted baselines; "fake" is its former name).
 TRIVIAL_BACKENDS = frozenset({"scripted", "fake"})
@@ -37,6 +37,26 @@ def score_entry(
         if (entry.lang, entry.ability, entry.mode, entry.metric) == (lang, ability, mode, metric):
             return entry
     return None
+
+
+def probe_entry(
+    results: Results, lang: str, probe: str, metric: str, mode: str
+) -> ProbeEntry | None:
+    """One figure of the probes (chain, replacement, cliff), None when not measured."""
+    for e in results.probes:
+        if (e.lang, e.probe, e.metric, e.mode) == (lang, probe, metric, mode):
+            return e
+    return None
+
+
+def cliff_marks(results: Results, lang: str, mode: str) -> dict[str, object]:
+    """The noise chart's cliff markers for one language and mode (Series keyword arguments)."""
+    drop = probe_entry(results, lang, "cliff", "largest_drop", mode)
+    half = probe_entry(results, lang, "cliff", "below_half_at", mode)
+    return {
+        "cliff": tuple(drop.rates) if drop is not None and len(drop.rates) == 2 else None,
+        "half": half.value if half is not None else None,
+    }
 
 
 def cell(

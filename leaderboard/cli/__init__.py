@@ -13,6 +13,7 @@ from leaderboard import __version__
 from leaderboard.cli import (
     data_cmds,
     judge_cmds,
+    probe_cmds,
     retrieval_cmds,
     run_cmds,
     scorers_cmds,
@@ -65,6 +66,7 @@ def _register() -> None:
         site_cmds,
         trust_cmds,
         retrieval_cmds,
+        probe_cmds,
     ):
         module.register(app, data_app)
 

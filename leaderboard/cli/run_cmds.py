@@ -10,7 +10,7 @@ import typer
 
 from leaderboard.core.errors import ConfigError
 from leaderboard.core.submission import load_submission
-from leaderboard.core.types import ABILITIES, LANGS
+from leaderboard.core.types import ABILITIES, LANGS, PROBES
 from leaderboard.data.manifest import data_root
 from leaderboard.run.runner import DryRunReport, ShardReport, run_submission
 
@@ -73,7 +73,10 @@ def run(
         None, "--languages", help="Comma list, e.g. zh,en (default: the YAML's run plan)."
     ),
     abilities: str | None = typer.Option(
-        None, "--abilities", help="Comma list of noise,rejection,integration,counterfactual."
+        None,
+        "--abilities",
+        help="Comma list of noise,rejection,integration,counterfactual and the probes "
+        "chain,replacement.",
     ),
     noise_rates: str | None = typer.Option(
         None, "--noise-rates", help="'0,0.4' (noise+integration) or 'noise=0,0.4;integration=0'."
@@ -113,7 +116,7 @@ def run(
         out_dir=out,
         limit=limit,
         languages=_csv(languages, LANGS, "--languages"),  # type: ignore[arg-type]
-        abilities=_csv(abilities, ABILITIES, "--abilities"),  # type: ignore[arg-type]
+        abilities=_csv(abilities, ABILITIES + PROBES, "--abilities"),  # type: ignore[arg-type]
         noise_rates=parse_noise_rates(noise_rates),  # type: ignore[arg-type]
         dry_run=dry_run,
         allow_partial_data=allow_partial_data,

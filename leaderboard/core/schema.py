@@ -52,6 +52,8 @@ class PredictionRecord(_Strict):
     # (leaderboard.core.text); repaired_by names the step that did it to a record written before
     trimmed_incomplete_char: bool = False
     repaired_by: str | None = None
+    # a `system` submission: the ids (from `corpus export`) of the passages the system used
+    passage_ids: list[str] | None = None
 
 
 class CellMetrics(_Strict):
@@ -98,6 +100,21 @@ class ScoreEntry(_Strict):
     definition: str  # one sentence, shown as a tooltip on the site
     # why the value is missing (None) or not complete, shown with "—" on the site
     note: str | None = None
+
+
+class ProbeEntry(_Strict):
+    """A figure of the probes of issue 15 for one language and mode: the retrieve-then-generate
+    chain, context replacement, or the noise cliff. Never part of the RGB scores."""
+
+    lang: Lang
+    mode: Mode
+    probe: Literal["chain", "replacement", "cliff"]
+    metric: str  # e.g. "recall_at_k", "context_reliance", "largest_drop", "below_half_at"
+    value: float | None  # a rate; for "below_half_at" the noise rate (None: never below half)
+    ci: CI | None = None
+    n_questions: int
+    rates: tuple[float, ...] = ()  # cliff: the noise rates the figure refers to
+    definition: str
 
 
 class Bootstrap(_Strict):
@@ -150,3 +167,4 @@ class Results(_Strict):
     bootstrap: Bootstrap
     cells: list[CellMetrics]
     scores: list[ScoreEntry]
+    probes: list[ProbeEntry] = Field(default_factory=list)  # issue 15; absent in older files

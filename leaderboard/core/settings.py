@@ -108,6 +108,27 @@ class OpenAISettings(StrictModel):
         return v
 
 
+class SystemSettings(StrictModel):
+    """A whole RAG system behind an HTTP endpoint (bring your own retriever and generator).
+
+    The runner POSTs {"question": ..., "lang": "zh"|"en"} to `url` and expects
+    {"answer": "...", "passage_ids": ["zh-...", ...]}: the ids (from `rgb-leaderboard corpus
+    export`) of the passages the system used. It is never sent RGB's passages.
+    """
+
+    url: str  # e.g. http://127.0.0.1:8080/answer
+    concurrency: int = Field(1, ge=1, le=512)
+    timeout_s: float = Field(300.0, gt=0)
+    max_retries: int = Field(3, ge=0, le=50)
+
+    @field_validator("url")
+    @classmethod
+    def _url(cls, v: str) -> str:
+        if not re.match(r"^https?://", v):
+            raise ValueError(f"must start with http:// or https:// (got {v!r})")
+        return v
+
+
 class VLLMSettings(StrictModel):
     """Offline vLLM engine settings (tensor parallelism over the GPUs of one machine)."""
 

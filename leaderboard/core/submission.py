@@ -35,6 +35,7 @@ from leaderboard.core.settings import (
     RunPlan,
     ScriptedSettings,
     StrictModel,
+    SystemSettings,
     VLLMSettings,
 )
 from leaderboard.core.yaml_lines import check_duplicate_keys, format_validation_errors, line_of
@@ -84,11 +85,11 @@ class Submission(StrictModel):
         "(`rgb-leaderboard submissions pin PATH` writes it).",
         examples=["a09a35458c702b33eeacc393d103063234e8bc28"],
     )
-    backend: Literal["hf", "openai", "vllm", "scripted"] = Field(
+    backend: Literal["hf", "openai", "vllm", "scripted", "system"] = Field(
         "hf",
         description="What generates the answers: transformers (hf), an OpenAI-compatible server, "
-        "the vLLM engine, or the scripted in-package backend (baselines, no model; `fake` is "
-        "read as its former name).",
+        "the vLLM engine, the scripted in-package backend (baselines, no model; `fake` is "
+        "read as its former name), or a whole RAG system behind an HTTP endpoint (system).",
     )
     params: str | None = Field(
         None, description="The parameter count shown on the site.", examples=["7B"]
@@ -149,6 +150,12 @@ class Submission(StrictModel):
     )
     scripted: ScriptedSettings | None = Field(
         None, validate_default=True, description="Policy settings for backend scripted."
+    )
+    system: SystemSettings | None = Field(
+        None,
+        validate_default=True,
+        description="The RAG system's endpoint; required by backend system (it gets only the "
+        "question and language and returns the answer and the passage ids it used).",
     )
     run: RunPlan = Field(
         default_factory=RunPlan,
@@ -213,7 +220,7 @@ class Submission(StrictModel):
             data["scripted"] = block
         return data
 
-    @field_validator("openai", "vllm", "scripted")
+    @field_validator("openai", "vllm", "scripted", "system")
     @classmethod
     def _settings_match_backend(cls, v: Any, info: ValidationInfo) -> Any:
         backend = info.data.get("backend")
@@ -225,6 +232,8 @@ class Submission(StrictModel):
         if v is None and backend == name:
             if name == "openai":
                 raise ValueError("backend 'openai' needs an 'openai:' block with at least base_url")
+            if name == "system":
+                raise ValueError("backend 'system' needs a 'system:' block with at least url")
             return VLLMSettings() if name == "vllm" else ScriptedSettings()
         return v
 

@@ -11,12 +11,16 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 Lang = Literal["en", "zh"]
-Ability = Literal["noise", "rejection", "integration", "counterfactual"]
+# The four RGB abilities, plus the probes of issue 15 (chain: retrieve-then-generate over the
+# question's own pool; replacement: passages of unrelated questions). Probes are selected, run,
+# stored and scored like abilities but never enter the RGB ability or overall scores.
+Ability = Literal["noise", "rejection", "integration", "counterfactual", "chain", "replacement"]
 Mode = Literal["rgb", "strict"]
 Role = Literal["system", "user", "assistant"]
 
 LANGS: tuple[Lang, ...] = ("zh", "en")
 ABILITIES: tuple[Ability, ...] = ("noise", "rejection", "integration", "counterfactual")
+PROBES: tuple[Ability, ...] = ("chain", "replacement")
 MODES: tuple[Mode, ...] = ("rgb", "strict")
 
 # The RGB protocol: which noise rates each ability is evaluated at (paper, Section 4).
@@ -25,7 +29,7 @@ DEFAULT_NOISE_RATES: dict[Ability, tuple[float, ...]] = {
     "rejection": (1.0,),
     "integration": (0.0, 0.2, 0.4),
     "counterfactual": (0.0,),
-}
+}  # the probes (PROBES) have no noise rate: their instances carry 0.0 (the key format)
 
 # An answer is a string, a list of required strings, or a list whose elements are strings or lists
 # of alternatives. Stored as tuples so records stay immutable.
@@ -62,6 +66,9 @@ class TestInstance:
     answer: Answer
     docs: tuple[str, ...]
     fakeanswer: Answer = ()
+    # where each passage came from, for probes ("positive[2]", "zh_refine.json#17 positive[0]");
+    # empty for the RGB abilities, whose passages come from the record itself
+    sources: tuple[str, ...] = ()
 
     @property
     def key(self) -> str:
@@ -83,11 +90,13 @@ class ChatRequest:
     in the order shown and the instance's language. Model backends ignore them; the scripted
     baselines (backends/scripted.py) read them instead of parsing the prompt text back, which
     would depend on the template and on no passage containing the separator. They are not part of
-    the prompt hash (prompts.prompt_sha256 covers the messages only).
+    the prompt hash (prompts.prompt_sha256 covers the messages only). `question` is the bare
+    question, all a `system` backend (a whole RAG pipeline) is sent, with `lang`.
     """
 
     messages: tuple[ChatMessage, ...]
     passages: tuple[str, ...] = ()
+    question: str | None = None
     lang: Lang | None = None
 
 

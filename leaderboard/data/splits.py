@@ -31,7 +31,11 @@ ROLE_OF_ABILITY: dict[str, str] = {
     "rejection": "noise_rejection",
     "integration": "integration",
     "counterfactual": "counterfactual",
+    # the probes ask the noise split's questions (one question per record, answers in passages)
+    "chain": "noise_rejection",
+    "replacement": "noise_rejection",
 }
+_NOISE_FILE = ("noise", "rejection", "chain", "replacement")
 
 
 @dataclass(frozen=True)
@@ -69,7 +73,7 @@ def split_file_name(lang: Lang, ability: Ability, variant: Variant = "refine") -
 
 
 def _partial_for(lang: Lang, ability: Ability) -> ManifestEntry | None:
-    if ability not in ("noise", "rejection"):
+    if ability not in _NOISE_FILE:
         return None
     return next((e for e in manifest(lang) if e.role == "partial"), None)
 

@@ -61,7 +61,8 @@ def build_request(instance: TestInstance) -> ChatRequest:
     """System + user messages; user only when there are no passages (as the reference does).
     The passages and language ride along as data for the scripted baselines."""
     user = ChatMessage(role="user", content=user_prompt(instance))
-    context = {"passages": instance.docs, "lang": instance.lang}
+    # `question` is what a `system` backend (a whole RAG pipeline) gets
+    context = {"passages": instance.docs, "lang": instance.lang, "question": instance.query}
     if not instance.docs:
         return ChatRequest(messages=(user,), **context)
     return ChatRequest(

@@ -4,7 +4,9 @@ provenance that makes a results.json reproducible from its submission alone.
 
 from __future__ import annotations
 
+import dataclasses
 import sys
+from collections.abc import Mapping
 
 from leaderboard import __version__
 from leaderboard.backends.base import Backend
@@ -15,18 +17,34 @@ from leaderboard.core.versions import versions
 from leaderboard.run import provenance as prov
 from leaderboard.run.generate import GenStats
 from leaderboard.run.plan import Plan, PlannedSplit
+from leaderboard.run.probes import probes_provenance
 from leaderboard.scoring.audit import answer_in_passages
 from leaderboard.scoring.outcome import SplitInfo, scored_items
-from leaderboard.stats.metrics import compute_metrics
+from leaderboard.stats.metrics import compute_results
 from leaderboard.stats.version import scoring_version
 
 BOOTSTRAP_SEED = 2333
 
 
-def _score(plan: Plan, records: dict[str, PredictionRecord]) -> list:
+def _shown(instance, rec: PredictionRecord, corpus: Mapping[str, str] | None):
+    """The instance as scored: for a `system` prediction, with the passages the system says it
+    used (looked up by id in the exported corpus; unknown ids count as no passage)."""
+    if rec.passage_ids is None or corpus is None:
+        return instance
+    ids = [i for i in rec.passage_ids if i in corpus]
+    return dataclasses.replace(instance, docs=tuple(corpus[i] for i in ids), sources=tuple(ids))
+
+
+def _score(
+    plan: Plan, records: dict[str, PredictionRecord], corpus: Mapping[str, str] | None = None
+) -> list:
     """Both scoring modes for every planned instance that has a prediction (errors included)."""
     return scored_items(
-        (it.instance, records[it.instance.key].prediction, records[it.instance.key].error)
+        (
+            _shown(it.instance, records[it.instance.key], corpus),
+            records[it.instance.key].prediction,
+            records[it.instance.key].error,
+        )
         for it in plan.items
         if it.instance.key in records
     )
@@ -98,6 +116,15 @@ def _invocation_extra(stats: GenStats, wall_s: float) -> dict[str, object]:
     }
 
 
+def _probes_extra(sub: Submission, plan: Plan) -> dict[str, object]:
+    """How the probe instances were built, when the results hold any."""
+    langs = sorted({s.lang for s in plan.splits if s.ability in ("chain", "replacement")})
+    if not langs:
+        return {}
+    system = sub.backend == "system"
+    return {"probes": probes_provenance(langs, sub.run.passage_num, system)}  # type: ignore[arg-type]
+
+
 def _provenance(
     sub: Submission,
     plan: Plan,
@@ -157,6 +184,7 @@ def _provenance(
             "sum_latency_s": round(sum(r.latency_s or 0.0 for r in in_plan), 3),
             "skipped_splits": [prov.repo_relative(s) for s in plan.skipped],
             "backend": info,
+            **_probes_extra(sub, plan),
             **({"data_parallel": data_parallel} if data_parallel is not None else {}),
         },
     )
@@ -176,12 +204,14 @@ def assemble_results(
     command: str | None,
     resamples: int,
     data_parallel: dict[str, object] | None = None,
+    corpus: Mapping[str, str] | None = None,
 ) -> Results:
-    """Score every prediction in the plan (both modes), compute metrics, attach provenance."""
-    scored = _score(plan, records)
-    cells, scores, bootstrap = compute_metrics(
-        scored, _split_infos(plan), resamples=resamples, seed=BOOTSTRAP_SEED
-    )
+    """Score every prediction in the plan (both modes), compute metrics, attach provenance.
+
+    `corpus` (passage id -> text) resolves the passage ids a `system` submission returned."""
+    scored = _score(plan, records, corpus)
+    metrics = compute_results(scored, _split_infos(plan), resamples=resamples, seed=BOOTSTRAP_SEED)
+    cells, scores, bootstrap = metrics.cells, metrics.scores, metrics.bootstrap
     reasons = _partial_reasons(plan, records, cells)
     info = backend_info(backend, previous)
     in_plan = [records[it.instance.key] for it in plan.items if it.instance.key in records]
@@ -206,4 +236,5 @@ def assemble_results(
         bootstrap=bootstrap,
         cells=cells,
         scores=scores,
+        probes=metrics.probes,
     )

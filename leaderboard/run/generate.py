@@ -30,6 +30,12 @@ class GenStats:
     model_time_s: float = 0.0  # time inside backend.generate
 
 
+def _ids(c: Completion) -> list[str] | None:
+    """The passage ids a `system` backend returned (None for every other backend)."""
+    ids = c.extra.get("passage_ids")
+    return list(ids) if isinstance(ids, list) else None  # type: ignore[arg-type]
+
+
 def make_record(
     item: WorkItem, c: Completion, fingerprint: str, batch_size: int | None
 ) -> PredictionRecord:
@@ -51,6 +57,7 @@ def make_record(
         batch_size=batch_size,
         created=prov.now_iso(),
         trimmed_incomplete_char=bool(c.extra.get(TRIM_FIELD, False)),
+        passage_ids=_ids(c),
     )
 
 

@@ -18,6 +18,7 @@ from leaderboard.core.types import (
     ABILITIES,
     DEFAULT_NOISE_RATES,
     LANGS,
+    PROBES,
     Ability,
     ChatRequest,
     Lang,
@@ -26,7 +27,9 @@ from leaderboard.core.types import (
 from leaderboard.data.manifest import lang_dir
 from leaderboard.data.splits import split_file_name
 from leaderboard.protocol.instances import build_instances
+from leaderboard.protocol.probes import build_probe_instances
 from leaderboard.protocol.prompts import build_request, passage_sha256, prompt_sha256
+from leaderboard.run.probes import chain_rank
 
 
 @dataclass(frozen=True)
@@ -80,9 +83,10 @@ def _selection_reasons(
         reasons.append(f"--limit {limit}: only the first {limit} records of each split")
     if set(langs) != set(LANGS):
         reasons.append(f"languages limited to {', '.join(langs)}")
-    if set(abls) != set(ABILITIES):
-        reasons.append(f"abilities limited to {', '.join(abls)}")
-    for a in abls:
+    rgb = [a for a in abls if a in ABILITIES]  # probes never make the RGB protocol partial
+    if set(rgb) != set(ABILITIES):
+        reasons.append(f"abilities limited to {', '.join(rgb) or 'none of the four'}")
+    for a in rgb:
         if tuple(rates[a]) != tuple(DEFAULT_NOISE_RATES[a]):
             reasons.append(f"{a}: noise rates {rates[a]} instead of {list(DEFAULT_NOISE_RATES[a])}")
     return reasons
@@ -96,6 +100,41 @@ def _work_items(instances: Sequence[TestInstance]) -> tuple[WorkItem, ...]:
             WorkItem(inst, req, prompt_sha256(req), tuple(passage_sha256(d) for d in inst.docs))
         )
     return tuple(items)
+
+
+def _instances(
+    sub: Submission,
+    root: Path,
+    lang: Lang,
+    ability: Ability,
+    rates: list[float],
+    allow: bool,
+    limit: int | None,
+) -> tuple[object, list[TestInstance]]:
+    """RGB's instances for an ability; the probe builder for a probe (a `system` submission's
+    chain gets no passages: the system retrieves for itself)."""
+    if ability in PROBES:
+        system = sub.backend == "system"
+        return build_probe_instances(
+            root,
+            lang,
+            ability,
+            rank=None if system else chain_rank(lang),
+            variant=sub.run.variant,
+            allow_partial=allow,
+            limit=limit,
+            passage_num=sub.run.passage_num,
+        )
+    return build_instances(
+        root,
+        lang,
+        ability,
+        noise_rates=rates,
+        variant=sub.run.variant,
+        allow_partial=allow,
+        limit=limit,
+        passage_num=sub.run.passage_num,
+    )
 
 
 def _plan_split(
@@ -112,16 +151,7 @@ def _plan_split(
     """Add one split to the plan, or record it as skipped when its data file is absent and
     partial data is allowed."""
     try:
-        source, instances = build_instances(
-            root,
-            lang,
-            ability,
-            noise_rates=rates,
-            variant=sub.run.variant,
-            allow_partial=allow,
-            limit=limit,
-            passage_num=sub.run.passage_num,
-        )
+        source, instances = _instances(sub, root, lang, ability, rates, allow, limit)
     except DataError as exc:
         if allow and _split_missing(root, lang, ability, sub.run.variant):
             plan.skipped.append(f"{lang}/{ability}: data not available ({exc})")
@@ -159,7 +189,14 @@ def build_plan(
     for lang in langs:
         for ability in abls:
             _plan_split(
-                plan, sub, root, lang, ability, rates=rates[ability], allow=allow, limit=limit
+                plan,
+                sub,
+                root,
+                lang,
+                ability,
+                rates=rates.get(ability, [0.0]),
+                allow=allow,
+                limit=limit,
             )
     if not plan.items:
         raise ConfigError(
@@ -188,8 +225,11 @@ def widen_to_records(
     planned = {it.instance.key for it in plan.items}
     if all(key in planned for key in records):
         return plan
+    recorded = {r.ability for r in records.values()}
+    own = list(sub.run.abilities)
+    abls = own + [p for p in PROBES if p in recorded and p not in own]  # keep measured probes
     try:
-        full = build_plan(sub, root, allow_partial_data=allow_partial_data)
+        full = build_plan(sub, root, abilities=abls, allow_partial_data=allow_partial_data)
     except (ConfigError, DataError):
         return plan  # the protocol cannot be rebuilt here (data gone): score what was planned
     extra, stale = [], 0

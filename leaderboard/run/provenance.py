@@ -61,7 +61,7 @@ def _local_dir_identity(folder: Path) -> dict[str, object]:
 
 def model_identity(sub: Submission) -> dict[str, object]:
     """Identity of the weights without loading them."""
-    if sub.backend in ("openai", "scripted"):
+    if sub.backend in ("openai", "scripted", "system"):
         served = sub.openai.model if sub.openai and sub.openai.model else sub.model
         return {"served_model": served, "revision": sub.revision}
     resolved = sub.resolve_model()
@@ -115,6 +115,12 @@ def fingerprint_inputs(sub: Submission) -> dict[str, object]:
         # the key keeps the scripted backend's former name, and empty `rules` are left out (they
         # came later), so existing fingerprints stay valid
         "fake": _scripted_inputs(sub),
+        # only for a system (its endpoint's address is where it runs, not what it is: left out)
+        **(
+            {"system": "http endpoint: question + language in, answer + ids out"}
+            if sub.backend == "system"
+            else {}
+        ),
     }
 
 

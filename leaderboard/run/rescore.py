@@ -20,6 +20,7 @@ from leaderboard.core.types import (
     ABILITIES,
     DEFAULT_NOISE_RATES,
     LANGS,
+    PROBES,
     Ability,
     Lang,
     Mode,
@@ -62,16 +63,16 @@ def _line(where: str, obj: object, any_noise_rate: bool = False) -> InputLine:
     lang, ability, rid, rate, pred = (obj[f] for f in REQUIRED)
     if lang not in LANGS:
         raise _bad(where, "lang", f"{lang!r} is not a language; use one of {', '.join(LANGS)}")
-    if ability not in ABILITIES:
-        raise _bad(
-            where, "ability", f"{ability!r} is not an ability; use one of {', '.join(ABILITIES)}"
-        )
+    if ability not in ABILITIES + PROBES:
+        names = ", ".join(ABILITIES + PROBES)
+        raise _bad(where, "ability", f"{ability!r} is not an ability; use one of {names}")
     if not isinstance(rid, int) or isinstance(rid, bool):
         raise _bad(where, "id", f"expected an integer, got {rid!r}")
     if isinstance(rate, bool) or not isinstance(rate, int | float) or not 0 <= rate <= 1:
         raise _bad(where, "noise_rate", f"expected a number between 0 and 1, got {rate!r}")
-    if not any_noise_rate and float(rate) not in DEFAULT_NOISE_RATES[ability]:
-        protocol = ", ".join(f"{r:.1f}" for r in DEFAULT_NOISE_RATES[ability])
+    protocol_rates = DEFAULT_NOISE_RATES.get(ability, (0.0,))  # probes: 0.0
+    if not any_noise_rate and float(rate) not in protocol_rates:
+        protocol = ", ".join(f"{r:.1f}" for r in protocol_rates)
         raise _bad(
             where,
             "noise_rate",

@@ -31,6 +31,8 @@ from leaderboard.site.pages.index import board_downloads, downloads_page, models
 from leaderboard.site.pages.instances import instance_pages
 from leaderboard.site.pages.methodology import methodology_page
 from leaderboard.site.pages.model import model_page
+from leaderboard.site.pages.probes import PATH as PROBES_PATH
+from leaderboard.site.pages.probes import probes_page
 from leaderboard.site.pages.retrieval import PAGE as RETRIEVAL_PAGE
 from leaderboard.site.pages.retrieval import retrieval_page
 from leaderboard.site.pages.retrieval_questions import question_pages
@@ -52,6 +54,7 @@ def render(data: SiteData) -> Output:
         out.pages.update(translated_home_pages(data, lg))
         out.pages.update(translated_zh_vs_en_page(data, lg))
     out.pages["zh-vs-en.md"] = zh_vs_en_page(data, out)
+    out.pages[PROBES_PATH] = probes_page(data, out)
     for lang in LANGS:
         for ability in ABILITIES:
             out.pages[f"abilities/{lang}-{ability}.md"] = ability_page(data, lang, ability, out)

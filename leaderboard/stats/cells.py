@@ -15,14 +15,15 @@ import numpy as np
 
 from leaderboard.core.errors import ResultsError
 from leaderboard.core.schema import CellMetrics
-from leaderboard.core.types import Ability, Lang, Mode, TestInstance
+from leaderboard.core.types import PROBES, Ability, Lang, Mode, TestInstance
 from leaderboard.data.splits import ROLE_OF_ABILITY
+from leaderboard.protocol.probes import supported
 from leaderboard.scoring.audit import fake_equals_answer
 from leaderboard.scoring.outcome import ScoredItem, SplitInfo, corrected, effective_score
 from leaderboard.stats.bootstrap import draw_weights, ratio_replicates, rng_for
 from leaderboard.stats.intervals import score_interval
 
-_VECTORS = ("correct", "rejected", "detected", "corrected", "f1", "answered")
+_VECTORS = ("correct", "rejected", "detected", "corrected", "f1", "answered", "supported")
 
 
 def cluster_of(inst: TestInstance) -> tuple[str, str, int]:
@@ -47,21 +48,27 @@ def groups(
     resamples: int,
     seed: int,
 ) -> dict[tuple[Lang, str], Group]:
-    """One Group per (language, data file), its draws seeded by that name (stable across runs)."""
+    """One Group per (language, data file), its draws seeded by that name (stable across runs).
+
+    The draws rest on the ids of the RGB abilities' items, so adding probe predictions never
+    changes an RGB interval; ids only probes asked get their own draws, appended (a second
+    stratum, seeded by the name + "/probes")."""
     ids: dict[tuple[Lang, str], set[int]] = defaultdict(set)
+    extra: dict[tuple[Lang, str], set[int]] = defaultdict(set)
     for it in items:
-        ids[(it.instance.lang, splits[(it.instance.lang, it.instance.ability)].data_file)].add(
-            it.instance.id
-        )
+        key = (it.instance.lang, splits[(it.instance.lang, it.instance.ability)].data_file)
+        (extra if it.instance.ability in PROBES else ids)[key].add(it.instance.id)
     out = {}
-    for (lang, data_file), s in sorted(ids.items()):
-        ordered = sorted(s)
-        rng = rng_for(seed, f"{lang}/{data_file}")
-        out[(lang, data_file)] = Group(
-            ordered,
-            {i: k for k, i in enumerate(ordered)},
-            draw_weights(len(ordered), resamples, rng),
-        )
+    for key in sorted(set(ids) | set(extra)):
+        lang, data_file = key
+        ordered = sorted(ids[key])
+        more = sorted(extra[key] - ids[key])
+        weights = draw_weights(len(ordered), resamples, rng_for(seed, f"{lang}/{data_file}"))
+        if more:
+            rng = rng_for(seed, f"{lang}/{data_file}/probes")
+            weights = np.hstack([weights, draw_weights(len(more), resamples, rng)])
+        ordered += more
+        out[key] = Group(ordered, {i: k for k, i in enumerate(ordered)}, weights)
     return out
 
 
@@ -150,6 +157,7 @@ def _vectors(
         vals["corrected"][k] = corrected(s, mode)
         vals["f1"][k] = s.token_f1 or 0.0
         vals["answered"][k] = s.correct and not s.rejected
+        vals["supported"][k] = supported(it.instance.docs, it.instance.answer)
     return present, vals
 
 

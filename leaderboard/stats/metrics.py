@@ -9,14 +9,17 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
-from leaderboard.core.schema import Bootstrap, CellMetrics, ScoreEntry
-from leaderboard.core.types import ABILITIES, LANGS, MODES, Ability, Lang, Mode
+from leaderboard.core.schema import Bootstrap, CellMetrics, ProbeEntry, ScoreEntry
+from leaderboard.core.types import ABILITIES, LANGS, MODES, PROBES, Ability, Lang, Mode
 from leaderboard.scoring.outcome import ScoredItem, SplitInfo
 from leaderboard.stats.aggregate import score_entries
 from leaderboard.stats.bootstrap import CONFIDENCE
 from leaderboard.stats.cells import Cell, build_cell, check_items, groups
+from leaderboard.stats.cliff import cliff_entries
 from leaderboard.stats.intervals import METHOD
+from leaderboard.stats.probes import chain_entries, replacement_entries
 
 CellKey = tuple[Lang, Ability, float]
 
@@ -30,7 +33,7 @@ def _by_cell(items: Sequence[ScoredItem]) -> dict[CellKey, list[ScoredItem]]:
 
 def _cell_order(keys: Sequence[CellKey]) -> list[CellKey]:
     """Language, then the abilities' canonical order, then noise rate."""
-    order = {a: i for i, a in enumerate(ABILITIES)}
+    order = {a: i for i, a in enumerate(ABILITIES + PROBES)}
     return sorted(keys, key=lambda k: (LANGS.index(k[0]), order[k[1]], k[2]))
 
 
@@ -64,15 +67,53 @@ def build_cells(
     return cells, rows, langs
 
 
+@dataclass(frozen=True)
+class Metrics:
+    """Everything results.json stores from the scored items."""
+
+    cells: list[CellMetrics]
+    scores: list[ScoreEntry]
+    probes: list[ProbeEntry]
+    bootstrap: Bootstrap
+
+
+def probe_entries(cells: CellsByKey, langs: list[Lang]) -> list[ProbeEntry]:
+    """Chain, replacement and cliff figures per mode and language (issue 15); the RGB scores
+    never read them."""
+    out: list[ProbeEntry] = []
+    for mode in MODES:
+        for lang in langs:
+            chain = cells.get((lang, "chain", mode), {}).get(0.0)
+            if chain is not None:
+                out += chain_entries(lang, mode, chain)
+            replaced = cells.get((lang, "replacement", mode), {}).get(0.0)
+            noise = cells.get((lang, "noise", mode), {})
+            if replaced is not None:
+                out += replacement_entries(lang, mode, replaced, noise.get(0.0))
+            out += cliff_entries(lang, mode, noise)
+    return out
+
+
+def compute_results(
+    items: Sequence[ScoredItem],
+    splits: Mapping[tuple[Lang, Ability], SplitInfo],
+    resamples: int = 1000,
+    seed: int = 2333,
+) -> Metrics:
+    """Cells for every (lang, ability or probe, noise rate, mode) present, ability/overall scores
+    (the four RGB abilities only), probe figures, bootstrap info."""
+    cells, rows, langs = build_cells(items, splits, resamples, seed)
+    entries = score_entries(cells, langs)
+    boot = Bootstrap(method=METHOD, resamples=resamples, seed=seed, confidence=CONFIDENCE)
+    return Metrics(rows, entries, probe_entries(cells, langs), boot)
+
+
 def compute_metrics(
     items: Sequence[ScoredItem],
     splits: Mapping[tuple[Lang, Ability], SplitInfo],
     resamples: int = 1000,
     seed: int = 2333,
 ) -> tuple[list[CellMetrics], list[ScoreEntry], Bootstrap]:
-    """Cells for every (lang, ability, noise rate, mode) present, ability/overall scores, bootstrap
-    info."""
-    cells, rows, langs = build_cells(items, splits, resamples, seed)
-    entries = score_entries(cells, langs)
-    boot = Bootstrap(method=METHOD, resamples=resamples, seed=seed, confidence=CONFIDENCE)
-    return rows, entries, boot
+    """Cells, ability/overall scores and bootstrap info (compute_results without the probes)."""
+    m = compute_results(items, splits, resamples, seed)
+    return m.cells, m.scores, m.bootstrap

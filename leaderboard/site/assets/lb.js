@@ -120,7 +120,11 @@
         var det = el("details", "lb-docs");
         det.appendChild(el("summary", null, "Passages shown (" + item.docs.length + ")"));
         var ol = el("ol");
-        item.docs.forEach(function (d) { ol.appendChild(el("li", null, d)); });
+        item.docs.forEach(function (d, i) {
+          // probes record where each passage came from (pool position or donor question)
+          var li = el("li", null, item.src && item.src[i] ? "[" + item.src[i] + "] " + d : d);
+          ol.appendChild(li);
+        });
         det.appendChild(ol);
         art.appendChild(det);
       }

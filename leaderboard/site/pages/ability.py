@@ -4,7 +4,7 @@ and the trivial baselines in a band under the measured rows (never ranked, left 
 from __future__ import annotations
 
 from leaderboard.board.load import SiteData
-from leaderboard.board.ranking import cells_for, is_trivial_baseline
+from leaderboard.board.ranking import cells_for, cliff_marks, is_trivial_baseline
 from leaderboard.board.reported import frac
 from leaderboard.core.types import DEFAULT_NOISE_RATES
 from leaderboard.site.pages.decision_tables import (
@@ -18,6 +18,7 @@ from leaderboard.site.render import charts
 from leaderboard.site.render.fmt import esc, rate_key
 from leaderboard.site.render.page import (
     ABILITY_NAMES,
+    CLIFF_ALT,
     LANG_NAMES,
     MODE_NAMES,
     Output,
@@ -97,6 +98,7 @@ def _curve_table(
                 tuple(c.accuracy for c in pts),
                 tuple(c.accuracy_ci[0] if c.accuracy_ci else None for c in pts),
                 tuple(c.accuracy_ci[1] if c.accuracy_ci else None for c in pts),
+                **(cliff_marks(s.results, lang, mode) if ability == "noise" else {}),
             )
         )
     reported_rows = []
@@ -156,6 +158,7 @@ def ability_page(data: SiteData, lang: str, ability: str, out: Output) -> str:
                         if any(s.reported for s in series)
                         else ""
                     )
+                    + (CLIFF_ALT if ability == "noise" else "")
                 )
                 args = (series, f"{ABILITY_NAMES[ability]} ({lang}, {mode})")
                 name = f"{lang}-{ability}-{mode}"

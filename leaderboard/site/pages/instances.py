@@ -22,8 +22,10 @@ from pathlib import Path
 
 from leaderboard.board.load import SiteData
 from leaderboard.core.errors import LeaderboardError
-from leaderboard.core.types import ABILITIES, LANGS
+from leaderboard.core.types import ABILITIES, LANGS, PROBES
 from leaderboard.protocol.instances import build_instances
+from leaderboard.protocol.probes import build_probe_instances
+from leaderboard.run.probes import chain_rank
 from leaderboard.scoring.outcome import passed
 from leaderboard.scoring.score import score_both
 from leaderboard.scoring.tokens import load_jieba
@@ -39,7 +41,12 @@ PASS_RULE = {
     "integration": "pass = every required answer element found",
     "rejection": "pass = the model refused (no passage holds the answer)",
     "counterfactual": "pass = the model flagged the false fact and gave the true answer",
+    "chain": "probe: the passages are BM25's top 5 of the question's own pool, in rank order; "
+    "pass = every required answer element found",
+    "replacement": "probe: the passages come from unrelated questions (origins listed); "
+    "pass = answered right anyway (from memory)",
 }
+ORDER = ABILITIES + PROBES
 
 
 PART_BYTES = 256 * 1024  # a part's budget: one part plus the page shell stays far under 500 KB
@@ -99,9 +106,19 @@ def _load_instances(root: Path | None, lang: str, ability: str, rates: list[floa
     if root is None:
         return None, FETCH_HINT
     try:
-        _src, instances = build_instances(
-            root, lang, ability, noise_rates=tuple(rates), allow_partial=True
-        )
+        if ability in PROBES:
+            rank = chain_rank(lang)  # type: ignore[arg-type]
+            _src, instances = build_probe_instances(
+                root,
+                lang,
+                ability,
+                rank=rank,
+                allow_partial=True,  # type: ignore[arg-type]
+            )
+        else:
+            _src, instances = build_instances(
+                root, lang, ability, noise_rates=tuple(rates), allow_partial=True
+            )
     except (
         LeaderboardError
     ) as exc:  # the message names the file: keep it, minus this machine's path
@@ -143,6 +160,7 @@ def group_data(data: SiteData, group: Group, instances: dict | None) -> dict[str
                         "a": _answer_text(inst.answer),
                         "docs": list(inst.docs),
                         "fake": _answer_text(inst.fakeanswer),
+                        **({"src": list(inst.sources)} if inst.sources else {}),
                     }
                 )
     return {
@@ -162,7 +180,7 @@ def groups_in(data: SiteData) -> list[Group]:
     }
     return sorted(
         (Group(*g) for g in seen),
-        key=lambda g: (LANGS.index(g.lang), ABILITIES.index(g.ability), g.noise_rate),
+        key=lambda g: (LANGS.index(g.lang), ORDER.index(g.ability), g.noise_rate),
     )
 
 

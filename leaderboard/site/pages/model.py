@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 
 from leaderboard.board.load import Entry
-from leaderboard.board.ranking import cells_for, coverage
-from leaderboard.core.types import ABILITIES, LANGS, MODES
+from leaderboard.board.ranking import cells_for, cliff_marks, coverage
+from leaderboard.core.types import ABILITIES, LANGS, MODES, PROBES
 from leaderboard.site.render import charts
 from leaderboard.site.render.fmt import esc, md_text, pct
 from leaderboard.site.render.page import (
     ABILITY_NAMES,
+    CLIFF_ALT,
     LANG_NAMES,
     Output,
     badge,
@@ -74,7 +75,7 @@ def _cells_table(sub: Entry) -> Table:
         sub.results.cells,
         key=lambda c: (
             LANGS.index(c.lang),
-            ABILITIES.index(c.ability),
+            (ABILITIES + PROBES).index(c.ability),
             c.noise_rate,
             MODES.index(c.mode),
         ),
@@ -207,12 +208,13 @@ def model_page(sub: Entry, out: Output) -> str:
                         tuple(c.accuracy for c in cs),
                         tuple(c.accuracy_ci[0] if c.accuracy_ci else None for c in cs),
                         tuple(c.accuracy_ci[1] if c.accuracy_ci else None for c in cs),
+                        **cliff_marks(sub.results, lang, mode),  # type: ignore[arg-type]
                     )
                 )
     if series:
         alt = (
             f"Line chart: noise-robustness accuracy (%) against noise rate for {sub.name}, one "
-            "line per language and scoring mode"
+            "line per language and scoring mode" + CLIFF_ALT
         )
         args = (series, f"{sub.name}: noise robustness")
         parts.append(out.chart(f"model-{sub.id}-noise", charts.noise_curve, args, alt, prefix))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from leaderboard.board.load import Entry, SiteData
-from leaderboard.board.ranking import Difference, score_entry, zh_minus_en
+from leaderboard.board.ranking import Difference, probe_entry, score_entry, zh_minus_en
 from leaderboard.core.types import ABILITIES
 from leaderboard.site.render import charts
 from leaderboard.site.render.i18n import DEFAULT, localized, ui
@@ -60,6 +60,34 @@ def _diff_table(data: SiteData, mode: str, prefix: str, lg: str = DEFAULT) -> Ta
     )
 
 
+def _reliance_table(data: SiteData, mode: str, prefix: str) -> Table:
+    """Context reliance per model in each language (issue 15's replacement probe)."""
+    rows = []
+    for s in sorted(data.submissions, key=lambda s: s.id):
+        got = {
+            lang: probe_entry(s.results, lang, "replacement", "context_reliance", mode)
+            for lang in ("zh", "en")
+        }
+        if not any(got.values()):
+            continue
+        row = {"model": model_cell(s, prefix, compact=True)}
+        for lang, e in got.items():
+            row[lang] = Cell.rate(e.value if e else None, e.ci if e else None)
+        rows.append(Row(row))
+    tip = "Accuracy with own passages (noise 0) minus with passages of unrelated questions"
+    return Table(
+        id=f"zh-vs-en-reliance-{mode}",
+        title=f"Context reliance, zh and en, {ui(DEFAULT, f'mode.{mode}')}",
+        columns=(
+            Column("model", "Model"),
+            Column("zh", "Context reliance zh", True, tip),
+            Column("en", "Context reliance en", True, tip),
+        ),
+        rows=tuple(rows),
+        note="Paired 95% CIs; see From retrieval to answer.",
+    )
+
+
 def _dumbbell_charts(
     data: SiteData, out: Output, mode: str, prefix: str, lg: str = DEFAULT
 ) -> list[str]:
@@ -87,6 +115,13 @@ def zh_vs_en_page(data: SiteData, out: Output, lg: str = DEFAULT) -> str:
     for mode in ("rgb", "strict"):
         parts.append(f"\n## {ui(lg, f'mode.{mode}').capitalize()}\n")
         parts.append(out.table(_diff_table(data, mode, prefix, lg), prefix))
+        reliance = _reliance_table(data, mode, prefix)
+        if reliance.rows:  # English only for now (no message-table entries yet)
+            parts.append(
+                "\nHow much each model reads the passages, per language "
+                "([context reliance](retrieval-to-answer.md)):\n"
+            )
+            parts.append(out.table(reliance, prefix))
         if mode == "rgb":
             parts += _dumbbell_charts(data, out, mode, prefix, lg)
     return "\n".join(parts)

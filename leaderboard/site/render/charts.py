@@ -42,6 +42,27 @@ class Series:
     low: tuple[float | None, ...] = ()
     high: tuple[float | None, ...] = ()
     reported: bool = False  # drawn dashed and grey: a paper's number, not measured here
+    cliff: tuple[float, float] | None = None  # noise cliff: the rates of the largest drop
+    half: float | None = None  # noise cliff: first rate below half of the noise-0 accuracy
+
+
+def _cliff_marks(ax, s: Series, color) -> None:
+    """The largest drop as a thick translucent segment, the below-half rate as a triangle."""
+    acc = {x: y for x, y in zip(s.x, s.y, strict=True) if y is not None}
+    if s.cliff is not None and all(r in acc for r in s.cliff):
+        xs = list(s.cliff)
+        ax.plot(xs, [100 * acc[r] for r in xs], color=color, linewidth=6, alpha=0.3, zorder=1)
+    if s.half is not None and s.half in acc:
+        ax.plot(
+            [s.half],
+            [100 * acc[s.half]],
+            marker="v",
+            markersize=8,
+            color=color,
+            markeredgecolor="black",
+            linestyle="none",
+            zorder=3,
+        )
 
 
 def label(text: str, limit: int = MAX_LABEL) -> str:
@@ -108,6 +129,7 @@ def noise_curve(series: list[Series], title: str, xlabel: str = "noise rate") ->
                 color=color,
                 label=label(s.label),
             )
+            _cliff_marks(ax, s, color)
             band = [
                 (x, lo, hi)
                 for x, lo, hi in zip(s.x, s.low, s.high, strict=False)
@@ -243,4 +265,26 @@ def heatmap(
         for side in ("top", "right"):
             ax.spines[side].set_visible(False)
         fig.subplots_adjust(left=0.22, right=0.98, bottom=0.2, top=0.88)
+        return _svg(fig)
+
+
+def stacked_bars(labels: list[str], parts: list[tuple[str, str, list[float]]], title: str) -> str:
+    """One horizontal bar per label split into shares (name, colour, values summing to 1 per
+    bar): the chain attribution per model and language."""
+    with plt.rc_context(_RC):
+        fig, ax = plt.subplots(figsize=(7.5, max(1.8, 0.3 * len(labels) + 1.2)), dpi=100)
+        ys = list(range(len(labels)))[::-1]
+        left = [0.0] * len(labels)
+        for name, color, values in parts:
+            widths = [100 * v for v in values]
+            ax.barh(ys, widths, left=left, color=color, label=name, height=0.7)
+            left = [a + b for a, b in zip(left, widths, strict=True)]
+        ax.set_yticks(ys)
+        ax.set_yticklabels(labels, fontsize=7)
+        ax.set_xlim(0, 100)
+        ax.set_xlabel("share of questions (%)")
+        ax.set_title(title, loc="left")
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, fontsize=7)
+        height = fig.get_figheight()
+        fig.subplots_adjust(left=0.3, right=0.72, bottom=0.9 / height, top=1 - 0.45 / height)
         return _svg(fig)

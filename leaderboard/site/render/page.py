@@ -26,7 +26,13 @@ ABILITY_NAMES = {
     "integration": "Information integration",
     "counterfactual": "Counterfactual robustness",
     "overall": "Overall",
+    "chain": "Retrieve-then-generate (probe)",
+    "replacement": "Context replacement (probe)",
 }
+CLIFF_ALT = (
+    "; a thick translucent segment marks each curve's largest drop between consecutive noise "
+    "rates and a black-edged triangle the first rate below half of its noise-0 accuracy"
+)
 SHORT_NAMES = {
     "noise": "Noise",
     "rejection": "Rejection",

@@ -1,0 +1,118 @@
+"""A whole RAG system as a backend: POST the bare question, get an answer and passage ids back.
+
+The system gets only {"question": ..., "lang": ...} (never RGB's passages, never the prompt) and
+answers {"answer": "...", "passage_ids": ["zh-...", ...]}, the ids coming from `rgb-leaderboard
+corpus export`. The ids travel on `Completion.extra["passage_ids"]` into the prediction record,
+where the chain attribution finds them. Transient failures (timeouts, dropped connections, 429 and
+5xx) are retried with backoff; anything else becomes an error Completion, never a missing item.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING
+
+import httpx
+
+from leaderboard.backends.openai_compat import RETRY_STATUS, public_url
+from leaderboard.core.errors import BackendUnavailable
+from leaderboard.core.types import ChatRequest, Completion, GenerationConfig
+
+if TYPE_CHECKING:
+    from leaderboard.core.submission import Submission
+
+MAX_IDS = 100  # a system that "used" more passages than this is not telling which
+
+
+class SystemBackend:
+    """One POST per question to the system's URL, order preserved."""
+
+    def __init__(
+        self, url: str, *, concurrency: int = 1, timeout_s: float = 300.0, max_retries: int = 3
+    ) -> None:
+        self.url = url
+        self.concurrency = concurrency
+        self.timeout_s = timeout_s
+        self.max_retries = max_retries
+        self.calls = 0
+
+    @classmethod
+    def from_submission(cls, sub: Submission) -> SystemBackend:
+        s = sub.system
+        if s is None:  # config validation guarantees it
+            raise BackendUnavailable("backend 'system' needs a 'system:' block with url")
+        return cls(
+            s.url, concurrency=s.concurrency, timeout_s=s.timeout_s, max_retries=s.max_retries
+        )
+
+    def generate(
+        self, requests: Sequence[ChatRequest], config: GenerationConfig
+    ) -> list[Completion]:
+        if not requests:
+            return []
+        with (
+            httpx.Client(timeout=self.timeout_s) as client,
+            ThreadPoolExecutor(max_workers=min(self.concurrency, len(requests))) as pool,
+        ):
+            return list(pool.map(lambda r: self._one(client, r), requests))
+
+    def _one(self, client: httpx.Client, request: ChatRequest) -> Completion:
+        if request.question is None or request.lang is None:
+            return Completion("", error="request without a bare question (not built by the runner)")
+        body = {"question": request.question, "lang": request.lang}
+        t0 = time.perf_counter()
+        error = "no attempt made"
+        for attempt in range(self.max_retries + 1):
+            self.calls += 1
+            try:
+                resp = client.post(self.url, json=body)
+            except httpx.TransportError as exc:  # timeouts included
+                error = f"{type(exc).__name__}: {exc}"
+            else:
+                if resp.status_code == 200:
+                    return _parse(resp, time.perf_counter() - t0)
+                error = f"HTTP {resp.status_code}: {resp.text[:300]}"
+                if resp.status_code not in RETRY_STATUS:
+                    break
+            if attempt < self.max_retries:
+                time.sleep(min(30.0, 0.5 * 2**attempt))
+        return Completion(
+            "",
+            error=f"{error} (system at {public_url(self.url)})",
+            latency_s=time.perf_counter() - t0,
+        )
+
+    def describe(self) -> dict[str, object]:
+        return {
+            "backend": "system",
+            "model": None,
+            "model_revision": None,
+            "url": public_url(self.url),
+            "dtype": None,
+            "quantization": {"mode": "system-side"},
+            "chat_template_sha256": None,
+            "chat_template_source": "system",
+            "batch_size": None,
+            "concurrency": self.concurrency,
+            "device": "remote",
+            "versions": {"httpx": httpx.__version__},
+            "calls": self.calls,
+        }
+
+
+def _parse(resp: httpx.Response, latency: float) -> Completion:
+    """{"answer": str, "passage_ids": [str, ...]} or an error Completion saying what is wrong."""
+    try:
+        data = resp.json()
+    except ValueError:
+        return Completion("", error=f"response is not JSON: {resp.text[:300]}", latency_s=latency)
+    if not isinstance(data, dict) or not isinstance(data.get("answer"), str):
+        return Completion("", error="response field 'answer': missing or not a string")
+    ids = data.get("passage_ids", [])
+    if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
+        return Completion("", error="response field 'passage_ids': not a list of strings")
+    if len(ids) > MAX_IDS:
+        return Completion("", error=f"response field 'passage_ids': {len(ids)} ids (max {MAX_IDS})")
+    return Completion(data["answer"].strip(), latency_s=latency, extra={"passage_ids": ids})

@@ -1,0 +1,140 @@
+"""The chain attribution and context reliance of issue 15, from the probe cells.
+
+Chain (retrieve-then-generate): an instance is *supported* when the passages shown (the top k of
+the retriever, or the passages a system says it used) hold every answer element
+(`protocol.probes.supported`). Each instance is then exactly one of: retrieval miss (not supported,
+wrong or refused), generation miss (supported, wrong or refused), correct (supported, right),
+correct without support (right from memory). recall@k = supported share; accuracy given support =
+correct / supported; end-to-end = right share; the end-to-end loss (1 - end-to-end) splits into
+the retrieval-miss and generation-miss shares.
+
+Replacement: accuracy there is answering from memory; context reliance = accuracy with the
+question's own positives (noise rate 0) minus accuracy with replaced passages, on the questions
+both were run on. Every cell of one data file shares the bootstrap draws (`stats.cells.groups`),
+so the difference's replicates are paired by construction.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from leaderboard.core.schema import ProbeEntry
+from leaderboard.core.types import Lang, Mode
+from leaderboard.stats.bootstrap import percentile_ci, ratio_replicates
+from leaderboard.stats.cells import Cell
+
+Cells = dict[tuple[Lang, str, Mode], dict[float, Cell]]
+
+CHAIN_DEFINITIONS = {
+    "recall_at_k": "Retrieval recall@k: share of questions whose top-k passages hold the answer.",
+    "accuracy_given_support": "Answer accuracy on the questions whose passages hold the answer.",
+    "end_to_end": "End-to-end accuracy of retrieve-then-generate (all questions).",
+    "retrieval_miss": "Share of questions wrong or refused with no passage holding the answer.",
+    "generation_miss": "Share of questions wrong or refused although a passage held the answer.",
+    "correct": "Share of questions answered right with a passage holding the answer.",
+    "correct_without_support": "Share answered right although no passage held the answer "
+    "(from memory).",
+    "loss_retrieval": "Share of the end-to-end loss caused by retrieval misses.",
+    "loss_generation": "Share of the end-to-end loss caused by generation misses.",
+}
+REPLACEMENT_DEFINITIONS = {
+    "memory_accuracy": "Accuracy with the passages replaced by passages of unrelated questions "
+    "of the same language (answering from memory).",
+    "refusal": "Share refusing with replaced passages (the right behaviour: the passages do not "
+    "hold the answer).",
+    "own_accuracy": "Accuracy with the question's own positive passages (noise rate 0), on the "
+    "same questions.",
+    "context_reliance": "Accuracy with own positives (noise 0) minus accuracy with replaced "
+    "passages, same questions; CI from paired cluster-bootstrap replicates.",
+}
+
+
+def _entry(lang, mode, probe, metric, value, reps, n, definition) -> ProbeEntry:
+    return ProbeEntry(
+        lang=lang,
+        mode=mode,
+        probe=probe,
+        metric=metric,
+        value=value,
+        ci=percentile_ci(reps) if reps is not None and value is not None else None,
+        n_questions=n,
+        definition=definition,
+    )
+
+
+def _ratio(cell: Cell, num: np.ndarray, den: np.ndarray) -> tuple[float | None, np.ndarray | None]:
+    total = float(den.sum())
+    value = float(num.sum() / total) if total > 0 else None
+    reps = ratio_replicates(cell.group.weights, num, den) if cell.bootstrapped else None
+    return value, reps
+
+
+def chain_entries(lang: Lang, mode: Mode, cell: Cell) -> list[ProbeEntry]:
+    """The chain table and attribution of one language and mode."""
+    p = cell.present
+    s = cell.values["supported"] * p
+    y = cell.values["correct"] * p
+    parts = {
+        "recall_at_k": (s, p),
+        "accuracy_given_support": (y * s, s),
+        "end_to_end": (y, p),
+        "retrieval_miss": ((1 - s) * (1 - y) * p, p),
+        "generation_miss": (s * (1 - y), p),
+        "correct": (s * y, p),
+        "correct_without_support": ((1 - s) * y, p),
+        "loss_retrieval": ((1 - s) * (1 - y) * p, (1 - y) * p),
+        "loss_generation": (s * (1 - y), (1 - y) * p),
+    }
+    n = int(p.sum())
+    out = []
+    for metric, (num, den) in parts.items():
+        value, reps = _ratio(cell, num, den)
+        out.append(_entry(lang, mode, "chain", metric, value, reps, n, CHAIN_DEFINITIONS[metric]))
+    return out
+
+
+def replacement_entries(
+    lang: Lang, mode: Mode, replaced: Cell, own: Cell | None
+) -> list[ProbeEntry]:
+    """Memory accuracy and refusal under replacement; context reliance against noise rate 0."""
+    p = replaced.present
+    n = int(p.sum())
+    out = []
+    defs = REPLACEMENT_DEFINITIONS
+    for metric, name in (("memory_accuracy", "correct"), ("refusal", "rejected")):
+        value, reps = _ratio(replaced, replaced.values[name] * p, p)
+        out.append(_entry(lang, mode, "replacement", metric, value, reps, n, defs[metric]))
+    if own is None or own.group is not replaced.group:
+        return out
+    both = p * own.present
+    if not both.any():
+        return out
+    own_v, own_reps = _ratio(own, own.values["correct"] * both, both)
+    rep_v, rep_reps = _ratio(replaced, replaced.values["correct"] * both, both)
+    m = int(both.sum())
+    diff_reps = own_reps - rep_reps if own_reps is not None and rep_reps is not None else None
+    out.append(
+        _entry(
+            lang,
+            mode,
+            "replacement",
+            "own_accuracy",
+            own_v,
+            own_reps,
+            m,
+            REPLACEMENT_DEFINITIONS["own_accuracy"],
+        )
+    )
+    out.append(
+        _entry(
+            lang,
+            mode,
+            "replacement",
+            "context_reliance",
+            own_v - rep_v,
+            diff_reps,
+            m,  # type: ignore[operator]
+            REPLACEMENT_DEFINITIONS["context_reliance"],
+        )
+    )
+    return out

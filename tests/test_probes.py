@@ -1,0 +1,92 @@
+"""The probe instance builders (protocol/probes.py) on the real data: the chain's top 5 come from
+the real BM25 in rank order; replacement is seeded, recorded, unrelated and independent of
+--limit."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from leaderboard.core.errors import ConfigError
+from leaderboard.data.splits import load_split
+from leaderboard.protocol.probes import (
+    build_probe_instances,
+    candidate_pool,
+    chain_instance,
+    holds_answer,
+    replacement_instance,
+    supported,
+)
+from leaderboard.protocol.prompts import build_request, prompt_sha256
+from leaderboard.retrieval.bm25 import BM25Retriever
+from leaderboard.run.probes import chain_rank
+
+# holds_answer / supported: the reference's lowercase-substring rule applied to passages
+SUPPORT_CASES = [
+    # docs, answer, supported
+    (("The final was on December 18.",), ("December 18",), True),
+    (("the final was on december 18.",), (("Dec 18", "December 18"),), True),
+    (("No date here.",), ("December 18",), False),
+    ((), ("x",), False),
+    (("北京 和 上海",), ("北京", "上海"), True),  # every element somewhere
+    (("北京",), ("北京", "上海"), False),  # one element missing
+    (("北京", "上海"), ("北京", "上海"), True),  # elements in different passages
+]
+
+
+@pytest.mark.parametrize(("docs", "answer", "expected"), SUPPORT_CASES)
+def test_supported_cases(docs, answer, expected) -> None:
+    assert supported(docs, answer) is expected
+
+
+def test_holds_answer_is_any_alternative() -> None:
+    assert holds_answer("won by ANNIE Ernaux", (("Annie Ernaux", "Ernaux"),))
+    assert not holds_answer("won by someone", ("Annie Ernaux",))
+
+
+@pytest.fixture(scope="module")
+def zh_records(data_root: Path):
+    return load_split(data_root, "zh", "chain")
+
+
+def test_chain_is_the_real_bm25_top5_in_rank_order(zh_records) -> None:
+    _, records = zh_records
+    r = records[0]
+    pool = candidate_pool(r)
+    order = BM25Retriever("zh").rank(r.query, [t for _, t in pool]).order[:5]
+    inst = chain_instance(r, "zh", chain_rank("zh"), 5)
+    assert inst.docs == tuple(pool[i][1] for i in order)
+    assert inst.sources == tuple(pool[i][0] for i in order)
+    assert inst.ability == "chain" and inst.key == f"zh/chain/0.0/{r.id}"
+    # the same prompt as RGB's: system prompt + instruction with the passages
+    assert build_request(inst).messages[0].role == "system"
+    assert chain_instance(r, "zh", None, 5).docs == ()  # a system retrieves for itself
+
+
+def test_replacement_is_seeded_recorded_and_unrelated(zh_records) -> None:
+    source, records = zh_records
+    a = [replacement_instance(r, records, "zh", source.name, 5) for r in records[:20]]
+    b = [replacement_instance(r, records, "zh", source.name, 5) for r in records[:20]]
+    assert a == b and [i.sources for i in a] == [i.sources for i in b]
+    other = [replacement_instance(r, records, "zh", source.name, 5, seed=7) for r in records[:20]]
+    assert [i.docs for i in other] != [i.docs for i in a]
+    by_id = {r.id: r for r in records}
+    for rec, inst in zip(records[:20], a, strict=True):
+        assert len(inst.docs) == 5 and len(set(inst.docs)) == 5
+        assert not any(holds_answer(d, rec.answer) for d in inst.docs)
+        for src, doc in zip(inst.sources, inst.docs, strict=True):
+            name, rest = src.split("#")
+            donor_id, field = rest.split(" ")
+            assert name == "zh_refine.json" and int(donor_id) != rec.id
+            index = int(field.removeprefix("positive[").removesuffix("]"))
+            assert by_id[int(donor_id)].positive[index] == doc  # the recorded origin is exact
+
+
+def test_probe_instances_do_not_depend_on_limit(data_root: Path) -> None:
+    _, few = build_probe_instances(data_root, "zh", "replacement", rank=None, limit=3)
+    _, more = build_probe_instances(data_root, "zh", "replacement", rank=None, limit=6)
+    assert few == more[:3]
+    assert len({prompt_sha256(build_request(i)) for i in more}) == 6
+    with pytest.raises(ConfigError, match="not a probe"):
+        build_probe_instances(data_root, "zh", "noise", rank=None)
