@@ -21,18 +21,27 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
-def built(rgb_root: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+def built(rgb_root: Path, tiny_llama: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A model entry (the tiny random Llama through the transformers backend: scripted
+    baselines are drawn as a band, not as curves) with noise, rejection and both probes."""
     root = tmp_path_factory.mktemp("repo")
     (root / "site").mkdir()
     shutil.copyfile(REPO / "site" / "mkdocs.yml", root / "site" / "mkdocs.yml")
     for d in ("data_zh", "data_en"):
         (root / d).symlink_to(rgb_root / d)
-    # answers: right for "1月2日"-style questions is unlikely; a mix of refusals and text
-    scripted = {"policy": "cycle", "responses": ["信息不足 insufficient information", "<b>x</b>"]}
     plan = {"allow_partial_data": True, "abilities": ["noise", "rejection"]}
-    sub = load_submission(
-        write_scripted_submission(root / "submissions" / "fake-a", scripted=scripted, run=plan)
+    folder = root / "submissions" / "tiny-a"
+    yaml_path = write_scripted_submission(
+        folder,
+        model=str(tiny_llama),
+        backend="hf",
+        scripted=None,
+        dtype="float32",
+        generation={"max_new_tokens": 4},
+        batch_size=4,
+        run=plan,
     )
+    sub = load_submission(yaml_path)
     run_submission(sub, root=root, limit=3, progress=False)
     run_submission(sub, root=root, limit=3, abilities=["chain", "replacement"], progress=False)
     return build_site(root)
