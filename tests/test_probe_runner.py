@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 from leaderboard.cli import app
 from leaderboard.core.submission import load_submission
 from leaderboard.run.runner import run_submission
+from leaderboard.run.verify import verify
 from tests.helpers import read_predictions, write_scripted_submission
 
 
@@ -45,6 +46,9 @@ def test_probes_resume_and_leave_the_rgb_numbers_alone(rgb_root: Path, tmp_path:
     kept = {(e.lang, e.probe, e.metric, e.mode): e for e in plain.probes}
     assert kept[("zh", "chain", "recall_at_k", "rgb")].n_questions == 3
     assert _rgb(plain) == _rgb(before)
+    report = verify(tmp_path / "p", rgb_root)  # verify recomputes the probes too
+    assert report.ok, report.render()
+    assert report.recomputed.new.probes == plain.probes
 
 
 def test_cli_selects_probes_like_abilities(rgb_root: Path, tmp_path: Path) -> None:

@@ -14,6 +14,8 @@ from leaderboard.backends.environment import device_name
 from leaderboard.core.schema import CellMetrics, PredictionRecord, Provenance, Results
 from leaderboard.core.submission import Submission
 from leaderboard.core.versions import versions
+from leaderboard.data.records import kind_for_ability, load_records
+from leaderboard.protocol.corpus import corpus_from_records
 from leaderboard.run import provenance as prov
 from leaderboard.run.generate import GenStats
 from leaderboard.run.plan import Plan, PlannedSplit
@@ -33,6 +35,19 @@ def _shown(instance, rec: PredictionRecord, corpus: Mapping[str, str] | None):
         return instance
     ids = [i for i in rec.passage_ids if i in corpus]
     return dataclasses.replace(instance, docs=tuple(corpus[i] for i in ids), sources=tuple(ids))
+
+
+def _system_corpus(sub: Submission, plan: Plan) -> dict[str, str] | None:
+    """Passage id -> text of the corpora `corpus export` writes for the chain's data files, to
+    resolve the ids a `system` submission returned (None for any other backend)."""
+    if sub.backend != "system":
+        return None
+    out: dict[str, str] = {}
+    for s in plan.splits:
+        if s.ability == "chain":
+            records = load_records(s.source.path, kind=kind_for_ability("chain"))
+            out |= {p.id: p.text for p in corpus_from_records(records, s.lang)}
+    return out
 
 
 def _score(
@@ -204,12 +219,9 @@ def assemble_results(
     command: str | None,
     resamples: int,
     data_parallel: dict[str, object] | None = None,
-    corpus: Mapping[str, str] | None = None,
 ) -> Results:
-    """Score every prediction in the plan (both modes), compute metrics, attach provenance.
-
-    `corpus` (passage id -> text) resolves the passage ids a `system` submission returned."""
-    scored = _score(plan, records, corpus)
+    """Score every prediction in the plan (both modes), compute metrics, attach provenance."""
+    scored = _score(plan, records, _system_corpus(sub, plan))
     metrics = compute_results(scored, _split_infos(plan), resamples=resamples, seed=BOOTSTRAP_SEED)
     cells, scores, bootstrap = metrics.cells, metrics.scores, metrics.bootstrap
     reasons = _partial_reasons(plan, records, cells)

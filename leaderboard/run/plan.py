@@ -7,7 +7,7 @@ real run would, without touching predictions or a backend.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -207,6 +207,14 @@ def build_plan(
     return plan
 
 
+def protocol_abilities(sub: Submission, records: Iterable[PredictionRecord]) -> list[Ability]:
+    """The submission's own abilities plus every probe it has predictions for: what its
+    results.json covers (a later run of the four abilities keeps the measured probes)."""
+    own = list(sub.run.abilities)
+    recorded = {r.ability for r in records}
+    return own + [p for p in PROBES if p in recorded and p not in own]
+
+
 def widen_to_records(
     plan: Plan,
     sub: Submission,
@@ -225,9 +233,7 @@ def widen_to_records(
     planned = {it.instance.key for it in plan.items}
     if all(key in planned for key in records):
         return plan
-    recorded = {r.ability for r in records.values()}
-    own = list(sub.run.abilities)
-    abls = own + [p for p in PROBES if p in recorded and p not in own]  # keep measured probes
+    abls = protocol_abilities(sub, records.values())
     try:
         full = build_plan(sub, root, abilities=abls, allow_partial_data=allow_partial_data)
     except (ConfigError, DataError):

@@ -21,7 +21,6 @@ from leaderboard.core.errors import ConfigError
 from leaderboard.core.schema import PredictionRecord, Results
 from leaderboard.core.submission import Submission, submission_dir
 from leaderboard.core.types import Ability, ChatRequest, Lang
-from leaderboard.protocol.corpus import load_corpus
 from leaderboard.run import distributed as parallel
 from leaderboard.run import provenance as prov
 from leaderboard.run.assemble import assemble_results
@@ -179,21 +178,6 @@ def _finish_shard(store: RunStore, dp: DataParallel, fp: str, stats: GenStats) -
     return ShardReport(dp.rank, dp.world, store.shard_path(dp.rank), len(dp.mine), stats.generated)
 
 
-def _system_corpus(
-    sub: Submission, root: Path, records: dict[str, PredictionRecord]
-) -> dict[str, str] | None:
-    """Passage id -> text of the exported corpora, to resolve a system's returned ids."""
-    if sub.backend != "system":
-        return None
-    langs = {r.lang for r in records.values() if r.passage_ids is not None}
-    allow = bool(sub.run.allow_partial_data)
-    return {
-        p.id: p.text
-        for lang in sorted(langs)
-        for p in load_corpus(root, lang, sub.run.variant, allow)[1]  # type: ignore[arg-type]
-    }
-
-
 def run_submission(
     sub: Submission,
     *,
@@ -282,7 +266,6 @@ def run_submission(
         command=command,
         resamples=resamples,
         data_parallel=dp_info,
-        corpus=_system_corpus(sub, Path(root), records),
     )
     store.write_results(results)
     store.compact()

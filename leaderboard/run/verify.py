@@ -2,15 +2,15 @@
 with the current code and data, and say exactly what differs (`rgb-leaderboard verify`), or write
 the recomputed file (`rgb-leaderboard rescore`).
 
-What is recomputed: the submission's own protocol (its model.yaml run plan) is rebuilt from the
+What is recomputed: the submission's own protocol (its run plan, plus the probes it ran) from the
 data on disk, restricted to the instances that have a prediction of the recorded fingerprint; every
 prediction's prompt hash and passage hashes must equal those of the rebuilt instance. Those
 predictions are scored and aggregated exactly as the runner does (run.assemble), with no backend:
 nothing is generated and no model is loaded.
 
 What is compared (the part of results.json that predictions, data and code determine):
-- `cells` and `scores`: every field of every row, rows matched by (lang, ability, noise rate,
-  mode) and (lang, mode, ability, metric); numbers equal within 1e-9;
+- `cells`, `scores`, `probes`: every field of every row, rows matched by (lang, ability, noise
+  rate, mode), (lang, mode, ability, metric), (lang, mode, probe, metric); equal within 1e-9;
 - `bootstrap` (method, resamples, seed, confidence), `partial`, `submission_id`;
 - provenance: `fingerprint` (also against model.yaml now and every prediction), `data_blob_ids`
   (against the data now), `scoring_version` (against the code now), `prompt_tokens`,
@@ -34,7 +34,7 @@ from leaderboard.core.text import REPLACEMENT
 from leaderboard.run import provenance as prov
 from leaderboard.run.assemble import assemble_results
 from leaderboard.run.generate import GenStats
-from leaderboard.run.plan import Plan, build_plan
+from leaderboard.run.plan import Plan, build_plan, protocol_abilities
 from leaderboard.run.store import RunStore
 from leaderboard.stats.version import scoring_version
 
@@ -157,6 +157,7 @@ def compare_results(old: Results, new: Results) -> list[Mismatch]:
     """Every difference in the compared part (see the module docstring)."""
     out = _compare_rows("cell", old.cells, new.cells, _CELL_KEY)
     out += _compare_rows("score", old.scores, new.scores, _SCORE_KEY)
+    out += _compare_rows("probe", old.probes, new.probes, ("lang", "mode", "probe", "metric"))
     for name in ("submission_id", "partial"):
         if getattr(old, name) != getattr(new, name):
             out.append(Mismatch(name, getattr(old, name), getattr(new, name)))
@@ -240,7 +241,7 @@ def recompute(folder: Path, data_root: Path) -> Recomputed:
             f"fingerprint: predictions of other settings are in the folder ({', '.join(others)})"
         )
     try:
-        full = build_plan(sub, data_root)
+        full = build_plan(sub, data_root, abilities=protocol_abilities(sub, records))
     except (ConfigError, DataError) as exc:
         raise LeaderboardError(f"{folder}: cannot rebuild the instances: {exc}") from exc
     kept = _check_records(full, records, rc, decoded=sub.backend != "scripted")
