@@ -47,11 +47,21 @@ class Series:
 
 
 def _cliff_marks(ax, s: Series, color) -> None:
-    """The largest drop as a thick translucent segment, the below-half rate as a triangle."""
+    """The largest drop as a thick translucent segment labelled "cliff", the below-half rate as a
+    black-edged triangle."""
     acc = {x: y for x, y in zip(s.x, s.y, strict=True) if y is not None}
     if s.cliff is not None and all(r in acc for r in s.cliff):
-        xs = list(s.cliff)
-        ax.plot(xs, [100 * acc[r] for r in xs], color=color, linewidth=6, alpha=0.3, zorder=1)
+        xs, ys = list(s.cliff), [100 * acc[r] for r in s.cliff]
+        ax.plot(xs, ys, color=color, linewidth=8, alpha=0.35, zorder=1, solid_capstyle="round")
+        ax.annotate(
+            "cliff",
+            (sum(xs) / 2, sum(ys) / 2),
+            textcoords="offset points",
+            xytext=(6, 6),
+            color=color,
+            fontsize=7,
+            fontweight="bold",
+        )
     if s.half is not None and s.half in acc:
         ax.plot(
             [s.half],
@@ -270,9 +280,10 @@ def heatmap(
 
 def stacked_bars(labels: list[str], parts: list[tuple[str, str, list[float]]], title: str) -> str:
     """One horizontal bar per label split into shares (name, colour, values summing to 1 per
-    bar): the chain attribution per model and language."""
+    bar): the chain attribution per model and language. Legend under the axis."""
     with plt.rc_context(_RC):
-        fig, ax = plt.subplots(figsize=(7.5, max(1.8, 0.3 * len(labels) + 1.2)), dpi=100)
+        height = max(2.2, 0.32 * len(labels) + 1.6)
+        fig, ax = plt.subplots(figsize=(7.5, height), dpi=100)
         ys = list(range(len(labels)))[::-1]
         left = [0.0] * len(labels)
         for name, color, values in parts:
@@ -284,7 +295,12 @@ def stacked_bars(labels: list[str], parts: list[tuple[str, str, list[float]]], t
         ax.set_xlim(0, 100)
         ax.set_xlabel("share of questions (%)")
         ax.set_title(title, loc="left")
-        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, fontsize=7)
-        height = fig.get_figheight()
-        fig.subplots_adjust(left=0.3, right=0.72, bottom=0.9 / height, top=1 - 0.45 / height)
+        ax.legend(
+            loc="upper center",
+            bbox_to_anchor=(0.5, -0.9 / height * 1.6),
+            ncol=len(parts),
+            frameon=False,
+            fontsize=7,
+        )
+        fig.subplots_adjust(left=0.36, right=0.97, bottom=1.3 / height, top=1 - 0.4 / height)
         return _svg(fig)
