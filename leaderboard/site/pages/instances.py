@@ -213,8 +213,8 @@ def instance_pages(data: SiteData, out: Output) -> list[Group]:
     results = pmap(_group_job, list(range(len(groups))), state=state, min_items=2)
     index_rows = []
     for g, (doc, problem) in zip(groups, results, strict=True):
-        title = (
-            f"{ABILITY_NAMES[g.ability]}, {LANG_NAMES[g.lang]}, noise rate {rate_key(g.noise_rate)}"
+        title = f"{ABILITY_NAMES[g.ability]}, {LANG_NAMES[g.lang]}" + (
+            "" if g.ability in PROBES else f", noise rate {rate_key(g.noise_rate)}"
         )
         parts = [front_matter(search_exclude=True) + f"# {esc(title)}\n"]
         if problem:
