@@ -7,7 +7,7 @@ Each is a frozen pydantic model with extra="forbid", so a misspelt key is an err
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator
 
@@ -246,3 +246,20 @@ class RunPlan(StrictModel):
                 raise ValueError(f"{ability}: noise rates must be within [0, 1], got {bad}")
             merged[ability] = sorted(set(rates))
         return merged
+
+
+def former_fake_name(data: Any) -> Any:
+    """`backend: fake` with a `fake:` block (strategy, responses...) is the scripted backend's
+    former name: read as `backend: scripted` with a `scripted:` block (policy, ...). The
+    submission's before-validator (moved here to keep core/submission.py small)."""
+    if not isinstance(data, dict) or data.get("backend") != "fake":
+        return data
+    data = {**data, "backend": "scripted"}
+    block = data.pop("fake", None)
+    if isinstance(block, dict):
+        block = dict(block)
+        if "strategy" in block:
+            block["policy"] = block.pop("strategy")
+    if block is not None:
+        data["scripted"] = block
+    return data

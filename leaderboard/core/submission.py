@@ -37,6 +37,7 @@ from leaderboard.core.settings import (
     StrictModel,
     SystemSettings,
     VLLMSettings,
+    former_fake_name,
 )
 from leaderboard.core.yaml_lines import check_duplicate_keys, format_validation_errors, line_of
 from leaderboard.core.yaml_safe import load_yaml
@@ -88,8 +89,8 @@ class Submission(StrictModel):
     backend: Literal["hf", "openai", "vllm", "scripted", "system"] = Field(
         "hf",
         description="What generates the answers: transformers (hf), an OpenAI-compatible server, "
-        "the vLLM engine, the scripted in-package backend (baselines, no model; `fake` is "
-        "read as its former name), or a whole RAG system behind an HTTP endpoint (system).",
+        "the vLLM engine, the scripted in-package backend (baselines; `fake` is its former "
+        "name), or a whole RAG system behind an HTTP endpoint (system).",
     )
     params: str | None = Field(
         None, description="The parameter count shown on the site.", examples=["7B"]
@@ -152,10 +153,7 @@ class Submission(StrictModel):
         None, validate_default=True, description="Policy settings for backend scripted."
     )
     system: SystemSettings | None = Field(
-        None,
-        validate_default=True,
-        description="The RAG system's endpoint; required by backend system (it gets only the "
-        "question and language and returns the answer and the passage ids it used).",
+        None, validate_default=True, description="The RAG endpoint; required by backend system."
     )
     run: RunPlan = Field(
         default_factory=RunPlan,
@@ -206,19 +204,7 @@ class Submission(StrictModel):
     @model_validator(mode="before")
     @classmethod
     def _former_fake_name(cls, data: Any) -> Any:
-        """`backend: fake` with a `fake:` block (strategy, responses...) is the scripted backend's
-        former name: read as `backend: scripted` with a `scripted:` block (policy, ...)."""
-        if not isinstance(data, dict) or data.get("backend") != "fake":
-            return data
-        data = {**data, "backend": "scripted"}
-        block = data.pop("fake", None)
-        if isinstance(block, dict):
-            block = dict(block)
-            if "strategy" in block:
-                block["policy"] = block.pop("strategy")
-        if block is not None:
-            data["scripted"] = block
-        return data
+        return former_fake_name(data)
 
     @field_validator("openai", "vllm", "scripted", "system")
     @classmethod
