@@ -116,10 +116,15 @@ class SystemSettings(StrictModel):
     export`) of the passages the system used. It is never sent RGB's passages.
     """
 
-    url: str  # e.g. http://127.0.0.1:8080/answer
-    concurrency: int = Field(1, ge=1, le=512)
-    timeout_s: float = Field(300.0, gt=0)
-    max_retries: int = Field(3, ge=0, le=50)
+    url: str = Field(
+        description="http(s) URL the runner POSTs {question, lang} to.",
+        examples=["http://127.0.0.1:8080/answer"],
+    )
+    concurrency: StrictInt = Field(1, ge=1, le=512, description="Questions in flight at once.")
+    timeout_s: float = Field(300.0, gt=0, description="Seconds to wait for one answer.")
+    max_retries: StrictInt = Field(
+        3, ge=0, le=50, description="Retries of a failed request (with backoff)."
+    )
 
     @field_validator("url")
     @classmethod
