@@ -12,12 +12,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import ValidationError, field_validator
+from pydantic import field_validator
 
 from leaderboard.core.errors import ConfigError
 from leaderboard.core.submission import Submission
-from leaderboard.core.yaml_lines import check_duplicate_keys, format_validation_errors
-from leaderboard.core.yaml_safe import load_yaml
+from leaderboard.core.yaml_lines import validate_yaml_file
 
 
 class JudgeConfig(Submission):
@@ -40,13 +39,6 @@ def load_judge_config(path: Path | str) -> JudgeConfig:
         raise ConfigError(
             f"{file}: no such judge file; pass a YAML like judges/smollm2-135m-instruct.yaml"
         )
-    root, data = load_yaml(file)
-    if not isinstance(data, dict) or root is None:
-        raise ConfigError(f"{file}:1: expected a mapping of fields (id, display_name, model, ...)")
-    check_duplicate_keys(root, file)
-    try:
-        judge = JudgeConfig.model_validate(data)
-    except ValidationError as exc:
-        raise ConfigError(format_validation_errors(exc, root, file, JudgeConfig)) from None
+    judge, _ = validate_yaml_file(file, JudgeConfig, "id, display_name, model, ...")
     judge._source_path = file.resolve()
     return judge

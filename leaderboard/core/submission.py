@@ -14,7 +14,6 @@ from pydantic import (
     Field,
     PrivateAttr,
     StrictInt,
-    ValidationError,
     ValidationInfo,
     field_validator,
     model_validator,
@@ -39,8 +38,7 @@ from leaderboard.core.settings import (
     VLLMSettings,
     former_fake_name,
 )
-from leaderboard.core.yaml_lines import check_duplicate_keys, format_validation_errors, line_of
-from leaderboard.core.yaml_safe import load_yaml
+from leaderboard.core.yaml_lines import line_of, validate_yaml_file
 
 SUBMISSION_FILE = "model.yaml"
 _SLUG = re.compile(r"^[a-z0-9][a-z0-9._-]{0,79}$")
@@ -292,14 +290,7 @@ def load_submission(path: Path | str) -> Submission:
             f"{file}: no such file; a submission is a folder submissions/<id>/ with a "
             f"{SUBMISSION_FILE}"
         )
-    root, data = load_yaml(file)
-    if not isinstance(data, dict) or root is None:
-        raise ConfigError(f"{file}:1: expected a mapping of fields (id, display_name, model, ...)")
-    check_duplicate_keys(root, file)
-    try:
-        sub = Submission.model_validate(data)
-    except ValidationError as exc:
-        raise ConfigError(format_validation_errors(exc, root, file, Submission)) from None
+    sub, root = validate_yaml_file(file, Submission, "id, display_name, model, ...")
     sub._source_path = file.resolve()
     folder = file.parent.name
     if (

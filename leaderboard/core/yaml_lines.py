@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import TypeVar
 
 import yaml
 from pydantic import BaseModel, ValidationError
 
 from leaderboard.core.errors import ConfigError
 from leaderboard.core.safe_io import one_line
+from leaderboard.core.yaml_safe import load_yaml
 
 # pydantic adds the tried union member to an error's loc ("int", "literal['auto']"): not a field
 _UNION_TAG = re.compile(r"^(int|str|float|bool|none|literal\[|dict\[|list\[|function-)")
@@ -98,3 +100,21 @@ def allowed_fields(model: type[BaseModel], parent: tuple[int | str, ...]) -> str
             break
         model = inner[0]
     return ", ".join(model.model_fields)
+
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def validate_yaml_file(file: Path, model: type[M], fields_hint: str) -> tuple[M, yaml.Node]:
+    """Read a YAML file from outside (bounded, no aliases: core.yaml_safe) and validate it as
+    `model`; every error is one line naming the file, the line and the field. Used by model.yaml
+    and the judge YAML, so both refuse the same inputs the same way. Returns the model and the
+    YAML node tree (for line numbers of later cross-file checks)."""
+    root, data = load_yaml(file)
+    if not isinstance(data, dict) or root is None:
+        raise ConfigError(f"{file}:1: expected a mapping of fields ({fields_hint})")
+    check_duplicate_keys(root, file)
+    try:
+        return model.model_validate(data), root
+    except ValidationError as exc:
+        raise ConfigError(format_validation_errors(exc, root, file, model)) from None
