@@ -111,3 +111,10 @@ def test_no_function_level_imports_of_the_package_without_a_reason() -> None:
                 if "#" not in context:
                     bad.append(f"{path.relative_to(PKG)}:{line}: {module}")
     assert not bad, bad
+
+
+def test_test_modules_have_unique_basenames() -> None:
+    """pytest imports test files by basename (no packages under tests/): two test_x.py in
+    different folders break collection of the whole suite."""
+    names = [p.name for p in (PKG.parent / "tests").rglob("test_*.py")]
+    assert len(names) == len(set(names)), sorted(n for n in names if names.count(n) > 1)
