@@ -211,14 +211,14 @@ def test_every_page_in_chromium_runs_no_payload(hostile_site: Path) -> None:
                 p.relative_to(hostile_site).as_posix() for p in hostile_site.rglob("*.html")
             )
             for rel in pages:
-                page.goto(base + rel, wait_until="load")
+                page.goto(base + rel, wait_until="load", timeout=90_000)
                 page.wait_for_timeout(30)  # lb.js renders the instance browser after load
             target = next(
                 p
                 for p in pages
                 if p.startswith("models/hostile-") and TITLE_XSS in _h1(hostile_site / p)
             )
-            page.goto(base + target, wait_until="load")
+            page.goto(base + target, wait_until="load", timeout=90_000)
             assert page.title().startswith(TITLE_XSS)
             assert TITLE_XSS in page.inner_text("h1")
             shots = os.environ.get("SITE_SHOTS_DIR")
