@@ -70,6 +70,21 @@ def _progress(enabled: bool):
     return on_chunk
 
 
+def _judge_all(judge, items, out_dir: Path, chunk_size: int, progress: bool):
+    """Judge `items` into out_dir's judgements file (cached verdicts reused); both commands
+    judge the same way, only their items and summaries differ."""
+    store = JudgementStore(out_dir / JUDGEMENTS_NAME)
+    stats, describe = run_judge(
+        judge,
+        lambda: load_backend(judge),
+        items,
+        store,
+        chunk_size=chunk_size,
+        on_chunk=_progress(progress),
+    )
+    return store, judge_fingerprint(judge), stats, describe
+
+
 def _rates_table(title: str, rates, agreement) -> Table:
     table = Table(title=title)
     for col in (
@@ -143,16 +158,7 @@ def judge_cmd(
     items, pred_fp = submission_items(folder, data_root(data_dir))
     selected = _first_per_group(items, limit)
     out_dir = out or folder
-    store = JudgementStore(out_dir / JUDGEMENTS_NAME)
-    jfp = judge_fingerprint(judge)
-    stats, describe = run_judge(
-        judge,
-        lambda: load_backend(judge),
-        selected,
-        store,
-        chunk_size=chunk_size,
-        on_chunk=_progress(progress),
-    )
+    store, jfp, stats, describe = _judge_all(judge, selected, out_dir, chunk_size, progress)
     results_path = out_dir / JUDGE_RESULTS_NAME
     if describe is None and results_path.is_file():  # nothing new judged: keep the old record
         old = read_judge_results(results_path)
@@ -227,16 +233,7 @@ def agreement_cmd(
     answers = [a for f in files for a in read_labelled(f)]
     items = labelled_items(answers, splits, limit)
     out_dir = out or Path("runs") / "judge-agreement" / judge.id
-    store = JudgementStore(out_dir / JUDGEMENTS_NAME)
-    jfp = judge_fingerprint(judge)
-    stats, describe = run_judge(
-        judge,
-        lambda: load_backend(judge),
-        items,
-        store,
-        chunk_size=chunk_size,
-        on_chunk=_progress(progress),
-    )
+    store, jfp, stats, describe = _judge_all(judge, items, out_dir, chunk_size, progress)
     result = label_agreement(
         judge,
         jfp,

@@ -23,6 +23,13 @@ from leaderboard.core.types import (
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
+def http_url(v: str) -> str:
+    """An endpoint URL must be http(s): the one check for every setting that names a server."""
+    if not re.match(r"^https?://", v):
+        raise ValueError(f"must start with http:// or https:// (got {v!r})")
+    return v
+
+
 class StrictModel(BaseModel):
     """Frozen, and a key the schema does not know is an error (not silently dropped)."""
 
@@ -93,9 +100,7 @@ class OpenAISettings(StrictModel):
     @field_validator("base_url")
     @classmethod
     def _url(cls, v: str) -> str:
-        if not re.match(r"^https?://", v):
-            raise ValueError(f"must start with http:// or https:// (got {v!r})")
-        return v.rstrip("/")
+        return http_url(v).rstrip("/")
 
     @field_validator("api_key_env")
     @classmethod
@@ -129,9 +134,7 @@ class SystemSettings(StrictModel):
     @field_validator("url")
     @classmethod
     def _url(cls, v: str) -> str:
-        if not re.match(r"^https?://", v):
-            raise ValueError(f"must start with http:// or https:// (got {v!r})")
-        return v
+        return http_url(v)
 
 
 class VLLMSettings(StrictModel):
