@@ -7,6 +7,8 @@ and leaderboard.stats.cliff); nothing is recomputed here.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from leaderboard.board.load import Entry, SiteData
 from leaderboard.board.ranking import cell, probe_entry
 from leaderboard.core.schema import ProbeEntry
@@ -89,16 +91,31 @@ def _n(s: Entry, lang: str, probe: str, metric: str, mode: str) -> Cell:
     return Cell.text(e.n_questions if e else None, e.n_questions if e else None)
 
 
-def chain_table(data: SiteData, mode: str, prefix: str) -> Table:
+def _probe_rows(
+    data: SiteData,
+    probe: str,
+    n_metric: str,
+    columns: tuple,
+    mode: str,
+    prefix: str,
+    extra: Callable[[Entry, str], dict[str, Cell]] | None = None,
+) -> tuple[list[Row], list[Column]]:
+    """One row per measured (model, language) of a probe: n, then each rate with its CI."""
     rows = []
-    for s, lang in _measured(data, "chain"):
+    for s, lang in _measured(data, probe):
         row = {"model": model_cell(s, prefix, lang), "lang": Cell.text(lang)}
-        row["n"] = _n(s, lang, "chain", "recall_at_k", mode)
-        for key, _, _ in CHAIN_COLS:
-            row[key] = _rate(probe_entry(s.results, lang, "chain", key, mode))
+        row["n"] = _n(s, lang, probe, n_metric, mode)
+        for key, _, _ in columns:
+            row[key] = _rate(probe_entry(s.results, lang, probe, key, mode))
+        row.update(extra(s, lang) if extra else {})
         rows.append(Row(row))
     cols = [Column("model", "Model"), Column("lang", "Language"), Column("n", "n", True)]
-    cols += [Column(k, label, True, tip) for k, label, tip in CHAIN_COLS]
+    cols += [Column(k, label, True, tip) for k, label, tip in columns]
+    return rows, cols
+
+
+def chain_table(data: SiteData, mode: str, prefix: str) -> Table:
+    rows, cols = _probe_rows(data, "chain", "recall_at_k", CHAIN_COLS, mode, prefix)
     return Table(
         id=f"chain-{mode}",
         title=f"Retrieve-then-generate chain, {MODE_NAMES[mode]}",
@@ -109,19 +126,14 @@ def chain_table(data: SiteData, mode: str, prefix: str) -> Table:
 
 
 def replacement_table(data: SiteData, mode: str, prefix: str) -> Table:
-    rows = []
-    for s, lang in _measured(data, "replacement"):
-        row = {"model": model_cell(s, prefix, lang), "lang": Cell.text(lang)}
-        row["n"] = _n(s, lang, "replacement", "memory_accuracy", mode)
-        for key, _, _ in REPLACEMENT_COLS:
-            row[key] = _rate(probe_entry(s.results, lang, "replacement", key, mode))
+    def rgb_rejection(s: Entry, lang: str) -> dict[str, Cell]:
         rej = cell(s.results, lang, "rejection", 1.0, mode)
-        row["rgb_rejection"] = Cell.rate(
-            rej.rejection_rate if rej else None, rej.rejection_rate_ci if rej else None
-        )
-        rows.append(Row(row))
-    cols = [Column("model", "Model"), Column("lang", "Language"), Column("n", "n", True)]
-    cols += [Column(k, label, True, tip) for k, label, tip in REPLACEMENT_COLS]
+        ci = rej.rejection_rate_ci if rej else None
+        return {"rgb_rejection": Cell.rate(rej.rejection_rate if rej else None, ci)}
+
+    rows, cols = _probe_rows(
+        data, "replacement", "memory_accuracy", REPLACEMENT_COLS, mode, prefix, rgb_rejection
+    )
     cols.append(
         Column("rgb_rejection", "RGB rejection", True, "Refusal at noise rate 1.0 (on-topic)")
     )
