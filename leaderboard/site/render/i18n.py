@@ -1,4 +1,5 @@
-"""Interface strings per site language: the message tables in site/messages/<lang>.yaml.
+"""Interface strings per site language: the message tables in site/messages/<lang>.yaml and
+site/messages/<lang>/<group>.yaml (one group file per page family, so pages are translated apart).
 
 Page builders ask for a string by key (`ui(lang, "col.rank")`); numbers are formatted by the same
 code in every language, so the Chinese and English pages show identical figures. The English table
@@ -22,9 +23,19 @@ def table(lang: str) -> dict[str, str]:
     """One language's message table (a flat mapping key -> text)."""
     if lang not in SITE_LANGS:
         raise KeyError(f"no message table for site language {lang!r}; one of {SITE_LANGS}")
-    text = (resources.files("leaderboard.site") / "messages" / f"{lang}.yaml").read_text("utf-8")
-    data = yaml.safe_load(text)
-    return {str(k): str(v) for k, v in data.items()}
+    root = resources.files("leaderboard.site") / "messages"
+    files = [root / f"{lang}.yaml"]
+    group_dir = root / lang
+    if group_dir.is_dir():
+        files += sorted((f for f in group_dir.iterdir() if f.name.endswith(".yaml")), key=str)
+    merged: dict[str, str] = {}
+    for f in files:
+        data = yaml.safe_load(f.read_text("utf-8")) or {}
+        for k, v in data.items():
+            if str(k) in merged:  # one home per string: a key defined twice is a mistake
+                raise KeyError(f"message key {k!r} defined twice in the {lang} tables ({f.name})")
+            merged[str(k)] = str(v)
+    return merged
 
 
 def ui(lang: str, key: str, /, **values: object) -> str:
