@@ -28,7 +28,7 @@ _SENTENCES = {
 }
 _CLAUSES = re.compile(r"[，,:：、]")
 _NEGATED_CLAIM = {
-    "zh": re.compile(r"(?:没有|不存在|并无|未发现|无|并没有|不含)$"),
+    "zh": re.compile(r"(?:没有|没|不存在|并无|未发现|无|并没有|不含).{0,4}$"),  # 没有事实性错误
     "en": re.compile(r"(?:\b(?:no|not|without|free of|never)(?: \w+){0,2})$"),
 }
 _RESIDUE = {"zh": 1, "en": 1}
@@ -95,12 +95,12 @@ def _content_after_contrast(
 def own_refusal(text: str, lang: Lang, norm: str, query: str = "") -> bool:
     """Does the response itself decline to answer (before giving any answer-like statement)?"""
     table = phrase_table(lang)
-    # Cheap pre-filter on the whole normal form: a phrase, else (zh) jieba's negated verb, run
-    # at most once; sentences and clauses then locate the negated verb by its string pattern.
+    # Cheap pre-filter on the whole normal form: a phrase, else a negated verb; sentences and
+    # clauses then locate either one.
     phrase = table.claim_hint_re.search(norm) is not None and (
         table.rejection_re.search(norm) is not None
     )
-    negated = lang == "zh" and (phrase or negated_verb(norm, table) is not None)
+    negated = phrase or negated_verb(norm, table) is not None
     if not phrase and not negated:
         return False
     query_norm = normalize(query, lang) if query else ""
@@ -115,11 +115,9 @@ def own_refusal(text: str, lang: Lang, norm: str, query: str = "") -> bool:
                 continue
             return False  # an answer-like statement comes first
         prefix = ns[:at]
-        needs_clauses = (
-            at > 0
-            and not table.document_re.search(prefix)
-            and _residue(prefix, table, query_norm) > _RESIDUE[lang]
-        )
+        # anything but filler before the refusal: each clause before it must name the documents
+        # or be filler ("答案是X，不过文档没有给出更多细节" answers first)
+        needs_clauses = at > 0 and _residue(prefix, table, query_norm) > _RESIDUE[lang]
         seen = 0  # normalised length of the clauses before the refusal phrase
         for clause in _CLAUSES.split(raw) if needs_clauses else ():
             nc = normalize(clause, lang)

@@ -2,14 +2,13 @@
 
 Rejection and error phrases are matched on the strict normal form; `leaderboard.scoring.claims`
 decides whether a hit is the response's own claim. Weak error phrases (是错误的, wrong,
-incorrect) only count next to a word for the documents; the zh negation pattern (无法 ... 判断) is
-found on jieba tokens.
+incorrect) only count next to a word for the documents; the negation pattern (无法 ... 判断,
+"did not ... mention") is a negation and a verb within a window of characters (zh) or words (en).
 """
 
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -19,7 +18,6 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from leaderboard.core.types import Lang
 from leaderboard.scoring.normalize import normalize
-from leaderboard.scoring.tokens import tokenize_normalized
 
 
 class _Phrase(BaseModel):
@@ -114,10 +112,8 @@ class PhraseTable:
 
     @property
     def negated_verb_re(self) -> re.Pattern[str]:
-        """A string-level stand-in for negated_verb (a negation, then a verb within 2 characters
-        per token of the window), used only to locate the pattern inside a text that
-        negated_verb already accepted (no second jieba pass per sentence)."""
-        return _negated_verb_regex(self.negations, self.verbs, self.window)
+        """A negation, then a verb within the window (see negated_verb)."""
+        return _negated_verb_regex(self.negations, self.verbs, self.window, self.lang)
 
 
 _NEVER = re.compile(r"(?!x)x")
@@ -136,13 +132,15 @@ def phrase_regex(phrases: tuple[str, ...], lang: Lang) -> re.Pattern[str]:
 
 @cache
 def _negated_verb_regex(
-    negations: tuple[str, ...], verbs: tuple[str, ...], window: int
+    negations: tuple[str, ...], verbs: tuple[str, ...], window: int, lang: Lang
 ) -> re.Pattern[str]:
     if not negations or not verbs:
         return _NEVER
     neg = "|".join(re.escape(n) for n in sorted(negations, key=len, reverse=True))
     verb = "|".join(re.escape(v) for v in sorted(verbs, key=len, reverse=True))
-    return re.compile(f"(?:{neg}).{{0,{2 * window}}}?(?:{verb})")
+    if lang == "en":  # whole words, at most `window` words between
+        return re.compile(rf"(?<!\w)(?:{neg})(?: \w+){{0,{window}}}? (?:{verb})(?!\w)")
+    return re.compile(f"(?:{neg})[^ ]{{0,{window}}}?(?:{verb})")
 
 
 def _norm_all(words: list[str], lang: Lang) -> tuple[str, ...]:
@@ -172,30 +170,13 @@ def phrase_table(lang: Lang) -> PhraseTable:
 
 
 def negated_verb(norm: str, table: PhraseTable) -> int | None:
-    """zh: where a negation is followed within `window` jieba tokens by an answering/knowing verb
-    (the negation's start offset), else None.
+    """Where a negation is followed within `window` characters (zh) or words (en) by a verb of
+    answering, knowing or stating (the negation's start offset), else None.
 
-    The negation is found in the text and mapped to the token holding its last character, so it
-    matches whether jieba keeps it as a word (无法), splits it (没/办法) or glues the verb on
-    (无法回答).
+    One regex over the normal form: "无法根据文档判断", "没有在文档中找到", "did not clearly
+    state", "is not something the documents tell". A window, not a parse: a negation farther from
+    its verb ("不能因为天气很差而取消回答") does not count, and whose claim it is is decided by
+    claims.py (reported speech, an answer before it).
     """
-    negation_re = table.negation_re
-    if negation_re is None or negation_re.search(norm) is None:
-        return None  # cheap pre-filter: most outputs never reach jieba here
-    tokens = tokenize_normalized(norm, table.lang)
-    ends, pos = [], 0
-    for t in tokens:  # token end offsets in norm (spaces between digits are not tokens)
-        pos = norm.index(t, pos) + len(t)
-        ends.append(pos)
-    for m in negation_re.finditer(norm):
-        j = bisect_left(ends, m.end())  # token holding the negation's last character
-        if j >= len(tokens):
-            continue
-        rest = norm[m.end() : ends[j]]
-        if rest and rest.startswith(table.verbs):
-            return m.start()
-        if not rest and any(
-            t.startswith(table.verbs) for t in tokens[j + 1 : j + 1 + table.window]
-        ):
-            return m.start()
-    return None
+    m = table.negated_verb_re.search(norm)
+    return m.start() if m else None

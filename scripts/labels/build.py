@@ -15,6 +15,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 
 import smollm2_labels
+import written_dev2
 import written_en
 import written_zh
 from common import LABELS, ROOT, instance, load_split, raw_answer, split_of
@@ -86,7 +87,7 @@ def entities(inst, lang: str, rng: random.Random) -> str:
     return ("、" if lang == "zh" else ", ").join(pick)
 
 
-def item(lang, group, k, ability, inst, prediction, code, source, note, with_docs):
+def item(lang, group, k, ability, inst, prediction, code, source, note, with_docs, split=None):
     iid = f"{group}#{k}" if k is not None else group
     return {
         "id": iid,
@@ -98,7 +99,7 @@ def item(lang, group, k, ability, inst, prediction, code, source, note, with_doc
         "docs": list(inst.docs) if with_docs else None,
         "prediction": prediction,
         "labels": labels(code),
-        "split": split_of(group),
+        "split": split or split_of(group),
         "source": source,
         "note": note,
     }
@@ -129,14 +130,26 @@ def _records(lang, ability):
 
 def written_items(lang: str) -> list[dict]:
     mod = written_zh if lang == "zh" else written_en
+    out = template_items(lang, mod.TEMPLATES, "w")
+    for name, ability, rid, code, pred, note in mod.SPECIFIC:
+        inst = instance(lang, ability, _RATE[ability], rid)
+        out.append(
+            item(lang, f"{lang}-s-{name}", None, ability, inst, pred, code, "written", note, False)
+        )
+    # the second batch is development data by construction (written_dev2.py says why)
+    dev2 = written_dev2.ZH if lang == "zh" else written_dev2.EN
+    return out + template_items(lang, dev2, "d2", split="dev")
+
+
+def template_items(lang: str, templates, prefix: str, split: str | None = None) -> list[dict]:
     out = []
-    for name, ability, code, text, n, note in mod.TEMPLATES:
+    for name, ability, code, text, n, note in templates:
         recs = _records(lang, "noise" if ability == "rejection" else ability)
         if not recs:
             continue
         rng = random.Random(f"{lang}:{name}")
         order = rng.sample(recs, len(recs))
-        group = f"{lang}-w-{name}"
+        group = f"{lang}-{prefix}-{name}"
         k = 0
         for rec in order:
             if k >= n:
@@ -169,13 +182,10 @@ def written_items(lang: str) -> list[dict]:
                 ents=entities(inst, lang, rng) if "{ents}" in text else "",
             )
             with_docs = any(x in text for x in ("{P}", "{D1", "{S}", "{ents}"))
-            out.append(item(lang, group, k, ability, inst, pred, code, "written", note, with_docs))
+            out.append(
+                item(lang, group, k, ability, inst, pred, code, "written", note, with_docs, split)
+            )
             k += 1
-    for name, ability, rid, code, pred, note in mod.SPECIFIC:
-        inst = instance(lang, ability, _RATE[ability], rid)
-        out.append(
-            item(lang, f"{lang}-s-{name}", None, ability, inst, pred, code, "written", note, False)
-        )
     return out
 
 
