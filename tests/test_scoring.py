@@ -96,7 +96,7 @@ def test_every_phrase_table_entry_is_covered_by_a_case(lang: str) -> None:
 
 
 def test_negation_cases_are_not_fixed_phrases() -> None:
-    """The negation+verb cases must be found by the jieba pattern, not by the fixed phrase list."""
+    """The negation+verb cases must be found by the window pattern, not by the fixed phrase list."""
     table = phrase_table("zh")
     for case in _cases("zh"):
         if any(k in (case.get("phrase") or {}) for k in ("negation", "verb")):

@@ -1,6 +1,6 @@
 """jieba's dictionary segmentation (`jieba.lcut(text, HMM=False)`), rewritten for speed.
 
-Scoring segments every Chinese prediction (token F1, negation patterns) and jieba's own loop spends
+Scoring segments every Chinese prediction (token F1) and jieba's own loop spends
 most of its time building an explicit DAG dict and calling math.log per edge. This module runs the
 same algorithm on jieba's own dictionary (same prefix dict, same log probabilities computed in the
 same float order, same tie-breaking, same block splitting and merging of single ASCII characters),

@@ -1,7 +1,6 @@
 """Tokens of the strict normal form (jieba words for zh, word tokens for en) and token F1.
 
-Token F1 is a diagnostic partial credit (as in LongBench / CRUD-RAG); the zh rejection pattern
-(phrases.negated_verb) reads the same cached tokens.
+Token F1 is a diagnostic partial credit (as in LongBench / CRUD-RAG).
 """
 
 from __future__ import annotations
