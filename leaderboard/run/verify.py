@@ -2,23 +2,15 @@
 with the current code and data, and say exactly what differs (`rgb-leaderboard verify`), or write
 the recomputed file (`rgb-leaderboard rescore`).
 
-What is recomputed: the submission's own protocol (its run plan, plus the probes it ran) from the
-data on disk, restricted to the instances that have a prediction of the recorded fingerprint; every
-prediction's prompt hash and passage hashes must equal those of the rebuilt instance. Those
-predictions are scored and aggregated exactly as the runner does (run.assemble), with no backend:
-nothing is generated and no model is loaded.
-
-What is compared (the part of results.json that predictions, data and code determine):
-- `cells`, `scores`, `probes`: every field of every row, rows matched by (lang, ability, noise
-  rate, mode), (lang, mode, ability, metric), (lang, mode, probe, metric); equal within 1e-9;
-- `bootstrap` (method, resamples, seed, confidence), `partial`, `submission_id`;
-- provenance: `fingerprint` (also against model.yaml now and every prediction), `data_blob_ids`
-  (against the data now), `scoring_version` (against the code now), `prompt_tokens`,
-  `completion_tokens` and `extra.predictions_in_results`.
-What is not: `partial_reasons` (its text quotes the invocation's options, e.g. `--limit 100`;
-`partial` itself is compared), and the provenance of the run that generated (times, command,
-git commit and dirty flag, library versions, device, backend description and counters,
-`extra.this_invocation`): they describe that run and cannot be recomputed from its output.
+Recomputed: the submission's own protocol (run plan plus the probes it ran), rebuilt from the data
+files the run recorded (data/view.py), restricted to instances with a prediction of the recorded
+fingerprint, whose prompt and passage hashes must match; scored and aggregated as the runner does
+(run.assemble), with no backend. Compared (equal within 1e-9): every row of `cells`, `scores`,
+`probes`; `bootstrap`, `partial`, `submission_id`; provenance `fingerprint` (also against
+model.yaml and every prediction), `data_blob_ids`, `scoring_version` (against the code now),
+token counts and `extra.predictions_in_results`. Not compared: `partial_reasons` (it quotes the
+invocation's options) and the generating run's own provenance (times, command, git state,
+versions, device, counters): they describe that run and cannot be recomputed from its output.
 """
 
 from __future__ import annotations
@@ -29,8 +21,9 @@ from pathlib import Path
 
 from leaderboard.core.errors import ConfigError, DataError, LeaderboardError
 from leaderboard.core.schema import PredictionRecord, Results
-from leaderboard.core.submission import SUBMISSION_FILE, load_submission
+from leaderboard.core.submission import SUBMISSION_FILE, Submission, load_submission
 from leaderboard.core.text import REPLACEMENT
+from leaderboard.data.view import recorded_view
 from leaderboard.run import provenance as prov
 from leaderboard.run.assemble import assemble_results
 from leaderboard.run.generate import GenStats
@@ -215,10 +208,8 @@ def _check_records(
 
 
 def recompute(folder: Path, data_root: Path) -> Recomputed:
-    """Rebuild the instances, check the predictions against them and rescore (module docstring).
-
-    Raises LeaderboardError when the folder has no results.json or model.yaml, or the protocol
-    cannot be rebuilt (data missing): nothing can be compared then."""
+    """Rebuild the instances, check the predictions against them and rescore (module docstring);
+    LeaderboardError when results.json, model.yaml or the recorded data is missing."""
     folder = Path(folder)
     store = RunStore(folder)
     old = store.read_results()
@@ -240,8 +231,16 @@ def recompute(folder: Path, data_root: Path) -> Recomputed:
         rc.problems.append(
             f"fingerprint: predictions of other settings are in the folder ({', '.join(others)})"
         )
+    # rebuilt from the files the run recorded (data/view.py: a partial stand-in stays one)
+    with recorded_view(data_root, old.provenance.data_blob_ids) as view:
+        return _rescored(sub, view, folder, old, records, fp, rc)
+
+
+def _rescored(
+    sub: Submission, view: Path, folder: Path, old: Results, records: list, fp: str, rc: Recomputed
+) -> Recomputed:
     try:
-        full = build_plan(sub, data_root, abilities=protocol_abilities(sub, records))
+        full = build_plan(sub, view, abilities=protocol_abilities(sub, records))
     except (ConfigError, DataError) as exc:
         raise LeaderboardError(f"{folder}: cannot rebuild the instances: {exc}") from exc
     kept = _check_records(full, records, rc, decoded=sub.backend != "scripted")
