@@ -8,6 +8,8 @@ result files the page says how to make them.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from leaderboard.retrieval.metrics import unpaired_diff
 from leaderboard.retrieval.results import GridResult, RetrievalBoard, RetrievalResult
 from leaderboard.site.render import charts
@@ -54,7 +56,10 @@ def _metrics_table(results: list[RetrievalResult], setting: str, lg: str) -> Tab
             "lang": Cell.text(r.lang),
             "retriever": Cell.text(r.retriever),
             "n": Cell(r.n_evaluated, esc(f"{r.n_evaluated} / {r.n_questions}"), r.n_evaluated),
-            "view": Cell.link(link, question_page_path(r).removesuffix(".md") + ".html"),
+            # a link, not sorted by its text (which differs between languages)
+            "view": replace(
+                Cell.link(link, question_page_path(r).removesuffix(".md") + ".html"), sort=None
+            ),
         }
         for m in SHOWN:
             cells[m] = Cell.rate(r.metrics[m].mean, r.metrics[m].ci)

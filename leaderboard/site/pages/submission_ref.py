@@ -95,13 +95,20 @@ def field_descriptions(lg: str) -> dict[str, str]:
     return {str(k): " ".join(str(v).split()) for k, v in data.items()}
 
 
-def field_paths() -> set[str]:
+def field_paths(root: type[BaseModel] = Submission) -> set[str]:
     """Every path a description table must cover: each block, and each field of each block."""
     paths = set()
-    for name, cls in _models(Submission, {}).items():
+    for name, cls in _models(root, {}).items():
         paths.add(name)
         paths.update(f"{name}.{field}" for field in cls.model_fields)
     return paths
+
+
+def description_drift(lg: str, root: type[BaseModel] = Submission) -> tuple[list[str], list[str]]:
+    """(fields without a description in `lg`, descriptions of fields that no longer exist):
+    both empty when the language's table matches the model (tests fail otherwise)."""
+    paths, described = field_paths(root), set(field_descriptions(lg))
+    return sorted(paths - described), sorted(described - paths)
 
 
 def _type(node: dict[str, Any], lg: str) -> str:

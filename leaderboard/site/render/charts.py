@@ -9,6 +9,7 @@ table.
 from __future__ import annotations
 
 import io
+import warnings
 from dataclasses import dataclass
 
 import matplotlib
@@ -93,7 +94,13 @@ def label(text: str, limit: int = MAX_LABEL) -> str:
 
 def _svg(fig) -> str:
     buf = io.StringIO()
-    fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None}, facecolor="white")
+    with warnings.catch_warnings():
+        # Chinese chart text: the SVG keeps it as text (svg.fonttype none) and the browser's
+        # CJK fonts draw it, so matplotlib's "Glyph ... missing from font(s)" is no defect.
+        warnings.filterwarnings(
+            "ignore", message="Glyph .* missing from font", category=UserWarning
+        )
+        fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None}, facecolor="white")
     plt.close(fig)
     return buf.getvalue()
 
