@@ -22,7 +22,7 @@ import pytest
 from site_factory import make_repo
 
 from leaderboard.board.load import load_site_data
-from leaderboard.core.schema import ProbeEntry
+from leaderboard.core.schema import ProbeEntry, Results
 from leaderboard.retrieval.results import RESULTS_DIR, load_retrieval_board
 from leaderboard.site.build import build_site
 from leaderboard.site.pages.home import home_page, translated_home_pages
@@ -270,11 +270,15 @@ def test_untrusted_text_stays_escaped_in_the_zh_pages(probed, board):
     assert "&lt;script&gt;" in zh
 
 
+@pytest.mark.slow
 def test_the_build_writes_each_zh_page_and_the_switch_keeps_the_page(tmp_path):
     """A real mkdocs build: every page of group pages_b exists under zh/ in Chinese, and the
     language switch of each page points at the same page in the other language."""
     root = make_repo(tmp_path, n_models=2, n=3)
     shutil.copytree(REPO / RESULTS_DIR / "en_fact", root / RESULTS_DIR / "en_fact")
+    path = root / "submissions" / "model-001" / "results.json"
+    res = Results.model_validate_json(path.read_text(encoding="utf-8"))
+    path.write_text(res.model_copy(update={"probes": _probes(1)}).model_dump_json(), "utf-8")
     built = build_site(root)
     checks = {
         "methodology.html": "# 评测方法",
@@ -292,3 +296,8 @@ def test_the_build_writes_each_zh_page_and_the_switch_keeps_the_page(tmp_path):
         assert f'href="{depth}../{page}"' in zh or f'href="../{depth}{page}"' in zh, page
     heat = built / "zh" / "charts" / "retrieval-grid-en_fact-bm25-R-5-zh.svg"
     assert "块大小" in heat.read_text(encoding="utf-8")
+    bars = built / "zh" / "charts" / "chain-attribution-rgb-zh.svg"
+    assert "检索失误" in bars.read_text(encoding="utf-8")
+    probes = (built / "zh" / "retrieval-to-answer.html").read_text(encoding="utf-8")
+    assert "charts/chain-attribution-rgb-zh.svg" in probes and "上下文依赖度" in probes
+    assert "Context reliance" not in probes and "retrieval miss" not in probes

@@ -81,7 +81,7 @@ def audit_section(root: Path | None, out: Output, lg: str = DEFAULT) -> str:
     table = Table(
         id="data-audit",
         title=ui(lg, "method.audit_title"),
-        columns=tuple(Column(k, k, k == "id") for k in keys),
+        columns=tuple(Column(k, _audit_column(k, lg), k == "id") for k in keys),
         rows=tuple(
             Row({k: Cell.text(_plain(r.get(k)), r.get(k) if k == "id" else None) for k in keys})
             for r in rows
@@ -90,6 +90,12 @@ def audit_section(root: Path | None, out: Output, lg: str = DEFAULT) -> str:
         ui=lg,
     )
     return head + out.table(table, "")
+
+
+def _audit_column(key: str, lg: str) -> str:
+    """A finding field's column label (method.audit_col_<key>), the field name when unknown."""
+    name = f"method.audit_col_{key}"
+    return ui(lg, name) if name in message_table(DEFAULT) else key
 
 
 def _plain(value: object) -> object:
