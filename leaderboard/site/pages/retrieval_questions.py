@@ -117,8 +117,8 @@ def _block(q, questions: dict[str, Question] | None, lg: str) -> str:
     none = ui(lg, "retr.q_none")
     ranks = ", ".join("—" if x is None else str(x) for x in q.relevant_ranks) or none
     return (
-        f"<details><summary>{summary}</summary><p>{esc(ui(lg, 'retr.q_all_ranks'))} "
-        f"{esc(ranks)}</p><ol>{''.join(items)}</ol></details>"
+        f"<details><summary>{summary}</summary><p>{esc(ui(lg, 'retr.q_all_ranks', ranks=ranks))}"
+        f"</p><ol>{''.join(items)}</ol></details>"
     )
 
 
@@ -130,8 +130,6 @@ def _head(r: RetrievalResult, found: bool, lg: str) -> str:
         front_matter()
         + f"# {esc(r.split)}{esc(partial)} · {esc(r.setting)} · {esc(r.retriever)}\n\n"
         + esc(ui(lg, "retr.q_intro", top=TOP, relevant=rel))
-        + " "
-        + ui(lg, "retr.q_back")
         + "\n\n"
     )
     if not found:
