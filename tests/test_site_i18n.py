@@ -4,22 +4,38 @@ pages: same keys and placeholders, Chinese punctuation, the same numbers in both
 Translated so far (issue 16): the home page (index), the reference-mode page (ranking-rgb) and
 zh versus en (zh-vs-en), with their tables, badges and notes, and the navigation
 (site/mkdocs.yml); every other page falls back to its English text in the Chinese site.
+Also translated (group pages_b): the methodology page with the scorer-agreement table, the
+retrieval page and its per-question pages, From retrieval to answer (retrieval-to-answer) and
+the submission reference (field descriptions from site/messages/submission_fields/zh.yaml).
 """
 
 from __future__ import annotations
 
+import dataclasses
+import random
 import re
+import shutil
 import string
+from pathlib import Path
 
 import pytest
 from site_factory import make_repo
 
 from leaderboard.board.load import load_site_data
+from leaderboard.core.schema import ProbeEntry, Results
+from leaderboard.retrieval.results import RESULTS_DIR, load_retrieval_board
+from leaderboard.site.build import build_site
 from leaderboard.site.pages.home import home_page, translated_home_pages
+from leaderboard.site.pages.methodology import methodology_page, translated_methodology_page
+from leaderboard.site.pages.probes import probes_page, translated_probes_page
+from leaderboard.site.pages.retrieval import retrieval_page, translated_retrieval_page
+from leaderboard.site.pages.retrieval_questions import question_pages
+from leaderboard.site.pages.submission_ref import reference_page, translated_reference_page
 from leaderboard.site.pages.zh_vs_en import translated_zh_vs_en_page, zh_vs_en_page
 from leaderboard.site.render.i18n import SITE_LANGS, localized, table, ui
 from leaderboard.site.render.page import Output
 
+REPO = Path(__file__).resolve().parents[1]
 CJK = "\u4e00-\u9fff"
 # ASCII punctuation touching a Chinese character: in Chinese prose it should be full-width
 HALF_WIDTH = re.compile(rf"[{CJK}][,;:!?()]|[,;:!?()][{CJK}]")
@@ -99,3 +115,189 @@ def test_english_table_agrees_with_the_names_other_pages_still_use():
         assert ui("en", f"ability.{key}") == name
     for key, name in SHORT_NAMES.items():
         assert ui("en", f"short.{key}") == name
+
+
+# ---- group pages_b: methodology, retrieval, From retrieval to answer, submission reference ----
+PROBE_METRICS = {
+    "chain": (
+        "recall_at_k",
+        "accuracy_given_support",
+        "end_to_end",
+        "loss_retrieval",
+        "loss_generation",
+        "retrieval_miss",
+        "generation_miss",
+        "correct",
+        "correct_without_support",
+    ),
+    "replacement": ("own_accuracy", "memory_accuracy", "context_reliance", "refusal"),
+    "cliff": ("largest_drop", "below_half_at"),
+}
+GROUP_B = ("method.", "agree.", "retr.", "probes.", "subref.")
+
+
+def _probes(seed: int) -> list[ProbeEntry]:
+    """Every probe figure of both languages and modes, seeded (the synthetic results have none);
+    one language never falls below half (below_half_at None: the "none" cell)."""
+    rng = random.Random(seed)
+    out = []
+    for lang in ("zh", "en"):
+        for mode in ("rgb", "strict"):
+            for probe, metrics in PROBE_METRICS.items():
+                for metric in metrics:
+                    v = round(rng.random(), 4)
+                    value, ci, rates = v, (max(0.0, v - 0.1), min(1.0, v + 0.1)), ()
+                    if metric == "largest_drop":
+                        rates = (0.2, 0.4)
+                    if metric == "below_half_at":
+                        value, ci = (0.6 if lang == "zh" else None), None
+                    out.append(
+                        ProbeEntry(
+                            lang=lang,
+                            mode=mode,
+                            probe=probe,
+                            metric=metric,
+                            value=value,
+                            ci=ci,
+                            n_questions=9,
+                            rates=rates,
+                            definition=f"{probe} {metric}",
+                        )
+                    )
+    return out
+
+
+@pytest.fixture(scope="module")
+def probed(data):
+    """The synthetic entries with probe figures, so the probes tables have rows."""
+    subs = tuple(
+        dataclasses.replace(s, results=s.results.model_copy(update={"probes": _probes(i)}))
+        for i, s in enumerate(data.submissions)
+    )
+    return dataclasses.replace(data, submissions=subs)
+
+
+@pytest.fixture(scope="module")
+def board():
+    """The committed retrieval results (retrieval/): every table and heat map of the page."""
+    found = load_retrieval_board(REPO / RESULTS_DIR)
+    assert found.results and found.paired and found.grids
+    return found
+
+
+def _pages_b(data, board) -> dict[str, tuple[str, str]]:
+    """Docs path -> (English page, page in zh) of every page of group pages_b."""
+    out = Output()
+    zh = {
+        **translated_methodology_page(data, "zh"),
+        **translated_probes_page(data, out, "zh"),
+        **translated_retrieval_page(board, out, "zh"),
+        **translated_reference_page("zh"),
+        **question_pages(board.results[:2], None, "zh"),
+    }
+    en = {
+        "methodology.md": methodology_page(data, Output()),
+        "retrieval-to-answer.md": probes_page(data, Output()),
+        "retrieval.md": retrieval_page(board, Output()),
+        "submission-reference.md": reference_page(Output()),
+        **question_pages(board.results[:2], None),
+    }
+    assert set(zh) == {localized(p, "zh") for p in en}  # one .zh.md for each page
+    return {p: (en[p], zh[localized(p, "zh")]) for p in en}
+
+
+def test_pages_b_show_the_same_numbers_in_both_languages(probed, board):
+    sort = re.compile(r'data-sort="([^"]*)"')
+    numbers = re.compile(r'<span class="lb-ci">([^<]*)</span>|>(-?\d+\.\d)<|\| (0\.\d+) \|')
+    for path, (en, zh) in _pages_b(probed, board).items():
+        assert sort.findall(zh) == sort.findall(en), path
+        assert numbers.findall(zh) == numbers.findall(en), path
+        assert re.findall(r'id="([^"]+)"', zh) == re.findall(r'id="([^"]+)"', en), path
+        assert re.findall(r'(?:src|href)="([^"]+)"', zh) == [
+            h.replace(".svg", "-zh.svg") if "charts/" in h else h
+            for h in re.findall(r'(?:src|href)="([^"]+)"', en)
+        ], path
+    assert sort.findall(_pages_b(probed, board)["retrieval-to-answer.md"][1])
+
+
+def _english_phrases() -> list[tuple[str, str]]:
+    """Each English value of group pages_b longer than three words, cut at its placeholders and
+    Markdown line breaks (the pieces are what could show through untranslated)."""
+    out = []
+    for key, text in table("en").items():
+        if not key.startswith(GROUP_B):
+            continue
+        for piece in re.split(r"\{[^}]*\}|\n", text):
+            piece = piece.strip(" -*")
+            if len(piece.split()) > 3:
+                out.append((key, piece))
+    return out
+
+
+def test_no_english_interface_text_of_group_b_in_the_zh_pages(probed, board):
+    phrases = _english_phrases()
+    assert len(phrases) > 50
+    for path, (en, zh) in _pages_b(probed, board).items():
+        shown = [(k, p) for k, p in phrases if p in en]
+        assert shown, path  # the check reads the pages' own strings
+        leaked = [(k, p) for k, p in shown if p in zh]
+        assert not leaked, (path, leaked[:3])
+        assert re.search(rf"[{CJK}]{{4}}", zh)
+
+
+@pytest.mark.parametrize(
+    ("key", "must"),
+    [
+        ("method.measured", TERMS),
+        ("method.strict", ("严格模式", "约登指数", "过度拒答率")),
+        ("method.modes", ("参考（rgb）模式", "严格模式")),
+        ("probes.intro", ("检索失误", "生成失误", "上下文依赖度", "否定拒答")),
+        ("retr.intro", ("P@k", "R@k", "MRR", "NDCG@k")),
+    ],
+)
+def test_group_b_terms(key, must):
+    """The RGB terms and the metric symbols as zh.yaml already uses them."""
+    for term in must:
+        assert term in table("zh")[key], (key, term)
+
+
+def test_untrusted_text_stays_escaped_in_the_zh_pages(probed, board):
+    """The synthetic model 000 is named with an XSS payload; the audit and the probe tables show
+    model names, the retrieval pages ranked passage references."""
+    for path, (_, zh) in _pages_b(probed, board).items():
+        assert "<script>alert" not in zh, path
+    zh = _pages_b(probed, board)["retrieval-to-answer.md"][1]
+    assert "&lt;script&gt;" in zh
+
+
+@pytest.mark.slow
+def test_the_build_writes_each_zh_page_and_the_switch_keeps_the_page(tmp_path):
+    """A real mkdocs build: every page of group pages_b exists under zh/ in Chinese, and the
+    language switch of each page points at the same page in the other language."""
+    root = make_repo(tmp_path, n_models=2, n=3)
+    shutil.copytree(REPO / RESULTS_DIR / "en_fact", root / RESULTS_DIR / "en_fact")
+    path = root / "submissions" / "model-001" / "results.json"
+    res = Results.model_validate_json(path.read_text(encoding="utf-8"))
+    path.write_text(res.model_copy(update={"probes": _probes(1)}).model_dump_json(), "utf-8")
+    built = build_site(root)
+    checks = {
+        "methodology.html": "# 评测方法",
+        "retrieval.html": "检索",
+        "retrieval-to-answer.html": "从检索到回答",
+        "submission-reference.html": "提交文件参考",
+        "retrieval/en_fact-pool-bm25.html": "每个问题的段落排序",
+    }
+    for page, text in checks.items():
+        zh = (built / "zh" / page).read_text(encoding="utf-8")
+        en = (built / page).read_text(encoding="utf-8")
+        assert text.lstrip("# ") in zh and text.lstrip("# ") not in en, page
+        assert re.search(r'hreflang="zh"[^>]*|lang="zh"', zh), page
+        depth = "../" * page.count("/")
+        assert f'href="{depth}../{page}"' in zh or f'href="../{depth}{page}"' in zh, page
+    heat = built / "zh" / "charts" / "retrieval-grid-en_fact-bm25-R-5-zh.svg"
+    assert "块大小" in heat.read_text(encoding="utf-8")
+    bars = built / "zh" / "charts" / "chain-attribution-rgb-zh.svg"
+    assert "检索失误" in bars.read_text(encoding="utf-8")
+    probes = (built / "zh" / "retrieval-to-answer.html").read_text(encoding="utf-8")
+    assert "charts/chain-attribution-rgb-zh.svg" in probes and "上下文依赖度" in probes
+    assert "Context reliance" not in probes and "retrieval miss" not in probes

@@ -5,20 +5,27 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 import jsonschema
+import pytest
 import yaml
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
+from leaderboard.core.settings import Generation
 from leaderboard.core.submission import Submission, load_submission
 from leaderboard.site.pages.submission_ref import (
     EDITOR_LINE,
     SCHEMA_FILE,
     _models,
+    _prose,
     _yaml,
+    description_drift,
+    field_descriptions,
     reference_page,
     schema_text,
+    translated_reference_page,
 )
 from leaderboard.site.render.page import Output
 
@@ -81,3 +88,45 @@ def test_schema_rejects_what_the_loader_rejects():
         except jsonschema.ValidationError:
             continue
         raise AssertionError(f"schema accepted {bad}")
+
+
+class _Grown(Submission):
+    """A model.yaml that gained a field (same class name, as the page's blocks are named)."""
+
+    new_option: int = Field(0, description="A field added later.")
+
+
+_Grown.__name__ = "Submission"
+
+
+@pytest.mark.parametrize(
+    ("root", "missing", "stale"),
+    [
+        (Submission, [], []),
+        (_Grown, ["Submission.new_option"], []),
+        (Generation, [], None),  # a sub-model: every other block's descriptions are stale
+    ],
+)
+def test_zh_descriptions_match_the_fields(root, missing, stale):
+    """Drift test: each block and field has a zh description, and each zh description names an
+    existing field (site/messages/submission_fields/zh.yaml, keyed Block.field)."""
+    got_missing, got_stale = description_drift("zh", root)
+    assert got_missing == missing
+    if stale is None:
+        assert "Submission.id" in got_stale
+    else:
+        assert got_stale == stale
+
+
+def test_zh_page_describes_every_field_in_chinese_and_keeps_the_schema():
+    out = Output()
+    page = reference_page(out, "zh")
+    english = reference_page(Output())
+    assert out.files[SCHEMA_FILE] == schema_text().encode("utf-8")  # the schema stays English
+    assert re.findall(r'id="([^"]+)"', page) == re.findall(r'id="([^"]+)"', english)
+    for path, text in field_descriptions("zh").items():
+        assert _prose(text) in page, path
+    assert "# 提交文件参考" in page and "<th>允许的取值</th>" in page and "<em>必填</em>" in page
+    examples = re.compile(r"<td><code>[^<]*</code></td></tr>")
+    assert examples.findall(page) == examples.findall(english)
+    assert translated_reference_page("zh") == {"submission-reference.zh.md": page}

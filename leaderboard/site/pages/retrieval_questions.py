@@ -16,16 +16,13 @@ from leaderboard.retrieval.results import RetrievalResult
 from leaderboard.retrieval.split import Question, load_retrieval_split
 from leaderboard.site.pages.retrieval import question_page_path
 from leaderboard.site.render.fmt import esc
+from leaderboard.site.render.i18n import DEFAULT, localized, ui
 from leaderboard.site.render.page import front_matter
 
 SNIPPET = 160
 PER_PAGE = 50
 TOP = 10  # passages shown per question (the result files keep 10)
-FETCH_HINT = (
-    "Passage text is not shown: the RGB data is not fetched here. Run `rgb-leaderboard data "
-    "fetch` and rebuild the site to see queries and passages."
-)
-GRADE_MARK = {2: "relevant (holds the answer)", 1: "positive passage", 0: ""}
+BUCKETS = ((1, "1"), (3, "2–3"), (5, "4–5"), (10, "6–10"))  # first relevant rank -> bucket
 
 
 def _questions(root: Path | None, r: RetrievalResult) -> dict[str, Question] | None:
@@ -54,17 +51,25 @@ def _text(questions: dict[str, Question], qid: str, ref: dict) -> str | None:
     return t if len(t) <= SNIPPET else t[:SNIPPET] + "…"
 
 
-def _ref_label(ref: dict) -> str:
+def _ref_label(ref: dict, lg: str) -> str:
     where = f"{ref.get('field')}[{ref.get('index')}]"
     if "qid" in ref:
-        where = f"record {ref['qid']} {where} chars {ref.get('start')}–{ref.get('end')}"
+        where = ui(
+            lg,
+            "retr.q_ref",
+            qid=ref["qid"],
+            where=where,
+            start=ref.get("start"),
+            end=ref.get("end"),
+        )
     return where
 
 
 def _bucket(rank: int | None) -> str:
+    """The bucket of a first relevant rank: a label of BUCKETS, "> 10", or "none"."""
     if rank is None:
-        return "not found"
-    for hi, label in ((1, "1"), (3, "2–3"), (5, "4–5"), (10, "6–10")):
+        return "none"
+    for hi, label in BUCKETS:
         if rank <= hi:
             return label
     return "> 10"
@@ -76,75 +81,84 @@ def _page_path(r: RetrievalResult, page: int) -> str:
     return first if page == 1 else first.removesuffix(".md") + f"-p{page}.md"
 
 
-def _pager(r: RetrievalResult, page: int, n_pages: int) -> str:
+def _pager(r: RetrievalResult, page: int, n_pages: int, lg: str) -> str:
     links = []
     for i in range(1, n_pages + 1):
         lo, hi = (i - 1) * PER_PAGE + 1, min(i * PER_PAGE, len(r.per_question))
         label = f"{lo}–{hi}"
         name = _page_path(r, i).rsplit("/", 1)[-1]
         links.append(f"**{label}**" if i == page else f"[{label}]({name})")
-    return "Questions: " + " · ".join(links) + "\n\n"
+    return ui(lg, "retr.q_pager", links=" · ".join(links)) + "\n\n"
 
 
-def _block(q, questions: dict[str, Question] | None) -> str:
+def _block(q, questions: dict[str, Question] | None, lg: str) -> str:
     query = questions[q.qid].query if questions and q.qid in questions else None
     if not q.values:
-        first = "no relevant passage"
+        first = ui(lg, "retr.q_no_relevant")
     elif q.first_relevant:
-        first = f"first relevant at {q.first_relevant}"
+        first = ui(lg, "retr.q_first_at", rank=q.first_relevant)
     else:
-        first = "no relevant in the ranking"
+        first = ui(lg, "retr.q_not_ranked")
     summary = f"<b>{esc(q.qid)}</b> · {esc(first)}"
     if query:
         summary += f" · {esc(query)}"
     items = []
     for d in q.top:
         snippet = _text(questions, q.qid, d.ref) if questions else None
-        mark = GRADE_MARK.get(d.grade, "")
+        mark = ui(lg, f"retr.q_grade{d.grade}") if d.grade in (1, 2) else ""
         cls = f' class="lb-rel{d.grade}"' if d.grade else ""
         items.append(
             f"<li{cls}><code>{esc(d.id)}</code> {esc(f'{d.score:.4g}')} "
             + (f"<strong>✓ {esc(mark)}</strong> " if mark else "")
-            + f"<small>{esc(_ref_label(d.ref))}</small>"
+            + f"<small>{esc(_ref_label(d.ref, lg))}</small>"
             + (f"<br>{esc(snippet)}" if snippet else "")
             + "</li>"
         )
-    ranks = ", ".join("—" if x is None else str(x) for x in q.relevant_ranks) or "none"
+    none = ui(lg, "retr.q_none")
+    ranks = ", ".join("—" if x is None else str(x) for x in q.relevant_ranks) or none
     return (
-        f"<details><summary>{summary}</summary><p>ranks of all relevant passages: "
-        f"{esc(ranks)}</p><ol>{''.join(items)}</ol></details>"
+        f"<details><summary>{summary}</summary><p>{esc(ui(lg, 'retr.q_all_ranks', ranks=ranks))}"
+        f"</p><ol>{''.join(items)}</ol></details>"
     )
 
 
-def question_pages(results: list[RetrievalResult], root: Path | None) -> dict[str, str]:
-    """Per result, pages of PER_PAGE questions each (a page stays well under 500 KB)."""
+def _head(r: RetrievalResult, found: bool, lg: str) -> str:
+    """Title, what relevant means, the fetch hint when the text is missing, the rank buckets."""
+    rel = ui(lg, "retr.q_rel_grade2" if r.relevant_grade == 2 else "retr.q_rel_positive")
+    partial = ui(lg, "retr.q_partial") if r.partial else ""
+    head = (
+        front_matter()
+        + f"# {esc(r.split)}{esc(partial)} · {esc(r.setting)} · {esc(r.retriever)}\n\n"
+        + esc(ui(lg, "retr.q_intro", top=TOP, relevant=rel))
+        + "\n\n"
+    )
+    if not found:
+        head += f"!!! note\n    {esc(ui(lg, 'retr.q_fetch_hint'))}\n\n"
+    counts = Counter(_bucket(q.first_relevant) for q in r.per_question if q.values)
+    order = (*(label for _, label in BUCKETS), "> 10", "none")
+    labels = [ui(lg, "retr.q_not_found") if k == "none" else k for k in order]
+    head += f"| {ui(lg, 'retr.q_first_rank')} | " + " | ".join(labels) + " |\n"
+    head += "|---|" + "---:|" * len(order) + "\n"
+    counted = " | ".join(str(counts.get(k, 0)) for k in order)
+    head += f"| {ui(lg, 'retr.q_questions')} | {counted} |\n\n"
+    return head
+
+
+def question_pages(
+    results: list[RetrievalResult], root: Path | None, lg: str = DEFAULT
+) -> dict[str, str]:
+    """Per result, pages of PER_PAGE questions each (a page stays well under 500 KB), with
+    their interface in language `lg`, by docs path (index.zh.md layout for a language other
+    than the default)."""
     pages: dict[str, str] = {}
     for r in results:
         questions = _questions(root, r)
-        rel = (
-            "grade 2 (a positive passage's chunk holding the answer)"
-            if r.relevant_grade == 2
-            else "a positive passage"
-        )
-        partial = " (partial file)" if r.partial else ""
-        head = (
-            front_matter()
-            + f"# {esc(r.split)}{esc(partial)} · {esc(r.setting)} · {esc(r.retriever)}\n\n"
-            + f"Ranked passages per question (top {TOP} shown). Relevant = {esc(rel)}. "
-            + "[Back to the Retrieval page](../retrieval.md).\n\n"
-        )
-        if questions is None:
-            head += f"!!! note\n    {esc(FETCH_HINT)}\n\n"
-        counts = Counter(_bucket(q.first_relevant) for q in r.per_question if q.values)
-        order = ("1", "2–3", "4–5", "6–10", "> 10", "not found")
-        head += "| first relevant at rank | " + " | ".join(order) + " |\n"
-        head += "|---|" + "---:|" * len(order) + "\n"
-        head += "| questions | " + " | ".join(str(counts.get(k, 0)) for k in order) + " |\n\n"
+        head = _head(r, questions is not None, lg)
         n_pages = max(1, -(-len(r.per_question) // PER_PAGE))
         for page in range(1, n_pages + 1):
             part = r.per_question[(page - 1) * PER_PAGE : page * PER_PAGE]
-            blocks = "".join(_block(q, questions) for q in part)
-            pages[_page_path(r, page)] = (
-                head + _pager(r, page, n_pages) + f'<div class="lb-retq">{blocks}</div>\n'
+            blocks = "".join(_block(q, questions, lg) for q in part)
+            pages[localized(_page_path(r, page), lg)] = (
+                head + _pager(r, page, n_pages, lg) + f'<div class="lb-retq">{blocks}</div>\n'
             )
     return pages

@@ -3,37 +3,40 @@
 
 from __future__ import annotations
 
+from leaderboard.site.render.fmt import esc
+from leaderboard.site.render.i18n import DEFAULT, ui
+from leaderboard.site.render.i18n import table as message_table
 from leaderboard.site.render.page import Output
 from leaderboard.site.render.tables import Cell, Column, Row, Table
 from leaderboard.stats.scorer_eval import evaluate
 
-AGREEMENT_HEAD = """
-## How well the scorers agree with human labels
-
-Each mode's detectors scored against the held-out **test** part of the labelled set
-(`leaderboard/scoring/labels/`, labelling guide in `GUIDE.md`: real SmolLM2-135M answers and
-written variants, each labelled by reading). Precision and recall of rejection and error detection,
-accuracy of correctness (rgb: its answer check, without the "refusal counts as correct at noise
-1.0" rule), each with a 95% Wilson interval. Recompute with `rgb-leaderboard scorers eval`.
-"""
+MEASURES = ("p", "r", "f1", "acc")  # column key suffix, also the message key suffix (agree.col_*)
 
 
-def agreement_section(out: Output) -> str:
-    """The scorers-versus-labels table (test split), computed at build time, rgb beside strict."""
+def _detector(name: str, lg: str) -> str:
+    """A detector's display name (agree.detector_<name>), or its code when the table lacks it."""
+    key = "agree.detector_" + name.replace(" ", "_")
+    return ui(lg, key) if key in message_table(DEFAULT) else name
+
+
+def agreement_table(lg: str = DEFAULT) -> Table:
+    """The scorers-versus-labels table (test split), rgb beside strict, labels in language `lg`.
+    Language codes stay as they are; detector names are translated (the export keeps the code)."""
     rows = {(r["lang"], r["detector"], r["mode"]): r for r in evaluate("test")}
-    columns = [Column("lang", "lang"), Column("detector", "detector"), Column("n", "n", True)]
+    columns = [
+        Column("lang", ui(lg, "agree.col_lang")),
+        Column("detector", ui(lg, "agree.col_detector")),
+        Column("n", "n", True),
+    ]
     for mode in ("rgb", "strict"):
         columns += [
-            Column(f"{mode}_p", f"{mode} precision", True),
-            Column(f"{mode}_r", f"{mode} recall", True),
-            Column(f"{mode}_f1", f"{mode} F1", True),
-            Column(f"{mode}_acc", f"{mode} accuracy", True),
+            Column(f"{mode}_{m}", ui(lg, f"agree.col_{m}", mode=mode), True) for m in MEASURES
         ]
     table_rows = []
     for lang, det, _ in sorted({k for k in rows if k[2] == "strict"}):
         cells = {
             "lang": Cell.text(lang),
-            "detector": Cell.text(det),
+            "detector": Cell(det, esc(_detector(det, lg))),
             "n": Cell.text(rows[(lang, det, "strict")]["n"]),
         }
         for mode in ("rgb", "strict"):
@@ -46,12 +49,16 @@ def agreement_section(out: Output) -> str:
                 Cell.rate(r["accuracy"], r["accuracy_ci"]) if not counted else Cell.text(None)
             )
         table_rows.append(Row(cells))
-    table = Table(
+    return Table(
         id="scorer-agreement",
-        title="Scorers against human labels (test split)",
+        title=ui(lg, "agree.title"),
         columns=tuple(columns),
         rows=tuple(table_rows),
-        note="Targets for strict: precision >= 95% and recall >= 90% for rejection and error "
-        "detection, accuracy >= 97% for correctness.",
+        note=ui(lg, "agree.note"),
+        ui=lg,
     )
-    return AGREEMENT_HEAD + out.table(table, "")
+
+
+def agreement_section(out: Output, lg: str = DEFAULT) -> str:
+    """The section of the methodology page: its text and the table, computed at build time."""
+    return "\n" + ui(lg, "agree.head") + out.table(agreement_table(lg), "")

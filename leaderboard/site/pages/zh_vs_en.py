@@ -60,7 +60,7 @@ def _diff_table(data: SiteData, mode: str, prefix: str, lg: str = DEFAULT) -> Ta
     )
 
 
-def _reliance_table(data: SiteData, mode: str, prefix: str) -> Table:
+def _reliance_table(data: SiteData, mode: str, prefix: str, lg: str = DEFAULT) -> Table:
     """Context reliance per model in each language (issue 15's replacement probe)."""
     rows = []
     for s in sorted(data.submissions, key=lambda s: s.id):
@@ -70,21 +70,22 @@ def _reliance_table(data: SiteData, mode: str, prefix: str) -> Table:
         }
         if not any(got.values()):
             continue
-        row = {"model": model_cell(s, prefix, compact=True)}
+        row = {"model": model_cell(s, prefix, compact=True, lg=lg)}
         for lang, e in got.items():
             row[lang] = Cell.rate(e.value if e else None, e.ci if e else None)
         rows.append(Row(row))
-    tip = "Accuracy with own passages (noise 0) minus with passages of unrelated questions"
+    tip = ui(lg, "probes.reliance_tip")
     return Table(
         id=f"zh-vs-en-reliance-{mode}",
-        title=f"Context reliance, zh and en, {ui(DEFAULT, f'mode.{mode}')}",
+        title=ui(lg, "probes.reliance_title", mode=ui(lg, f"mode.{mode}")),
         columns=(
-            Column("model", "Model"),
-            Column("zh", "Context reliance zh", True, tip),
-            Column("en", "Context reliance en", True, tip),
+            Column("model", ui(lg, "col.model")),
+            Column("zh", ui(lg, "probes.reliance_col_zh"), True, tip),
+            Column("en", ui(lg, "probes.reliance_col_en"), True, tip),
         ),
         rows=tuple(rows),
-        note="Paired 95% CIs; see From retrieval to answer.",
+        note=ui(lg, "probes.reliance_note"),
+        ui=lg,
     )
 
 
@@ -115,12 +116,9 @@ def zh_vs_en_page(data: SiteData, out: Output, lg: str = DEFAULT) -> str:
     for mode in ("rgb", "strict"):
         parts.append(f"\n## {ui(lg, f'mode.{mode}').capitalize()}\n")
         parts.append(out.table(_diff_table(data, mode, prefix, lg), prefix))
-        reliance = _reliance_table(data, mode, prefix)
-        if reliance.rows:  # English only for now (no message-table entries yet)
-            parts.append(
-                "\nHow much each model reads the passages, per language "
-                "([context reliance](retrieval-to-answer.md)):\n"
-            )
+        reliance = _reliance_table(data, mode, prefix, lg)
+        if reliance.rows:
+            parts.append("\n" + ui(lg, "probes.reliance_lead") + "\n")
             parts.append(out.table(reliance, prefix))
         if mode == "rgb":
             parts += _dumbbell_charts(data, out, mode, prefix, lg)

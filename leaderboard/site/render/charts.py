@@ -9,6 +9,7 @@ table.
 from __future__ import annotations
 
 import io
+import warnings
 from dataclasses import dataclass
 
 import matplotlib
@@ -93,7 +94,13 @@ def label(text: str, limit: int = MAX_LABEL) -> str:
 
 def _svg(fig) -> str:
     buf = io.StringIO()
-    fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None}, facecolor="white")
+    with warnings.catch_warnings():
+        # Chinese chart text: the SVG keeps it as text (svg.fonttype none) and the browser's
+        # CJK fonts draw it, so matplotlib's "Glyph ... missing from font(s)" is no defect.
+        warnings.filterwarnings(
+            "ignore", message="Glyph .* missing from font", category=UserWarning
+        )
+        fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None}, facecolor="white")
     plt.close(fig)
     return buf.getvalue()
 
@@ -243,9 +250,10 @@ def heatmap(
     title: str,
     xlabel: str,
     ylabel: str,
+    missing: str = "not run",
 ) -> str:
     """A grid of fractions shown as percentages, each cell annotated; a missing cell is grey
-    and marked "not run" (the retrieval chunking grid)."""
+    and marked `missing` (the retrieval chunking grid)."""
     import numpy as np
 
     data = np.array([[np.nan if v is None else 100 * v for v in r] for r in values], dtype=float)
@@ -261,7 +269,7 @@ def heatmap(
         for i in range(len(rows)):
             for j in range(len(cols)):
                 v = data[i, j]
-                text = "not run" if np.isnan(v) else f"{v:.1f}"
+                text = missing if np.isnan(v) else f"{v:.1f}"
                 dark = not np.isnan(v) and (v - lo) / (hi - lo) < 0.45
                 colour = "white" if dark else "black"
                 ax.text(j, i, text, ha="center", va="center", fontsize=8, color=colour)
@@ -278,7 +286,12 @@ def heatmap(
         return _svg(fig)
 
 
-def stacked_bars(labels: list[str], parts: list[tuple[str, str, list[float]]], title: str) -> str:
+def stacked_bars(
+    labels: list[str],
+    parts: list[tuple[str, str, list[float]]],
+    title: str,
+    xlabel: str = "share of questions (%)",
+) -> str:
     """One horizontal bar per label split into shares (name, colour, values summing to 1 per
     bar): the chain attribution per model and language. Legend under the axis."""
     with plt.rc_context(_RC):
@@ -293,7 +306,7 @@ def stacked_bars(labels: list[str], parts: list[tuple[str, str, list[float]]], t
         ax.set_yticks(ys)
         ax.set_yticklabels(labels, fontsize=7)
         ax.set_xlim(0, 100)
-        ax.set_xlabel("share of questions (%)")
+        ax.set_xlabel(xlabel)
         ax.set_title(title, loc="left")
         ax.legend(
             loc="upper center",
