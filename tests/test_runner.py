@@ -284,6 +284,23 @@ def test_large_predictions_are_compressed_and_still_resume(
     assert len(read_predictions(tmp_path / "sub")) == 8
 
 
+def test_rerun_with_nothing_to_do_leaves_no_empty_predictions_file(
+    tmp_path: Path, rgb_root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from leaderboard.run.store import RunStore
+
+    compact = RunStore.compact
+    monkeypatch.setattr(RunStore, "compact", lambda self: compact(self, threshold_bytes=1))
+    path = make_sub(tmp_path / "sub")
+    run(path, rgb_root, limit=1, **SMALL)
+    assert not (tmp_path / "sub" / "predictions.jsonl").exists()  # all in the .gz
+    backend = ScriptedBackend(policy="echo")
+    run(path, rgb_root, backend=backend, limit=1, **SMALL)
+    assert backend.requests_seen == 0
+    assert not (tmp_path / "sub" / "predictions.jsonl").exists()
+    assert len(read_predictions(tmp_path / "sub")) == 4
+
+
 # ------------------------------------------------------------------------------ real transformers
 
 

@@ -129,6 +129,8 @@ def _write_predictions(
     """Append the reused records, then generate what is pending (the backend is loaded by the
     caller only when something is pending)."""
     bs = sub.batch_size if isinstance(sub.batch_size, int) else AUTO_BATCH_GUESS
+    if not reused and not pending:
+        return  # nothing to append: opening the writer would leave an empty predictions.jsonl
     with store.writer(rank) as writer:
         if reused:
             stats.reused = stats.recorded = writer.append(reused)
