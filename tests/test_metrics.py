@@ -53,7 +53,7 @@ def cell(cells, ability, rate, mode):
 def test_known_rates_and_ability_scores() -> None:
     def pred(ability: str, rate: float, qid: int) -> str:
         if ability == "noise":
-            return "答案70" if qid < 10 - int(rate * 10) else "不知道"  # accuracy 1.0, 0.8, ... 0.2
+            return "答案70" if qid < 10 - int(rate * 10) else "答案80"  # accuracy 1.0, 0.8, ... 0.2
         if ability == "rejection":
             return "文档信息不足" if qid < 3 else "无法回答" if qid < 5 else "猜是70"
         if ability == "integration":
@@ -66,7 +66,7 @@ def test_known_rates_and_ability_scores() -> None:
     assert entry(scores, "zh", "strict", "noise").value == pytest.approx(0.6)  # mean of 1..0.2
     assert entry(scores, "zh", "rgb", "noise").value == pytest.approx(0.6)
     # rejection: rgb counts only the instructed phrase (3/10); strict also the paraphrase (5/10),
-    # minus the over-refusal on the answerable noise instances (none: '不知道' is no refusal)
+    # minus the over-refusal on the answerable noise instances (none: '答案80' is a wrong answer)
     assert entry(scores, "zh", "rgb", "rejection").value == pytest.approx(0.3)
     assert entry(scores, "zh", "strict", "rejection", "refusal").value == pytest.approx(0.5)
     assert entry(scores, "zh", "strict", "rejection", "over_refusal").value == 0.0
