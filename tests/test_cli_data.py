@@ -12,9 +12,15 @@ import pytest
 from typer.testing import CliRunner
 
 from leaderboard.cli import app
+from leaderboard.core.submission import load_submission
 from leaderboard.data.records import load_records
+from leaderboard.data.splits import load_split
 from leaderboard.protocol.instances import build_instance
-from leaderboard.protocol.prompts import system_prompt
+from leaderboard.protocol.probes import candidate_pool
+from leaderboard.protocol.prompts import messages_as_dicts, system_prompt
+from leaderboard.run.plan import build_plan
+from leaderboard.run.probes import chain_rank
+from tests.helpers import write_scripted_submission
 
 runner = CliRunner()
 
@@ -183,3 +189,43 @@ def test_console_script_refuses_corrupted_copy_without_traceback(
     assert proc.returncode == 2, proc.stderr
     assert "refused" in proc.stderr and "Traceback" not in proc.stderr
     assert not (root / "data_en" / "en_fact.json").exists()
+
+
+@pytest.mark.parametrize(("lang", "probe"), [("zh", "chain"), ("en", "replacement")])
+def test_instances_of_a_probe_are_the_runners(
+    data_root: Path, tmp_path: Path, lang: str, probe: str
+) -> None:
+    """`instances --ability chain|replacement` prints exactly the instances (passages, their
+    origins, the prompt) a run of that probe asks, built by the same code (run.plan)."""
+    sub = load_submission(
+        write_scripted_submission(
+            tmp_path / "sub", run={"abilities": [probe], "allow_partial_data": True}
+        )
+    )
+    plan = build_plan(sub, data_root, limit=3, languages=[lang])
+    args = ["instances", "--lang", lang, "--ability", probe, "--limit", "3", "--show-prompt"]
+    res = runner.invoke(app, [*args, "--allow-partial", "--data-dir", str(data_root)])
+    assert res.exit_code == 0, res.output
+    objs = _lines(res.stdout)
+    assert len(objs) == len(plan.items) == 3
+    for obj, item in zip(objs, plan.items, strict=True):
+        inst = item.instance
+        assert (obj["ability"], obj["noise_rate"], obj["id"]) == (probe, 0.0, inst.id)
+        assert obj["docs"] == list(inst.docs) and len(obj["docs"]) == 5
+        assert obj["sources"] == list(inst.sources)
+        assert obj["messages"] == messages_as_dicts(item.request)
+    if probe == "chain":  # the BM25 top 5 of the question's own pool, best first
+        rec = load_split(data_root, lang, "chain")[1][0]
+        pool = candidate_pool(rec)
+        top = list(chain_rank(lang)(rec.query, [t for _, t in pool]))[:5]
+        assert objs[0]["sources"] == [pool[i][0] for i in top]
+    else:  # passages of other questions, never the question's own
+        assert all(f"#{objs[0]['id']} " not in s for s in objs[0]["sources"])
+        assert all(s.startswith("partial/en_head50.json#") for s in objs[0]["sources"])
+
+
+def test_instances_of_a_probe_refuse_a_noise_rate(data_root: Path) -> None:
+    args = ["instances", "--lang", "zh", "--ability", "chain", "--noise-rate", "0.2"]
+    res = runner.invoke(app, [*args, "--data-dir", str(data_root)])
+    assert res.exit_code != 0
+    assert "chain probe has no noise rate" in str(res.exception)

@@ -14,6 +14,8 @@ from leaderboard.stats.intervals import (
     bounds_for,
     effective_n,
     newcombe_difference,
+    paired_difference,
+    replicate_correlation,
     score_interval,
     wilson,
 )
@@ -127,12 +129,6 @@ def coverage_table(sims: int = 1000) -> list[tuple[str, float, dict]]:
     return rows
 
 
-if __name__ == "__main__":
-    for label, p, cov in coverage_table():
-        figures = "  ".join(f"{k} {v:.3f}" for k, v in cov.items())
-        print(f"{label:<42} p={p:<6} {figures}")
-
-
 def test_wilson_bounds_are_exact_at_the_edges() -> None:
     assert wilson(0.0, 100)[0] == 0.0 and wilson(1.0, 100)[1] == 1.0
     assert 0.0 < wilson(0.0, 100)[1] < 0.05 and 0.95 < wilson(1.0, 100)[0] < 1.0
@@ -145,3 +141,91 @@ def test_interior_rate_with_identical_questions_does_not_collapse() -> None:
     assert effective_n(0.8, reps, 300) == 300.0
     low, high = score_interval(0.8, reps, 300)
     assert low < 0.78 and high > 0.82
+
+
+# ------------------------------------------------------------------------ paired differences
+
+
+def _paired(first: np.ndarray, second: np.ndarray, seed: int = 0):
+    n = first.size
+    w = draw_weights(n, RESAMPLES, rng_for(seed, "paired"))
+    return paired_difference(w, first, second, np.ones(n))
+
+
+@pytest.mark.parametrize("rate", [0.0, 1.0, 0.5])
+def test_paired_difference_with_every_question_agreeing_is_not_a_point(rate: float) -> None:
+    """All wrong in both, all right in both, or the same answers in both: no question changes,
+    the percentile interval of the paired replicates is [0, 0]; ours is +-z^2 / (n + z^2)."""
+    x = (np.arange(50) < 50 * rate).astype(float)
+    value, ci = _paired(x, x.copy())
+    assert value == 0.0
+    edge = wilson(0.0, 50)[1]  # about 0.071
+    assert ci == pytest.approx((-edge, edge), abs=0.01) and ci[1] > 0.05
+    reps = ratio_replicates(draw_weights(50, RESAMPLES, rng_for(0, "paired")), x - x, np.ones(50))
+    assert percentile_ci(reps) == (0.0, 0.0)  # the collapse this replaces
+
+
+def test_paired_difference_keeps_a_shared_gap_and_pairing() -> None:
+    # 40 questions: 12 right in the first only, none in the second only, the rest agree
+    first = np.r_[np.ones(12), np.ones(10), np.zeros(18)]
+    second = np.r_[np.zeros(12), np.ones(10), np.zeros(18)]
+    value, (lo, hi) = _paired(first, second)
+    assert value == pytest.approx(0.3) and 0.1 < lo < 0.3 < hi < 0.5
+    # unpaired (Newcombe on the two marginal rates) is wider: pairing removes question difficulty
+    ulo, uhi = newcombe_difference(0.55, wilson(22 / 40, 40), 0.25, wilson(10 / 40, 40))
+    assert hi - lo < uhi - ulo
+    # only kept clusters count; no kept cluster, no value; no resampling, no interval
+    keep = np.r_[np.ones(20), np.zeros(20)]
+    w = draw_weights(40, RESAMPLES, rng_for(1, "k"))
+    v, _ = paired_difference(w, first, second, keep)
+    assert v == pytest.approx(12 / 20)
+    assert paired_difference(w, first, second, np.zeros(40)) == (None, None)
+    assert paired_difference(np.zeros((0, 40)), first, second, keep) == (pytest.approx(0.6), None)
+
+
+def test_replicate_correlation() -> None:
+    x = np.linspace(0, 1, 50)
+    assert replicate_correlation(x, 2 * x) == pytest.approx(1.0)
+    assert replicate_correlation(x, -x) == pytest.approx(-1.0)
+    assert replicate_correlation(x, np.zeros(50)) == 0.0  # no spread: no correlation claimed
+
+
+def _paired_coverage(only_a: float, only_b: float, n: int, sims: int, seed: int) -> dict:
+    """Coverage of a paired difference of two rates on n questions (each question: right in the
+    first only, in the second only, or the same in both, with probabilities only_a, only_b,
+    rest), by the paired MOVER interval and by the percentile of the paired replicates."""
+    rng = np.random.default_rng(seed)
+    truth = only_a - only_b
+    hits = {"paired_mover": 0, "percentile": 0}
+    for s in range(sims):
+        u = rng.random(n)
+        same = (rng.random(n) < 0.5).astype(float)  # right in both or wrong in both
+        first = np.where(u < only_a, 1.0, np.where(u < only_a + only_b, 0.0, same))
+        second = np.where(u < only_a, 0.0, np.where(u < only_a + only_b, 1.0, same))
+        w = draw_weights(n, RESAMPLES, rng_for(s, "sim"))
+        _, (lo, hi) = paired_difference(w, first, second, np.ones(n))
+        hits["paired_mover"] += lo <= truth <= hi
+        plo, phi = percentile_ci(ratio_replicates(w, first - second, np.ones(n)))
+        hits["percentile"] += plo <= truth <= phi
+    return {k: v / sims for k, v in hits.items()}
+
+
+@pytest.mark.parametrize(("only_a", "only_b"), [(0.02, 0.0), (0.05, 0.01), (0.0, 0.03)])
+def test_paired_difference_coverage_near_no_change(only_a: float, only_b: float) -> None:
+    cov = _paired_coverage(only_a, only_b, 50, 300, seed=int(1000 * (only_a + 2 * only_b)))
+    assert cov["paired_mover"] >= 0.90, cov  # nominal 0.95; 300 draws: se about 0.013
+    assert cov["percentile"] < cov["paired_mover"], cov  # [0, 0] whenever no question changed
+
+
+def paired_coverage_table(sims: int = 1000) -> list[tuple[str, float, dict]]:
+    rows = []
+    for a, b in ((0.0, 0.0), (0.02, 0.0), (0.05, 0.01), (0.1, 0.0), (0.2, 0.1), (0.3, 0.05)):
+        rows.append((f"paired diff, n=50, only first {a}, only second {b}", a - b,
+                     _paired_coverage(a, b, 50, sims, seed=3)))  # fmt: skip
+    return rows
+
+
+if __name__ == "__main__":
+    for label, p, cov in coverage_table() + paired_coverage_table():
+        figures = "  ".join(f"{k} {v:.3f}" for k, v in cov.items())
+        print(f"{label:<42} p={p:<6} {figures}")

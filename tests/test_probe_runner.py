@@ -58,6 +58,7 @@ def test_cli_selects_probes_like_abilities(rgb_root: Path, tmp_path: Path) -> No
     assert res.exit_code == 0, res.output
     shown = CliRunner().invoke(app, ["probes", "show", str(tmp_path / "c")])
     assert shown.exit_code == 0 and "zh chain (n=2)" in shown.output
+    assert "Wilson at the cluster-bootstrap effective n" in shown.output
     assert "context_reliance" not in shown.output  # no noise-0 run here: nothing to pair with
     bad = CliRunner().invoke(app, ["run", str(yaml_path), "--abilities", "chains"])
     assert bad.exit_code != 0

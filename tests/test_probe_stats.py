@@ -8,9 +8,10 @@ import pytest
 from leaderboard.core.types import TestInstance
 from leaderboard.scoring.outcome import SplitInfo, scored_items
 from leaderboard.stats.cliff import below_half, largest_drop
+from leaderboard.stats.intervals import wilson
 from leaderboard.stats.metrics import compute_metrics, compute_results
 
-FILE = SplitInfo("en_x.json", True, 10)
+FILE = SplitInfo("en_x.json", True, 20)
 RIGHT, WRONG, REFUSE = "It is Paris.", "It is Rome.", "insufficient information"
 
 # one row per chain instance: passages hold the answer?, answer given -> attribution
@@ -114,3 +115,41 @@ def test_cliff_entries_from_noise_cells() -> None:
     assert d.ci is not None and d.ci[0] > 0  # paired: questions 3-6 always drop
     h = got[("cliff", "below_half_at", "rgb")]
     assert h.value == 0.4 and h.rates == (0.4,)
+
+
+def test_rates_at_the_edges_keep_their_bounds_and_differences_are_never_a_point() -> None:
+    """20 questions, every answer wrong, no passage holding the answer, nothing refused: every
+    rate at 0 keeps a Wilson upper bound (z^2 / (n + z^2) at n = 20), every rate at 1 a lower
+    bound, and the paired differences (nothing changes) an interval around 0, never [0, 0]."""
+    n = 20
+    items = [
+        (_inst(ability, i, _docs(ability == "noise"), rate), WRONG, None)
+        for i in range(n)
+        for ability, rate in (("chain", 0.0), ("replacement", 0.0), ("noise", 0.0), ("noise", 0.2))
+    ]
+    got, _ = _probes(items)
+    edge = wilson(0.0, n)[1]
+    for probe, metric in (
+        ("chain", "recall_at_k"),
+        ("chain", "end_to_end"),
+        ("chain", "correct_without_support"),
+        ("chain", "generation_miss"),
+        ("chain", "loss_generation"),
+        ("replacement", "memory_accuracy"),
+        ("replacement", "refusal"),
+        ("replacement", "own_accuracy"),
+    ):
+        e = got[(probe, metric, "rgb")]
+        assert e.value == 0.0 and e.ci is not None, metric
+        assert e.ci[0] == 0.0 and e.ci[1] == pytest.approx(edge, abs=0.01) and edge > 0.1, metric
+    for metric in ("retrieval_miss", "loss_retrieval"):  # every question, every loss
+        e = got[("chain", metric, "rgb")]
+        assert e.value == 1.0 and e.ci[1] == 1.0 and e.ci[0] == pytest.approx(1 - edge, abs=0.01)
+    given = got[("chain", "accuracy_given_support", "rgb")]
+    assert given.value is None and given.ci is None  # no question was supported
+    for probe, metric in (("replacement", "context_reliance"), ("cliff", "largest_drop")):
+        e = got[(probe, metric, "rgb")]
+        assert e.value == 0.0 and e.ci is not None, metric
+        assert e.ci[0] == pytest.approx(-edge, abs=0.01) and e.ci[1] == pytest.approx(
+            edge, abs=0.01
+        )

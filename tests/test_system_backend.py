@@ -5,6 +5,10 @@ runner's `system` backend, the chain attribution from the returned ids, and resu
 from __future__ import annotations
 
 import json
+import os
+import socket
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -20,10 +24,11 @@ from leaderboard.data.splits import load_split
 from leaderboard.protocol.corpus import LICENSE_NOTICE, load_corpus, passage_id
 from leaderboard.protocol.probes import supported
 from leaderboard.run.runner import run_submission
-from tests.helpers import read_predictions
+from tests.helpers import read_predictions, write_scripted_submission
 from tests.rag_system import BM25RagSystem, read_corpus, serve
 
 GEN = GenerationConfig(max_new_tokens=8)
+REPO = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
@@ -138,3 +143,60 @@ def test_malformed_system_answers_become_error_completions(system) -> None:
     assert json.dumps(backend.describe())  # JSON-safe provenance
     [down] = SystemBackend("http://127.0.0.1:9/", max_retries=0).generate([bare], GEN)
     assert down.error and "127.0.0.1:9" in down.error
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.mark.slow
+def test_rag_system_script_runs_a_system_submission(
+    rgb_root: Path, tiny_llama: Path, tmp_path: Path
+) -> None:
+    """scripts/rag_system.sh: exports the corpus, starts the reference system (here with the tiny
+    Llama as generator) at the submission's port, runs the runner, stops the system."""
+    port = _free_port()
+    gen = write_scripted_submission(
+        tmp_path / "gen",
+        model=str(tiny_llama),
+        backend="hf",
+        scripted=None,
+        dtype="float32",
+        generation={"max_new_tokens": 4},
+        batch_size=1,
+    )
+    sub = _system_submission(tmp_path / "rag", f"http://127.0.0.1:{port}/")
+    env = os.environ | {
+        "PYTHON": sys.executable,
+        "RGB_CORPUS_DIR": str(tmp_path / "corpus"),
+        "OMP_NUM_THREADS": "1",
+    }
+    cmd = ["bash", "scripts/rag_system.sh", str(sub.parent), str(gen)]
+    res = subprocess.run(
+        [*cmd, "--limit", "2", "--languages", "zh", "--no-progress"],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert f"listening on http://127.0.0.1:{port}/" in res.stdout
+    recs = read_predictions(tmp_path / "rag")
+    assert [(r.lang, r.ability) for r in recs] == [("zh", "chain")] * 2
+    assert all(len(r.passage_ids) == 5 for r in recs)
+    assert (tmp_path / "rag" / "results.json").is_file()
+    assert (tmp_path / "corpus" / "corpus-zh.jsonl.LICENSE.txt").is_file()
+    with socket.socket() as sock, pytest.raises(OSError):  # the system was stopped
+        sock.connect(("127.0.0.1", port))
+    bad = subprocess.run(
+        ["bash", "scripts/rag_system.sh", str(gen.parent), str(gen)],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert bad.returncode != 0 and "not 'system'" in bad.stderr

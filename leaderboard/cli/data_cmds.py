@@ -9,12 +9,12 @@ from typing import Literal
 import typer
 
 from leaderboard.core.errors import ConfigError
-from leaderboard.core.types import ABILITIES, DEFAULT_NOISE_RATES, LANGS
+from leaderboard.core.types import ABILITIES, DEFAULT_NOISE_RATES, LANGS, PROBES
 from leaderboard.data.fetch import fetch_files as fetch
 from leaderboard.data.manifest import FETCH_COMMAND, FileStatus, data_root, status
 from leaderboard.data.splits import split_file_name
-from leaderboard.protocol.instances import build_instances
 from leaderboard.protocol.prompts import build_request, messages_as_dicts
+from leaderboard.run.plan import split_instances
 
 _DATA_DIR_HELP = (
     "Folder holding data_en/ and data_zh/ (default: $RGB_DATA_DIR, else the current folder "
@@ -128,8 +128,13 @@ def data_status(
 
 def instances_cmd(
     lang: Literal["zh", "en"] = typer.Option(..., "--lang", help="Language."),
-    ability: Literal["noise", "rejection", "integration", "counterfactual"] = typer.Option(
-        ..., "--ability", help="RGB ability."
+    ability: Literal[
+        "noise", "rejection", "integration", "counterfactual", "chain", "replacement"
+    ] = typer.Option(
+        ...,
+        "--ability",
+        help="RGB ability, or a probe (chain: BM25 top passages of the question's own pool; "
+        "replacement: passages of unrelated questions), built as the runner builds them.",
     ),
     noise_rate: list[float] | None = typer.Option(
         None,
@@ -156,8 +161,14 @@ def instances_cmd(
         False, "--any-noise-rate", help="Allow noise rates outside the RGB protocol (warns)."
     ),
 ) -> None:
-    """Print test instances, one JSON object a line: the passages in the order the model sees."""
-    protocol = DEFAULT_NOISE_RATES[ability]
+    """Print test instances, one JSON object a line: the passages in the order the model sees
+    (for a probe also where each passage comes from)."""
+    if ability in PROBES and noise_rate:
+        raise ConfigError(
+            f"--noise-rate: the {ability} probe has no noise rate (its passages are "
+            f"{'ranked by BM25' if ability == 'chain' else 'of unrelated questions'}); drop it"
+        )
+    protocol = DEFAULT_NOISE_RATES.get(ability, (0.0,))
     off = [r for r in noise_rate or () if r not in protocol]
     if off and not any_noise_rate:
         raise ConfigError(
@@ -171,15 +182,15 @@ def instances_cmd(
             fg=typer.colors.YELLOW,
             err=True,
         )
-    source, items = build_instances(
+    source, items = split_instances(
         data_root(data_dir),
         lang,
         ability,
-        noise_rate or DEFAULT_NOISE_RATES[ability],
-        variant,
-        allow_partial,
-        limit,
-        passage_num,
+        rates=noise_rate or DEFAULT_NOISE_RATES.get(ability),
+        variant=variant,
+        allow_partial=allow_partial,
+        limit=limit,
+        passage_num=passage_num,
     )
     if not source.complete:
         typer.echo(f"warning: using {source.name}, a partial unofficial stand-in", err=True)
@@ -196,6 +207,8 @@ def instances_cmd(
         }
         if inst.fakeanswer:
             obj["fakeanswer"] = inst.fakeanswer
+        if inst.sources:
+            obj["sources"] = list(inst.sources)
         if show_prompt:
             obj["messages"] = messages_as_dicts(build_request(inst))
         typer.echo(json.dumps(obj, ensure_ascii=False))

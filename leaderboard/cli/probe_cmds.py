@@ -62,7 +62,10 @@ def _ci(e: ProbeEntry) -> str:
 def render_probes(results: Results, mode: str = "rgb") -> str:
     """The chain and replacement tables and the cliff figures, per language, as plain text."""
     by = {(e.lang, e.probe, e.metric): e for e in results.probes if e.mode == mode}
-    lines = [f"{results.display_name}  (mode {mode}; 95% cluster-bootstrap CIs)"]
+    lines = [
+        f"{results.display_name}  (mode {mode}; 95% CIs: rates Wilson at the cluster-bootstrap "
+        "effective n, differences paired)"
+    ]
     for lang in LANGS:
         for probe, rows in (("chain", CHAIN_ROWS), ("replacement", REPLACEMENT_ROWS)):
             have = [by[(lang, probe, m)] for m in rows if (lang, probe, m) in by]

@@ -25,7 +25,7 @@ from leaderboard.core.types import (
     TestInstance,
 )
 from leaderboard.data.manifest import lang_dir
-from leaderboard.data.splits import split_file_name
+from leaderboard.data.splits import SplitSource, Variant, split_file_name
 from leaderboard.protocol.instances import build_instances
 from leaderboard.protocol.probes import build_probe_instances
 from leaderboard.protocol.prompts import build_request, passage_sha256, prompt_sha256
@@ -102,38 +102,43 @@ def _work_items(instances: Sequence[TestInstance]) -> tuple[WorkItem, ...]:
     return tuple(items)
 
 
-def _instances(
-    sub: Submission,
+def split_instances(
     root: Path,
     lang: Lang,
     ability: Ability,
-    rates: list[float],
-    allow: bool,
-    limit: int | None,
-) -> tuple[object, list[TestInstance]]:
-    """RGB's instances for an ability; the probe builder for a probe (a `system` submission's
-    chain gets no passages: the system retrieves for itself)."""
+    *,
+    rates: Sequence[float] | None = None,
+    variant: Variant = "refine",
+    allow_partial: bool = False,
+    limit: int | None = None,
+    passage_num: int = 5,
+    system: bool = False,
+) -> tuple[SplitSource, list[TestInstance]]:
+    """The instances of one split exactly as a run builds them (the one home of that choice, for
+    the runner and `rgb-leaderboard instances`): RGB's reference construction for an ability, the
+    probe builder for a probe (the chain's BM25 top `passage_num` of the question's own pool, the
+    seeded replacement); a `system` submission's chain gets no passages, the system retrieves for
+    itself. `rates` is ignored for a probe (its instances carry 0.0)."""
     if ability in PROBES:
-        system = sub.backend == "system"
         return build_probe_instances(
             root,
             lang,
             ability,
             rank=None if system else chain_rank(lang),
-            variant=sub.run.variant,
-            allow_partial=allow,
+            variant=variant,
+            allow_partial=allow_partial,
             limit=limit,
-            passage_num=sub.run.passage_num,
+            passage_num=passage_num,
         )
     return build_instances(
         root,
         lang,
         ability,
         noise_rates=rates,
-        variant=sub.run.variant,
-        allow_partial=allow,
+        variant=variant,
+        allow_partial=allow_partial,
         limit=limit,
-        passage_num=sub.run.passage_num,
+        passage_num=passage_num,
     )
 
 
@@ -151,7 +156,17 @@ def _plan_split(
     """Add one split to the plan, or record it as skipped when its data file is absent and
     partial data is allowed."""
     try:
-        source, instances = _instances(sub, root, lang, ability, rates, allow, limit)
+        source, instances = split_instances(
+            root,
+            lang,
+            ability,
+            rates=rates,
+            variant=sub.run.variant,
+            allow_partial=allow,
+            limit=limit,
+            passage_num=sub.run.passage_num,
+            system=sub.backend == "system",
+        )
     except DataError as exc:
         if allow and _split_missing(root, lang, ability, sub.run.variant):
             plan.skipped.append(f"{lang}/{ability}: data not available ({exc})")

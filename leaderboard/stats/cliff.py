@@ -3,7 +3,12 @@
 Two figures per language and mode:
 - the largest drop between consecutive noise rates, acc(r_i) - acc(r_i+1) on the questions asked
   at both rates, with a paired CI (both cells share the cluster-bootstrap draws of their data
-  file, so replicate k of the difference is the difference of replicates k);
+  file, so replicate k of one is paired with replicate k of the other): the paired-difference
+  interval of `stats.intervals.paired_difference` (MOVER of the discordant shares, each a Wilson
+  interval at the effective n), which never collapses to a point when no question changes between
+  the two rates (a flat curve of a model right or wrong everywhere). The largest of four drops is
+  chosen after looking at them: its interval is that of the chosen pair, not adjusted for the
+  choice;
 - the first noise rate whose accuracy is below half of the noise-0 accuracy ("none" when no rate
   is, reported as value None).
 """
@@ -14,16 +19,15 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import numpy as np
-
 from leaderboard.core.schema import ProbeEntry
 from leaderboard.core.types import DEFAULT_NOISE_RATES, Lang, Mode
-from leaderboard.stats.bootstrap import percentile_ci, ratio_replicates
 from leaderboard.stats.cells import Cell
+from leaderboard.stats.intervals import paired_difference
 
 CLIFF_DEFINITIONS = {
     "largest_drop": "Largest accuracy drop between consecutive noise rates (same questions); "
-    "`rates` gives the pair; CI from paired cluster-bootstrap replicates.",
+    "`rates` gives the pair; paired CI (MOVER of the discordant shares, correlation from the "
+    "paired cluster bootstrap).",
     "below_half_at": "First noise rate whose accuracy is below half of the noise-0 accuracy; "
     "empty (None) when no rate up to 0.8 is.",
 }
@@ -31,12 +35,12 @@ CLIFF_DEFINITIONS = {
 
 @dataclass(frozen=True)
 class Drop:
-    """acc(frm) - acc(to) on the questions asked at both rates."""
+    """acc(frm) - acc(to) on the questions asked at both rates, with its paired interval."""
 
     frm: float
     to: float
     value: float
-    reps: np.ndarray | None
+    ci: tuple[float, float] | None
     n: int
 
 
@@ -63,14 +67,8 @@ def below_half(accuracies: Sequence[tuple[float, float]]) -> float | None:
 
 def _pair(a: Cell, b: Cell, frm: float, to: float) -> Drop:
     both = a.present * b.present
-    ya, yb = a.values["correct"] * both, b.values["correct"] * both
-    n = int(both.sum())
-    value = float((ya.sum() - yb.sum()) / n) if n else float("nan")
-    reps = None
-    if a.bootstrapped and n:
-        w = a.group.weights
-        reps = ratio_replicates(w, ya, both) - ratio_replicates(w, yb, both)
-    return Drop(frm, to, value, reps, n)
+    value, ci = paired_difference(a.group.weights, a.values["correct"], b.values["correct"], both)
+    return Drop(frm, to, float("nan") if value is None else value, ci, int(both.sum()))
 
 
 def cliff_entries(lang: Lang, mode: Mode, cells: dict[float, Cell]) -> list[ProbeEntry]:
@@ -91,7 +89,7 @@ def cliff_entries(lang: Lang, mode: Mode, cells: dict[float, Cell]) -> list[Prob
                 probe="cliff",
                 metric="largest_drop",
                 value=top.value,
-                ci=percentile_ci(top.reps),
+                ci=top.ci,
                 n_questions=top.n,
                 rates=(top.frm, top.to),
                 definition=CLIFF_DEFINITIONS["largest_drop"],

@@ -12,6 +12,15 @@ Replacement: accuracy there is answering from memory; context reliance = accurac
 question's own positives (noise rate 0) minus accuracy with replaced passages, on the questions
 both were run on. Every cell of one data file shares the bootstrap draws (`stats.cells.groups`),
 so the difference's replicates are paired by construction.
+
+Intervals (`stats.intervals`, the one home of the rule): every figure here except context
+reliance is a *rate*, a share of questions, and gets the RGB scores' interval: Wilson at the
+cluster-bootstrap effective n of its denominator's questions, so a rate at 0 (no correct answer
+without support, no refusal) keeps an upper bound above 0. The loss shares are rates too (retrieval
+misses among the lost questions: a share of those questions, n = the lost questions), as is
+accuracy given support (n = the supported questions). Context reliance is a paired difference:
+`intervals.paired_difference` (MOVER of its discordant shares with the paired bootstrap's
+correlation), which does not collapse to a point when every question agrees.
 """
 
 from __future__ import annotations
@@ -20,8 +29,9 @@ import numpy as np
 
 from leaderboard.core.schema import ProbeEntry
 from leaderboard.core.types import Lang, Mode
-from leaderboard.stats.bootstrap import percentile_ci, ratio_replicates
+from leaderboard.stats.bootstrap import ratio_replicates
 from leaderboard.stats.cells import Cell
+from leaderboard.stats.intervals import paired_difference, score_interval
 
 Cells = dict[tuple[Lang, str, Mode], dict[float, Cell]]
 
@@ -45,28 +55,35 @@ REPLACEMENT_DEFINITIONS = {
     "own_accuracy": "Accuracy with the question's own positive passages (noise rate 0), on the "
     "same questions.",
     "context_reliance": "Accuracy with own positives (noise 0) minus accuracy with replaced "
-    "passages, same questions; CI from paired cluster-bootstrap replicates.",
+    "passages, same questions; paired CI (MOVER of the discordant shares, correlation from the "
+    "paired cluster bootstrap).",
 }
 
 
-def _entry(lang, mode, probe, metric, value, reps, n, definition) -> ProbeEntry:
+def _entry(lang, mode, probe, metric, value, ci, n, definition) -> ProbeEntry:
     return ProbeEntry(
         lang=lang,
         mode=mode,
         probe=probe,
         metric=metric,
         value=value,
-        ci=percentile_ci(reps) if reps is not None and value is not None else None,
+        ci=ci if value is not None else None,
         n_questions=n,
         definition=definition,
     )
 
 
-def _ratio(cell: Cell, num: np.ndarray, den: np.ndarray) -> tuple[float | None, np.ndarray | None]:
+def _rate(
+    cell: Cell, num: np.ndarray, den: np.ndarray
+) -> tuple[float | None, tuple[float, float] | None]:
+    """sum(num) / sum(den) and its Wilson interval at the effective n (the questions with den >
+    0 are the clusters); (None, None) with an empty denominator."""
     total = float(den.sum())
-    value = float(num.sum() / total) if total > 0 else None
+    if total <= 0:
+        return None, None
+    value = float(num.sum() / total)
     reps = ratio_replicates(cell.group.weights, num, den) if cell.bootstrapped else None
-    return value, reps
+    return value, score_interval(value, reps, int(np.count_nonzero(den)))
 
 
 def chain_entries(lang: Lang, mode: Mode, cell: Cell) -> list[ProbeEntry]:
@@ -88,8 +105,8 @@ def chain_entries(lang: Lang, mode: Mode, cell: Cell) -> list[ProbeEntry]:
     n = int(p.sum())
     out = []
     for metric, (num, den) in parts.items():
-        value, reps = _ratio(cell, num, den)
-        out.append(_entry(lang, mode, "chain", metric, value, reps, n, CHAIN_DEFINITIONS[metric]))
+        value, ci = _rate(cell, num, den)
+        out.append(_entry(lang, mode, "chain", metric, value, ci, n, CHAIN_DEFINITIONS[metric]))
     return out
 
 
@@ -102,28 +119,20 @@ def replacement_entries(
     out = []
     defs = REPLACEMENT_DEFINITIONS
     for metric, name in (("memory_accuracy", "correct"), ("refusal", "rejected")):
-        value, reps = _ratio(replaced, replaced.values[name] * p, p)
-        out.append(_entry(lang, mode, "replacement", metric, value, reps, n, defs[metric]))
+        value, ci = _rate(replaced, replaced.values[name] * p, p)
+        out.append(_entry(lang, mode, "replacement", metric, value, ci, n, defs[metric]))
     if own is None or own.group is not replaced.group:
         return out
     both = p * own.present
     if not both.any():
         return out
-    own_v, own_reps = _ratio(own, own.values["correct"] * both, both)
-    rep_v, rep_reps = _ratio(replaced, replaced.values["correct"] * both, both)
+    own_v, own_ci = _rate(own, own.values["correct"] * both, both)
+    reliance, reliance_ci = paired_difference(
+        own.group.weights, own.values["correct"], replaced.values["correct"], both
+    )
     m = int(both.sum())
-    diff_reps = own_reps - rep_reps if own_reps is not None and rep_reps is not None else None
     out.append(
-        _entry(
-            lang,
-            mode,
-            "replacement",
-            "own_accuracy",
-            own_v,
-            own_reps,
-            m,
-            REPLACEMENT_DEFINITIONS["own_accuracy"],
-        )
+        _entry(lang, mode, "replacement", "own_accuracy", own_v, own_ci, m, defs["own_accuracy"])
     )
     out.append(
         _entry(
@@ -131,10 +140,10 @@ def replacement_entries(
             mode,
             "replacement",
             "context_reliance",
-            own_v - rep_v,
-            diff_reps,
-            m,  # type: ignore[operator]
-            REPLACEMENT_DEFINITIONS["context_reliance"],
+            reliance,
+            reliance_ci,
+            m,
+            defs["context_reliance"],
         )
     )
     return out

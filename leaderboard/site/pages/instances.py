@@ -23,9 +23,7 @@ from pathlib import Path
 from leaderboard.board.load import SiteData
 from leaderboard.core.errors import LeaderboardError
 from leaderboard.core.types import ABILITIES, LANGS, PROBES
-from leaderboard.protocol.instances import build_instances
-from leaderboard.protocol.probes import build_probe_instances
-from leaderboard.run.probes import chain_rank
+from leaderboard.run.plan import split_instances
 from leaderboard.scoring.outcome import passed
 from leaderboard.scoring.score import score_both
 from leaderboard.scoring.tokens import load_jieba
@@ -106,19 +104,13 @@ def _load_instances(root: Path | None, lang: str, ability: str, rates: list[floa
     if root is None:
         return None, FETCH_HINT
     try:
-        if ability in PROBES:
-            rank = chain_rank(lang)  # type: ignore[arg-type]
-            _src, instances = build_probe_instances(
-                root,
-                lang,
-                ability,
-                rank=rank,
-                allow_partial=True,  # type: ignore[arg-type]
-            )
-        else:
-            _src, instances = build_instances(
-                root, lang, ability, noise_rates=tuple(rates), allow_partial=True
-            )
+        _src, instances = split_instances(  # the runner's construction (probes included)
+            root,
+            lang,  # type: ignore[arg-type]
+            ability,  # type: ignore[arg-type]
+            rates=tuple(rates),
+            allow_partial=True,
+        )
     except (
         LeaderboardError
     ) as exc:  # the message names the file: keep it, minus this machine's path
