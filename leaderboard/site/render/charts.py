@@ -18,6 +18,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
 from leaderboard.site.render.fmt import BIDI_CONTROLS
+from leaderboard.site.render.i18n import DEFAULT, ui
 
 _RC = {
     "svg.hashsalt": "rgb-leaderboard",
@@ -47,7 +48,7 @@ class Series:
     half: float | None = None  # noise cliff: first rate below half of the noise-0 accuracy
 
 
-def _cliff_marks(ax, s: Series, color) -> None:
+def _cliff_marks(ax, s: Series, color, lg: str = DEFAULT) -> None:
     """The largest drop as a thick translucent segment labelled "cliff", the below-half rate as a
     black-edged triangle."""
     acc = {x: y for x, y in zip(s.x, s.y, strict=True) if y is not None}
@@ -55,7 +56,7 @@ def _cliff_marks(ax, s: Series, color) -> None:
         xs, ys = list(s.cliff), [100 * acc[r] for r in s.cliff]
         ax.plot(xs, ys, color=color, linewidth=8, alpha=0.35, zorder=1, solid_capstyle="round")
         ax.annotate(
-            "cliff",
+            ui(lg, "chart.cliff"),
             (sum(xs) / 2, sum(ys) / 2),
             textcoords="offset points",
             xytext=(6, 6),
@@ -105,17 +106,18 @@ def _svg(fig) -> str:
     return buf.getvalue()
 
 
-def _legend(ax, n: int) -> None:
+def _legend(ax, n: int, lg: str = DEFAULT) -> None:
     if n == 0:
         return
     if n <= MAX_LEGEND:
         ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, fontsize=7)
     else:
-        ax.text(1.01, 1.0, f"{n} series: see the table", transform=ax.transAxes, va="top")
+        ax.text(1.01, 1.0, ui(lg, "chart.many_series", n=n), transform=ax.transAxes, va="top")
 
 
-def noise_curve(series: list[Series], title: str, xlabel: str = "noise rate") -> str:
-    """Accuracy (%) against noise rate, one line per model, shaded 95% CI when known."""
+def noise_curve(series: list[Series], title: str, lg: str = DEFAULT) -> str:
+    """Accuracy (%) against noise rate, one line per model, shaded 95% CI when known; the axis
+    labels and legend words in interface language `lg`."""
     with plt.rc_context(_RC):
         fig, ax = plt.subplots(figsize=(7.5, 3.8), dpi=100)
         measured = [s for s in series if not s.reported]
@@ -133,7 +135,7 @@ def noise_curve(series: list[Series], title: str, xlabel: str = "noise rate") ->
                     color="0.55",
                     marker="x",
                     linewidth=1,
-                    label=f"{label(s.label)} (reported in paper)",
+                    label=ui(lg, "chart.reported_series", name=label(s.label)),
                 )
                 continue
             color = colors(i % colors.N)
@@ -146,7 +148,7 @@ def noise_curve(series: list[Series], title: str, xlabel: str = "noise rate") ->
                 color=color,
                 label=label(s.label),
             )
-            _cliff_marks(ax, s, color)
+            _cliff_marks(ax, s, color, lg)
             band = [
                 (x, lo, hi)
                 for x, lo, hi in zip(s.x, s.low, s.high, strict=False)
@@ -162,15 +164,15 @@ def noise_curve(series: list[Series], title: str, xlabel: str = "noise rate") ->
                     alpha=0.12,
                     linewidth=0,
                 )
-        ax.set_xlabel(xlabel)
-        ax.set_ylabel("accuracy (%)")
+        ax.set_xlabel(ui(lg, "chart.noise_rate"))
+        ax.set_ylabel(ui(lg, "chart.accuracy"))
         ax.set_ylim(0, 100)
         xs_all = sorted({x for s in series for x in s.x})
         if xs_all:
             ax.set_xticks(xs_all)
         ax.set_title(label(title, MAX_TITLE), loc="left")
         ax.grid(True, alpha=0.3)
-        _legend(ax, len(series))
+        _legend(ax, len(series), lg)
         # fixed margins instead of tight_layout: one draw less per chart (100 model pages)
         fig.subplots_adjust(left=0.08, right=0.7, bottom=0.13, top=0.9)
         return _svg(fig)

@@ -46,6 +46,12 @@ def ui(lang: str, key: str, /, **values: object) -> str:
     return text.format(**values) if values else text
 
 
+def ui_count(lang: str, key: str, n: int) -> str:
+    """A count phrase: `key`_one for n == 1 ("1 model"), else `key` ("2 models"); a language
+    without plural forms (Chinese) says the same in both entries."""
+    return ui(lang, f"{key}_one" if n == 1 else key, n=n)
+
+
 def localized(path: str, lang: str) -> str:
     """The docs path of a page in `lang`: mkdocs-static-i18n's suffix layout (index.zh.md)."""
     return path if lang == DEFAULT else path.removesuffix(".md") + f".{lang}.md"

@@ -29,10 +29,6 @@ ABILITY_NAMES = {
     "chain": "Retrieve-then-generate (probe)",
     "replacement": "Context replacement (probe)",
 }
-CLIFF_ALT = (
-    "; a thick translucent segment marks each curve's largest drop between consecutive noise "
-    "rates and a black-edged triangle the first rate below half of its noise-0 accuracy"
-)
 SHORT_NAMES = {
     "noise": "Noise",
     "rejection": "Rejection",
@@ -58,9 +54,19 @@ class Output:
     tables: list[Table] = field(default_factory=list)
     pending_charts: dict[str, tuple[Callable[..., str], tuple]] = field(default_factory=dict)
 
-    def chart(self, name: str, draw: Callable[..., str], args: tuple, alt: str, prefix: str) -> str:
+    def chart(
+        self,
+        name: str,
+        draw: Callable[..., str],
+        args: tuple,
+        alt: str,
+        prefix: str,
+        lg: str = DEFAULT,
+    ) -> str:
         """Queue a chart (drawn later, in parallel: draw(*args) -> SVG text) and return the
-        <figure> that shows it with alt text."""
+        <figure> that shows it with alt text. A chart of another interface language `lg` (its
+        title and axis labels translated) is a file of its own, charts/<lg>/<name>.svg."""
+        name = name if lg == DEFAULT else f"{lg}/{name}"
         self.pending_charts[f"charts/{name}.svg"] = (draw, args)
         return (
             f'\n\n<figure class="lb-chart"><img src="{prefix}charts/{esc(name)}.svg" '
@@ -77,6 +83,12 @@ class Output:
     def table(self, table: Table, prefix: str) -> str:
         self.tables.append(table)
         return render_html(table, prefix)
+
+    def translation(self) -> Output:
+        """A scratch Output for the pages of another interface language: its own pages and
+        tables (the English tables are the downloads: same ids, same numbers), but the charts and
+        files it queues go to this build."""
+        return Output(files=self.files, pending_charts=self.pending_charts)
 
 
 def _draw(job: tuple[Callable[..., str], tuple]) -> str:
@@ -198,7 +210,9 @@ def model_size_and_quant(sub: Entry) -> tuple[str | None, str]:
     return size_text, quant_text
 
 
-def judged_cell(judges: tuple[JudgeSummary, ...], lang: str, metric: str) -> Cell:
+def judged_cell(
+    judges: tuple[JudgeSummary, ...], lang: str, metric: str, lg: str = DEFAULT
+) -> Cell:
     """Rej* or ED* of a measured row: every judge's rate with its CI, the judge named under it,
     with how many answers it covers (n of the split) and how many verdicts were unparsable."""
     found = [(j, r) for j in judges for r in j.rates if r.lang == lang and r.metric == metric]
@@ -209,9 +223,11 @@ def judged_cell(judges: tuple[JudgeSummary, ...], lang: str, metric: str) -> Cel
         body = esc(pct(rate.value))
         if rate.ci is not None:
             body += f' <span class="lb-ci">{esc(pct_ci(rate.ci))}</span>'
-        note = f"judge: {judge.display_name} · n={rate.n} of {rate.n_predictions}"
+        note = ui(
+            lg, "decision.judge_note", judge=judge.display_name, n=rate.n, total=rate.n_predictions
+        )
         if rate.n_unparsable:
-            note += f", {rate.n_unparsable} unparsable"
+            note += ui(lg, "decision.judge_unparsable", n=rate.n_unparsable)
         parts.append(f'{body}<span class="lb-judge">{esc(note)}</span>')
     judge, rate = found[0]
     exported = {
@@ -227,10 +243,10 @@ def judged_cell(judges: tuple[JudgeSummary, ...], lang: str, metric: str) -> Cel
     return Cell(exported, "".join(parts), sort)
 
 
-def paper_judged_cell(value: float | None) -> Cell:
+def paper_judged_cell(value: float | None, lg: str = DEFAULT) -> Cell:
     """A starred number as the paper reports it, with the paper's judge named."""
     if value is None:
         return Cell.text(None)
-    note = f"judge: {PAPER_JUDGE}, as reported"
+    note = ui(lg, "decision.paper_judge", judge=PAPER_JUDGE)
     html = f'{esc(pct(value))}<span class="lb-judge">{esc(note)}</span>'
     return Cell({"value": value, "judge": PAPER_JUDGE}, html, round(value, 6))
