@@ -1,12 +1,14 @@
 """One page per language and ability: per-noise-rate tables in both modes, curves, reported rows,
-and the trivial baselines in a band under the measured rows (never ranked, left out of charts)."""
+and the trivial baselines in a band under the measured rows (never ranked, left out of charts).
+Every interface string comes from the message tables (abpage.*), so a page exists in every site
+language with the same numbers."""
 
 from __future__ import annotations
 
 from leaderboard.board.load import SiteData
 from leaderboard.board.ranking import cells_for, cliff_marks, is_trivial_baseline
 from leaderboard.board.reported import frac
-from leaderboard.core.types import DEFAULT_NOISE_RATES
+from leaderboard.core.types import ABILITIES, DEFAULT_NOISE_RATES, LANGS
 from leaderboard.site.pages.decision_tables import (
     counterfactual_table,
     ordered,
@@ -16,33 +18,15 @@ from leaderboard.site.pages.decision_tables import (
 )
 from leaderboard.site.render import charts
 from leaderboard.site.render.fmt import esc, rate_key
-from leaderboard.site.render.page import (
-    ABILITY_NAMES,
-    CLIFF_ALT,
-    LANG_NAMES,
-    MODE_NAMES,
-    Output,
-    front_matter,
-    model_cell,
-    prefix_for,
-)
+from leaderboard.site.render.i18n import DEFAULT, localized, ui
+from leaderboard.site.render.page import Output, front_matter, model_cell, prefix_for
 from leaderboard.site.render.tables import Cell, Column, Row, Table
 
-INTRO = {
-    "noise": "Accuracy when a share of the passages (the noise rate) is irrelevant to the "
-    "question. The curve shows how fast accuracy falls as noise grows.",
-    "rejection": "Every passage is noise (noise rate 1.0): the right behaviour is to refuse. "
-    "Rejection rate in both modes; over-refusal is refusing when the answer *is* in the passages "
-    "(noise-robustness instances). The strict score is the refusal rate minus the over-refusal "
-    "rate (Youden's J, floored at 0), so refusing everything scores 0; instances whose noise "
-    "passages hold the answer are left out of it and shown apart.",
-    "integration": "The answer needs facts from several passages; accuracy per noise rate.",
-    "counterfactual": "The passages contain a false fact. ED (error detection) is the share of "
-    "answers that flag the error; CR (error correction) the share of detected errors that were "
-    "also corrected; CR (all) corrected-and-detected over all questions. The strict score "
-    "subtracts the false alarms (error claims on noise instances, whose passages are not wrong) "
-    "from ED and credits only true answers that do not refuse.",
-}
+
+def _names(lg: str, lang: str, ability: str, mode: str | None = None) -> dict[str, str]:
+    """The display names of a page's language, ability and mode in interface language `lg`."""
+    names = {"ability": ui(lg, f"ability.{ability}"), "lang": ui(lg, f"lang.{lang}")}
+    return names | ({"mode": ui(lg, f"mode.{mode}")} if mode else {})
 
 
 def _rates(data: SiteData, lang: str, ability: str) -> list[float]:
@@ -55,29 +39,33 @@ def _rates(data: SiteData, lang: str, ability: str) -> list[float]:
     return sorted(seen | set(DEFAULT_NOISE_RATES[ability]))
 
 
-def _curve_table(
-    data: SiteData, lang: str, ability: str, mode: str, prefix: str, out: Output
-) -> tuple[Table, list[charts.Series]]:
-    rates = _rates(data, lang, ability)
-    cols = [Column("model", "Model")]
+def _curve_columns(rates: list[float], lg: str) -> tuple[Column, ...]:
+    cols = [Column("model", ui(lg, "col.model"))]
     cols += [
         Column(
             f"acc_{rate_key(r)}",
-            f"Acc. @ {rate_key(r)}",
+            ui(lg, "abpage.col_acc", rate=rate_key(r)),
             True,
-            f"Accuracy at noise rate {rate_key(r)}",
+            ui(lg, "abpage.col_acc_tip", rate=rate_key(r)),
         )
         for r in rates
     ]
     cols += [
-        Column("score", "Score", True, "Ability score (see methodology)"),
-        Column("n", "n", True, "Instances scored (all noise rates)"),
+        Column("score", ui(lg, "abpage.col_score"), True, ui(lg, "abpage.col_score_tip")),
+        Column("n", ui(lg, "col.n"), True, ui(lg, "abpage.col_n_tip")),
     ]
+    return tuple(cols)
+
+
+def _curve_table(
+    data: SiteData, lang: str, ability: str, mode: str, prefix: str, lg: str = DEFAULT
+) -> tuple[Table, list[charts.Series]]:
+    rates = _rates(data, lang, ability)
     rows, band, series = [], [], []
     for s in ordered(data, lang, ability, mode):
         baseline = is_trivial_baseline(s.results)
         cells = {c.noise_rate: c for c in cells_for(s.results, lang, ability, mode)}
-        row = {"model": model_cell(s, prefix, lang)}
+        row = {"model": model_cell(s, prefix, lang, lg=lg)}
         for r in rates:
             c = next((c for nr, c in cells.items() if abs(nr - r) < 1e-9), None)
             row[f"acc_{rate_key(r)}"] = Cell.rate(
@@ -103,7 +91,7 @@ def _curve_table(
         )
     reported_rows = []
     if mode == "rgb":
-        for cell, lr in reported_langs(data, lang):
+        for cell, lr in reported_langs(data, lang, lg):
             values = lr.noise if ability == "noise" else lr.integration
             if not values:
                 continue
@@ -122,73 +110,93 @@ def _curve_table(
             )
     table = Table(
         id=f"{lang}-{ability}-{mode}",
-        title=f"{ABILITY_NAMES[ability]}, {LANG_NAMES[lang]}, {MODE_NAMES[mode]}",
-        columns=tuple(cols),
+        title=ui(lg, "abpage.table_title", **_names(lg, lang, ability, mode)),
+        columns=_curve_columns(rates, lg),
         rows=tuple(rows),
         baseline_rows=tuple(band),
         reported_rows=tuple(reported_rows),
-        note="Accuracy in %, 95% CI underneath.",
+        note=ui(lg, "abpage.acc_note"),
+        ui=lg,
     )
     return table, series
 
 
-def ability_page(data: SiteData, lang: str, ability: str, out: Output) -> str:
+def _curve_chart(
+    out: Output,
+    series: list[charts.Series],
+    where: tuple[str, str, str],
+    prefix: str,
+    lg: str,
+) -> str:
+    """The accuracy-against-noise chart of one mode (`where`: language, ability, mode), with
+    its alt text, title and axis labels in `lg`."""
+    lang, ability, mode = where
+    names = _names(lg, lang, ability, mode)
+    alt = ui(lg, "abpage.curve_alt", **(names | {"ability": names["ability"].lower()}))
+    if any(s.reported for s in series):
+        alt += ui(lg, "abpage.curve_alt_reported")
+    if ability == "noise":
+        alt += ui(lg, "abpage.cliff_alt")
+    title = ui(lg, "abpage.chart_title", ability=names["ability"], lang=lang, mode=mode)
+    name = f"{lang}-{ability}-{mode}"
+    return out.chart(name, charts.noise_curve, (series, title, lg), alt, prefix, lg)
+
+
+def _bar_chart(out: Output, table: Table, lang: str, ability: str, prefix: str, lg: str) -> str:
+    """Rejection rate (rejection) or error detection rate (counterfactual) per measured model,
+    reference mode."""
+    key = "rej_rgb" if ability == "rejection" else "ed"
+    labels = [r.cells["model"].value for r in table.rows]
+    values = [r.cells[key].value["value"] for r in table.rows]
+    alt = ui(lg, f"abpage.{ability}_alt", lang=ui(lg, f"lang.{lang}"))
+    title = ui(lg, f"abpage.{ability}_chart", lang=lang)
+    args = (labels, values, title, ui(lg, f"abpage.{ability}_axis"))
+    return out.chart(f"{lang}-{ability}", charts.bars, args, alt, prefix, lg)
+
+
+def ability_page(data: SiteData, lang: str, ability: str, out: Output, lg: str = DEFAULT) -> str:
+    """The page of one language and ability with its interface in language `lg` (the numbers
+    are the same in every one)."""
     path = f"abilities/{lang}-{ability}.md"
     prefix = prefix_for(path)
     parts = [
-        front_matter() + f"# {ABILITY_NAMES[ability]} — {LANG_NAMES[lang]}\n",
-        INTRO[ability] + "\n",
+        front_matter() + f"# {ui(lg, 'abpage.title', **_names(lg, lang, ability))}\n",
+        ui(lg, f"abpage.intro_{ability}") + "\n",
     ]
     if data.reported:
-        parts.append(
-            "Rows marked *reported in paper* are the RGB paper's numbers (original data, "
-            "sampled decoding): shown for context, below the measured rows, never ranked.\n"
-        )
+        parts.append(ui(lg, "abpage.reported_intro") + "\n")
     if ability in ("noise", "integration"):
         for mode in ("rgb", "strict"):
-            parts.append(f"\n## {MODE_NAMES[mode].capitalize()}\n")
-            table, series = _curve_table(data, lang, ability, mode, prefix, out)
+            parts.append(f"\n## {ui(lg, f'mode.{mode}').capitalize()}\n")
+            table, series = _curve_table(data, lang, ability, mode, prefix, lg)
             parts.append(out.table(table, prefix))
             if series:
-                alt = (
-                    f"Line chart: accuracy (%) against noise rate for each model, "
-                    f"{ABILITY_NAMES[ability].lower()}, {LANG_NAMES[lang]}, {MODE_NAMES[mode]}"
-                    + (
-                        "; dashed grey lines are reported in the paper"
-                        if any(s.reported for s in series)
-                        else ""
-                    )
-                    + (CLIFF_ALT if ability == "noise" else "")
-                )
-                args = (series, f"{ABILITY_NAMES[ability]} ({lang}, {mode})")
-                name = f"{lang}-{ability}-{mode}"
-                parts.append(out.chart(name, charts.noise_curve, args, alt, prefix))
+                parts.append(_curve_chart(out, series, (lang, ability, mode), prefix, lg))
     elif ability == "rejection":
-        table = rejection_table(data, lang, prefix)
+        table = rejection_table(data, lang, prefix, lg)
         parts.append(out.table(table, prefix))
-        measured = [r for r in table.rows]
-        if measured:
-            labels = [r.cells["model"].value for r in measured]
-            values = [r.cells["rej_rgb"].value["value"] for r in measured]
-            alt = f"Bar chart: rejection rate (%) per model, {LANG_NAMES[lang]}, reference mode"
-            args = (labels, values, f"Rejection rate ({lang}, rgb)", "rejection rate (%)")
-            parts.append(out.chart(f"{lang}-rejection", charts.bars, args, alt, prefix))
+        if table.rows:
+            parts.append(_bar_chart(out, table, lang, ability, prefix, lg))
     else:
         for mode in ("rgb", "strict"):
-            parts.append(f"\n## {MODE_NAMES[mode].capitalize()}\n")
-            table = counterfactual_table(data, lang, mode, prefix)
+            parts.append(f"\n## {ui(lg, f'mode.{mode}').capitalize()}\n")
+            table = counterfactual_table(data, lang, mode, prefix, lg)
             parts.append(out.table(table, prefix))
             if mode == "rgb" and table.rows:
-                labels = [r.cells["model"].value for r in table.rows]
-                values = [r.cells["ed"].value["value"] for r in table.rows]
-                alt = (
-                    f"Bar chart: error detection rate (%) per model, {LANG_NAMES[lang]}, "
-                    "reference mode"
-                )
-                args = (labels, values, f"Error detection ({lang}, rgb)", "ED (%)")
-                parts.append(out.chart(f"{lang}-counterfactual", charts.bars, args, alt, prefix))
+                parts.append(_bar_chart(out, table, lang, ability, prefix, lg))
     parts.append(
-        f'\n<p class="lb-note"><a href="{esc(prefix)}instances/index.html">Browse the '
-        "instances and every model's answers</a>.</p>\n"
+        f'\n<p class="lb-note"><a href="{esc(prefix)}instances/index.html">'
+        f"{ui(lg, 'abpage.browse')}</a>{ui(lg, 'abpage.browse_end')}</p>\n"
     )
     return "\n".join(parts)
+
+
+def translated_ability_pages(data: SiteData, out: Output, lg: str) -> dict[str, str]:
+    """The eight ability pages in interface language `lg`, by docs path (abilities/zh-noise.zh.md).
+    `out` is a translation scratch (Output.translation): its tables stay there, the charts (in
+    `lg`) are drawn with the build's."""
+    return {
+        localized(f"abilities/{lang}-{ability}.md", lg): ability_page(data, lang, ability, out, lg)
+        for lang in LANGS
+        for ability in ABILITIES
+    }

@@ -9,15 +9,19 @@ from collections.abc import Callable
 from leaderboard.board.load import Entry, SiteData
 from leaderboard.board.ranking import cells_for, is_trivial_baseline, score_entry
 from leaderboard.board.reported import ReportedLang, frac
+from leaderboard.site.render.i18n import DEFAULT, ui
 from leaderboard.site.render.page import (
-    LANG_NAMES,
-    MODE_NAMES,
     judged_cell,
     model_cell,
     paper_judged_cell,
     reported_cell,
 )
 from leaderboard.site.render.tables import Cell, Column, Row, Table
+
+
+def column(key: str, lg: str, label: str, tip: str | None = None, numeric: bool = True) -> Column:
+    """A column whose label (and tooltip) are the message-table entries `label` (and `tip`)."""
+    return Column(key, ui(lg, label), numeric, ui(lg, tip) if tip else None)
 
 
 def ordered(data: SiteData, lang: str, ability: str, mode: str) -> list[Entry]:
@@ -46,51 +50,56 @@ def score_cell(s: Entry, lang: str, ability: str, mode: str, metric: str = "scor
     return Cell.rate(e.value, e.ci)
 
 
-def reported_langs(data: SiteData, lang: str) -> list[tuple[Cell, ReportedLang]]:
+def reported_langs(data: SiteData, lang: str, lg: str = DEFAULT) -> list[tuple[Cell, ReportedLang]]:
     out = []
     for rep in data.reported:
         for m in rep.file.models:
             lr = m.lang(lang)
             if lr is not None:
-                out.append((reported_cell(m, rep.file.source.citation), lr))
+                out.append((reported_cell(m, rep.file.source.citation, lg), lr))
     return out
 
 
 def reported_rows(
-    data: SiteData, lang: str, cells: Callable[[ReportedLang], dict[str, Cell] | None]
+    data: SiteData,
+    lang: str,
+    cells: Callable[[ReportedLang, str], dict[str, Cell] | None],
+    lg: str = DEFAULT,
 ) -> tuple[Row, ...]:
     """The paper's rows of a table, labelled as reported; `cells` gives a model's cells beside
-    its name, or None where the paper has no numbers for that table."""
+    its name (in interface language `lg`), or None where the paper has no numbers for that
+    table."""
     rows = []
-    for cell, lr in reported_langs(data, lang):
-        values = cells(lr)
+    for cell, lr in reported_langs(data, lang, lg):
+        values = cells(lr, lg)
         if values is not None:
             rows.append(Row({"model": cell, **values}, "lb-reported-row"))
     return tuple(rows)
 
 
-def _reported_rejection(lr: ReportedLang) -> dict[str, Cell] | None:
+def _reported_rejection(lr: ReportedLang, lg: str) -> dict[str, Cell] | None:
     rej = lr.rejection
     if rej is None:
         return None
-    return {"rej_rgb": Cell.rate(frac(rej.rej)), "rej_star": paper_judged_cell(frac(rej.rej_star))}
+    star = paper_judged_cell(frac(rej.rej_star), lg)
+    return {"rej_rgb": Cell.rate(frac(rej.rej)), "rej_star": star}
 
 
-def _reported_counterfactual(lr: ReportedLang) -> dict[str, Cell] | None:
+def _reported_counterfactual(lr: ReportedLang, lg: str) -> dict[str, Cell] | None:
     cf = lr.counterfactual
     if cf is None:
         return None
     return {
         "accuracy": Cell.rate(frac(cf.acc_doc)),
         "ed": Cell.rate(frac(cf.ed)),
-        "ed_star": paper_judged_cell(frac(cf.ed_star)),
+        "ed_star": paper_judged_cell(frac(cf.ed_star), lg),
         "cr": Cell.rate(frac(cf.cr)),
         "acc_nodoc": Cell.rate(frac(cf.acc)),
     }
 
 
-def _rejection_row(s: Entry, lang: str, prefix: str) -> Row:
-    row = {"model": model_cell(s, prefix, lang)}
+def _rejection_row(s: Entry, lang: str, prefix: str, lg: str) -> Row:
+    row = {"model": model_cell(s, prefix, lang, lg=lg)}
     for mode in ("rgb", "strict"):
         cs = cells_for(s.results, lang, "rejection", mode)
         c = cs[0] if cs else None
@@ -109,66 +118,52 @@ def _rejection_row(s: Entry, lang: str, prefix: str) -> Row:
     row["n_shown"] = Cell.text(
         shown.n_questions if shown else None, shown.n_questions if shown else -1
     )
-    row["rej_star"] = judged_cell(s.judges, lang, "rej_star")
+    row["rej_star"] = judged_cell(s.judges, lang, "rej_star", lg)
     cs = cells_for(s.results, lang, "rejection", "rgb")
     row["n"] = Cell.text(cs[0].n if cs else None, cs[0].n if cs else -1)
     return Row(row, "lb-baseline-row" if is_trivial_baseline(s.results) else "")
 
 
-def rejection_table(data: SiteData, lang: str, prefix: str) -> Table:
+def rejection_table(data: SiteData, lang: str, prefix: str, lg: str = DEFAULT) -> Table:
+    """Both modes' refusal and over-refusal rates, the strict score and its terms, Rej*."""
     cols = (
-        Column("model", "Model"),
-        Column("rej_rgb", "Rejection (rgb)", True, "Refusal rate, reference phrase match"),
-        Column("rej_strict", "Rejection (strict)", True, "Refusal rate, strict mode"),
-        Column(
-            "over_rgb",
-            "Over-refusal (rgb)",
-            True,
-            "Refusals on noise-robustness instances (answer present), all noise rates",
-        ),
-        Column("over_strict", "Over-refusal (strict)", True, "As above, strict mode"),
-        Column(
-            "score_strict",
-            "Score (strict, ranked)",
-            True,
-            "Refusal rate at noise 1.0 minus over-refusal rate (Youden's J), floored at 0",
-        ),
-        Column(
-            "shown",
-            "Refusal where the answer is shown",
-            True,
-            "Instances whose noise passages hold the answer (data audit): left out of the score",
-        ),
-        Column("n_shown", "n shown", True, "How many such instances"),
-        Column(
-            "rej_star",
-            "Rej* (LLM judge)",
-            True,
-            "Refusal judged by an LLM with the reference prompt (reject_evalue.py); the judge is "
-            "named in every cell (the paper's: ChatGPT)",
-        ),
-        Column("n", "n", True),
+        Column("model", ui(lg, "col.model")),
+        column("rej_rgb", lg, "decision.rej_rgb", "decision.rej_rgb_tip"),
+        column("rej_strict", lg, "decision.rej_strict", "decision.rej_strict_tip"),
+        column("over_rgb", lg, "decision.over_rgb", "decision.over_rgb_tip"),
+        column("over_strict", lg, "decision.over_strict", "decision.over_strict_tip"),
+        column("score_strict", lg, "decision.score_strict", "decision.score_strict_tip"),
+        column("shown", lg, "decision.shown", "decision.shown_tip"),
+        column("n_shown", lg, "decision.n_shown", "decision.n_shown_tip"),
+        column("rej_star", lg, "decision.rej_star", "decision.rej_star_tip"),
+        column("n", lg, "col.n"),
     )
     models, baselines = split_baselines(ordered(data, lang, "rejection", "strict"))
     return Table(
         id=f"{lang}-rejection",
-        title=f"Negative rejection, {LANG_NAMES[lang]}",
+        title=ui(
+            lg,
+            "decision.rejection_title",
+            ability=ui(lg, "ability.rejection"),
+            lang=ui(lg, f"lang.{lang}"),
+        ),
         columns=cols,
-        rows=tuple(_rejection_row(s, lang, prefix) for s in models),
-        baseline_rows=tuple(_rejection_row(s, lang, prefix) for s in baselines),
-        reported_rows=reported_rows(data, lang, _reported_rejection),
-        note="Rates in %, 95% CI underneath.",
+        rows=tuple(_rejection_row(s, lang, prefix, lg) for s in models),
+        baseline_rows=tuple(_rejection_row(s, lang, prefix, lg) for s in baselines),
+        reported_rows=reported_rows(data, lang, _reported_rejection, lg),
+        note=ui(lg, "decision.rates_note"),
+        ui=lg,
     )
 
 
-def _counterfactual_row(s: Entry, lang: str, mode: str, prefix: str) -> Row:
+def _counterfactual_row(s: Entry, lang: str, mode: str, prefix: str, lg: str) -> Row:
     c = cells_for(s.results, lang, "counterfactual", mode)[0]
     fa = score_entry(s.results, lang, "counterfactual", mode, "ed_false_alarm")
     row = {
-        "model": model_cell(s, prefix, lang),
+        "model": model_cell(s, prefix, lang, lg=lg),
         "accuracy": Cell.rate(c.accuracy, c.accuracy_ci),
         "ed": Cell.rate(c.ed, c.ed_ci),
-        "ed_star": judged_cell(s.judges, lang, "ed_star"),
+        "ed_star": judged_cell(s.judges, lang, "ed_star", lg),
         "fa": Cell.rate(fa.value if fa else None, fa.ci if fa else None),
         "cr": Cell.rate(c.cr, c.cr_ci),
         "cr_all": Cell.rate(c.cr_all),
@@ -178,37 +173,38 @@ def _counterfactual_row(s: Entry, lang: str, mode: str, prefix: str) -> Row:
     return Row(row, "lb-baseline-row" if is_trivial_baseline(s.results) else "")
 
 
-def counterfactual_table(data: SiteData, lang: str, mode: str, prefix: str) -> Table:
+def counterfactual_table(
+    data: SiteData, lang: str, mode: str, prefix: str, lg: str = DEFAULT
+) -> Table:
+    """Accuracy, ED (and ED*), false alarms, CR and the score of one mode; the paper's rows in
+    the reference mode."""
     cols = (
-        Column("model", "Model"),
-        Column("accuracy", "Accuracy", True, "Correct answers despite the false passages"),
-        Column("ed", "ED", True, "Error detection rate"),
-        Column(
-            "ed_star",
-            "ED* (LLM judge)",
-            True,
-            "Error detection judged by an LLM with the reference prompt (fact_evalue.py); the "
-            "judge is named in every cell (the paper's: ChatGPT); the same in both modes",
-        ),
-        Column(
-            "fa",
-            "Error claims on noise instances",
-            True,
-            "False-alarm rate: error claims where no passage is false (strict mode)",
-        ),
-        Column("cr", "CR", True, "Corrected / detected (reference definition)"),
-        Column("cr_all", "CR (all)", True, "Corrected and detected / all questions"),
-        Column("score", "Score", True, "Ability score (see methodology)"),
-        Column("acc_nodoc", "Acc. without docs (paper only)", True),
-        Column("n", "n", True),
+        Column("model", ui(lg, "col.model")),
+        column("accuracy", lg, "decision.accuracy", "decision.accuracy_tip"),
+        column("ed", lg, "decision.ed", "decision.ed_tip"),
+        column("ed_star", lg, "decision.ed_star", "decision.ed_star_tip"),
+        column("fa", lg, "decision.fa", "decision.fa_tip"),
+        column("cr", lg, "decision.cr", "decision.cr_tip"),
+        column("cr_all", lg, "decision.cr_all", "decision.cr_all_tip"),
+        column("score", lg, "abpage.col_score", "abpage.col_score_tip"),
+        column("acc_nodoc", lg, "decision.acc_nodoc"),
+        column("n", lg, "col.n"),
     )
     models, baselines = split_baselines(ordered(data, lang, "counterfactual", mode))
+    reported = reported_rows(data, lang, _reported_counterfactual, lg) if mode == "rgb" else ()
     return Table(
         id=f"{lang}-counterfactual-{mode}",
-        title=f"Counterfactual robustness, {LANG_NAMES[lang]}, {MODE_NAMES[mode]}",
+        title=ui(
+            lg,
+            "abpage.table_title",
+            ability=ui(lg, "ability.counterfactual"),
+            lang=ui(lg, f"lang.{lang}"),
+            mode=ui(lg, f"mode.{mode}"),
+        ),
         columns=cols,
-        rows=tuple(_counterfactual_row(s, lang, mode, prefix) for s in models),
-        baseline_rows=tuple(_counterfactual_row(s, lang, mode, prefix) for s in baselines),
-        reported_rows=reported_rows(data, lang, _reported_counterfactual) if mode == "rgb" else (),
-        note="Rates in %, 95% CI underneath.",
+        rows=tuple(_counterfactual_row(s, lang, mode, prefix, lg) for s in models),
+        baseline_rows=tuple(_counterfactual_row(s, lang, mode, prefix, lg) for s in baselines),
+        reported_rows=reported,
+        note=ui(lg, "decision.rates_note"),
+        ui=lg,
     )
