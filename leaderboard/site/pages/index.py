@@ -1,4 +1,5 @@
-"""Index pages: the downloads list (every table as CSV and JSON) and the models index."""
+"""Index pages: the downloads list (every table as CSV and JSON) and the models index, with their
+interface strings from the message tables (downloads.*, model.index_*)."""
 
 from __future__ import annotations
 
@@ -7,16 +8,11 @@ from leaderboard.board.frames import Board
 from leaderboard.board.load import SiteData
 from leaderboard.board.ranking import coverage
 from leaderboard.site.render.fmt import esc, md_text
+from leaderboard.site.render.i18n import DEFAULT, ui, ui_count
 from leaderboard.site.render.page import Output, model_cell, model_size_and_quant, prefix_for
 from leaderboard.site.render.tables import Cell, Column, Row, Table
 
-BOARD_FILES = {
-    "models": "Every entry: backend, model, revision, fingerprint, commit, partial",
-    "scores": "Every ability, overall and zh − en score (one row per model, language, ability, "
-    "mode, metric) with CI and n",
-    "cells": "Every cell (one row per model, language, ability, noise rate, mode, metric) with "
-    "CI and n",
-}
+BOARD_FILES = ("models", "scores", "cells")  # the tidy frames; described by downloads.board_<name>
 
 
 def board_downloads(board: Board, out: Output) -> None:
@@ -27,35 +23,36 @@ def board_downloads(board: Board, out: Output) -> None:
         out.files[f"downloads/board-{name}.json"] = to_json(frame).encode("utf-8")
 
 
-def downloads_page(out: Output) -> str:
+def downloads_page(out: Output, lg: str = DEFAULT, titles: dict[str, str] | None = None) -> str:
+    """Every download, in interface language `lg`; `titles` gives a table's title in `lg` by id
+    (the tables of translated pages), others keep the title of the English table."""
+    titles = titles or {}
     lines = [
-        "# Downloads\n",
-        "The whole board as tidy tables (the same data as `leaderboard.board.frames.load_board`; "
-        "rates are fractions):\n",
+        f"# {ui(lg, 'downloads.title')}\n",
+        ui(lg, "downloads.intro_board") + "\n",
         '\n<ul class="lb-downloads">',
         *(
-            f'<li>{esc(text)}: <a href="downloads/board-{name}.csv">CSV</a> · '
+            f"<li>{esc(ui(lg, f'downloads.board_{name}'))}: "
+            f'<a href="downloads/board-{name}.csv">CSV</a> · '
             f'<a href="downloads/board-{name}.json">JSON</a></li>'
-            for name, text in BOARD_FILES.items()
+            for name in BOARD_FILES
         ),
         "</ul>\n",
-        "Every table on this site as CSV and as JSON (rates are fractions).\n",
+        ui(lg, "downloads.intro_tables") + "\n",
         '\n<ul class="lb-downloads">',
     ]
     for t in sorted(out.tables, key=lambda t: t.id):
         lines.append(
-            f'<li>{esc(t.title)}: <a href="downloads/{esc(t.id)}.csv">CSV</a> · '
+            f'<li>{esc(titles.get(t.id, t.title))}: <a href="downloads/{esc(t.id)}.csv">CSV</a> · '
             f'<a href="downloads/{esc(t.id)}.json">JSON</a></li>'
         )
     lines.append("</ul>\n")
-    lines.append(
-        "Per-model files (results.json, predictions, model.yaml) are linked from each "
-        "[model page](models/index.md).\n"
-    )
+    lines.append(ui(lg, "downloads.per_model") + "\n")
     return "\n".join(lines)
 
 
-def models_index_page(data: SiteData, out: Output) -> str:
+def models_index_page(data: SiteData, out: Output, lg: str = DEFAULT) -> str:
+    """Every entry with its weights, backend, size, quantization and coverage."""
     path = "models/index.md"
     prefix = prefix_for(path)
     rows = []
@@ -65,7 +62,7 @@ def models_index_page(data: SiteData, out: Output) -> str:
         rows.append(
             Row(
                 {
-                    "model": model_cell(s, prefix),
+                    "model": model_cell(s, prefix, lg=lg),
                     "id": Cell.text(s.id),
                     "model_ref": Cell.text(s.results.provenance.model),
                     "backend": Cell.text(s.results.provenance.backend),
@@ -77,21 +74,22 @@ def models_index_page(data: SiteData, out: Output) -> str:
         )
     table = Table(
         id="models",
-        title="Models",
+        title=ui(lg, "model.index_title"),
         columns=(
-            Column("model", "Model"),
-            Column("id", "Entry"),
-            Column("model_ref", "Weights"),
-            Column("backend", "Backend"),
-            Column("size", "Size"),
-            Column("quant", "Quantization"),
-            Column("coverage", "Coverage (%)", True),
+            Column("model", ui(lg, "col.model")),
+            Column("id", ui(lg, "model.index_entry")),
+            Column("model_ref", ui(lg, "model.index_weights")),
+            Column("backend", ui(lg, "model.index_backend")),
+            Column("size", ui(lg, "col.size")),
+            Column("quant", ui(lg, "col.quant")),
+            Column("coverage", ui(lg, "model.index_coverage"), True),
         ),
         rows=tuple(rows),
+        ui=lg,
     )
     return (
-        "# Models\n\n"
-        + md_text(f"{len(rows)} measured submissions.")
+        f"# {ui(lg, 'model.index_title')}\n\n"
+        + md_text(ui_count(lg, "model.index_count", len(rows)))
         + "\n"
         + out.table(table, prefix)
     )

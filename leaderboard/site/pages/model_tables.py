@@ -1,0 +1,169 @@
+"""The tables of a model page: scores (both modes side by side), every cell, and the LLM judges'
+Rej* and ED* with their agreement with strict mode; labels in the page's interface language."""
+
+from __future__ import annotations
+
+from leaderboard.board.load import Entry
+from leaderboard.core.types import ABILITIES, LANGS, MODES, PROBES
+from leaderboard.site.render.fmt import esc
+from leaderboard.site.render.i18n import DEFAULT, table, ui
+from leaderboard.site.render.page import judged_cell
+from leaderboard.site.render.tables import Cell, Column, Row, Table
+
+
+def _columns(lg: str, spec: tuple[tuple[str, str, bool], ...]) -> tuple[Column, ...]:
+    return tuple(Column(key, ui(lg, label), numeric) for key, label, numeric in spec)
+
+
+def ability_name(ability: str, lg: str = DEFAULT) -> str:
+    """An ability's (or probe's) display name; an unknown one as written in the results."""
+    key = f"ability.{ability}"
+    return ui(lg, key) if key in table(DEFAULT) else ability
+
+
+def scores_table(sub: Entry, lg: str = DEFAULT) -> Table:
+    """One row per (language, ability, metric), the two scoring modes side by side."""
+    order = {k: i for i, k in enumerate(("zh", "en", "all"))}
+    aorder = {k: i for i, k in enumerate(("overall", *ABILITIES))}
+    groups: dict[tuple[str, str, str], dict[str, object]] = {}
+    for e in sub.results.scores:
+        groups.setdefault((e.lang, e.ability, e.metric), {})[e.mode] = e
+    rows = []
+    for key in sorted(
+        groups, key=lambda k: (order.get(k[0], 9), aorder.get(k[1], 9), k[2] != "score", k[2])
+    ):
+        lang, ability, metric = key
+        by_mode = groups[key]
+        first = next(iter(by_mode.values()))
+        complete = all(e.complete for e in by_mode.values())
+        cells = {
+            "lang": Cell.text(lang),
+            "ability": Cell.text(ability_name(ability, lg)),
+            "metric": Cell(
+                metric, f'<span title="{esc(first.definition)}">{esc(metric)}</span>', metric
+            ),
+            "n": Cell.text(first.n_questions, first.n_questions),
+            "complete": Cell.text(ui(lg, f"model.complete_{'yes' if complete else 'no'}")),
+        }
+        for mode in MODES:
+            e = by_mode.get(mode)
+            cells[mode] = Cell.rate(e.value if e else None, e.ci if e else None)
+        rows.append(Row(cells))
+    spec = (
+        ("lang", "col.lang", False),
+        ("ability", "model.col_ability", False),
+        ("metric", "model.col_metric", False),
+        ("rgb", "model.col_rgb", True),
+        ("strict", "model.col_strict", True),
+        ("n", "model.col_questions", True),
+        ("complete", "model.col_complete", False),
+    )
+    return Table(
+        id=f"model-{sub.id}-scores",
+        title=ui(lg, "model.scores_title", name=sub.name),
+        columns=_columns(lg, spec),
+        rows=tuple(rows),
+        note=ui(lg, "model.scores_note"),
+        ui=lg,
+    )
+
+
+def cells_table(sub: Entry, lg: str = DEFAULT) -> Table:
+    rows = []
+    partial_file = ui(lg, "model.partial_file")
+    for c in sorted(
+        sub.results.cells,
+        key=lambda c: (
+            LANGS.index(c.lang),
+            (ABILITIES + PROBES).index(c.ability),
+            c.noise_rate,
+            MODES.index(c.mode),
+        ),
+    ):
+        rows.append(
+            Row(
+                {
+                    "lang": Cell.text(c.lang),
+                    "ability": Cell.text(c.ability),
+                    "noise_rate": Cell.text(f"{c.noise_rate:.1f}", c.noise_rate),
+                    "mode": Cell.text(c.mode),
+                    "accuracy": Cell.rate(c.accuracy, c.accuracy_ci),
+                    "rejection": Cell.rate(c.rejection_rate, c.rejection_rate_ci),
+                    "over_refusal": Cell.rate(c.over_refusal_rate),
+                    "ed": Cell.rate(c.ed, c.ed_ci),
+                    "cr": Cell.rate(c.cr, c.cr_ci),
+                    "f1": Cell.rate(c.token_f1, c.token_f1_ci),
+                    "n": Cell.text(f"{c.n}/{c.expected_n}", c.n),
+                    "errors": Cell.text(c.n_errors, c.n_errors),
+                    "data": Cell.text(c.data_file + ("" if c.data_complete else partial_file)),
+                    "chars": Cell.text(f"{c.mean_output_chars:.0f}", c.mean_output_chars),
+                }
+            )
+        )
+    spec = (
+        ("lang", "col.lang", False),
+        ("ability", "model.col_ability", False),
+        ("noise_rate", "model.col_noise", True),
+        ("mode", "model.col_mode", False),
+        ("accuracy", "decision.accuracy", True),
+        ("rejection", "model.col_rejection", True),
+        ("over_refusal", "model.col_over_refusal", True),
+        ("ed", "decision.ed", True),
+        ("cr", "decision.cr", True),
+        ("f1", "model.col_f1", True),
+        ("n", "model.col_n_expected", True),
+        ("errors", "model.col_errors", True),
+        ("data", "model.col_data", False),
+        ("chars", "model.col_chars", True),
+    )
+    return Table(
+        id=f"model-{sub.id}-cells",
+        title=ui(lg, "model.cells_title", name=sub.name),
+        columns=_columns(lg, spec),
+        rows=tuple(rows),
+        ui=lg,
+    )
+
+
+def judge_table(sub: Entry, lg: str = DEFAULT) -> Table:
+    """Rej* and ED* by every LLM judge of this submission, with kappa against strict mode."""
+    rows = []
+    for judge in sub.judges:
+        for rate in judge.rates:
+            kappa = next(
+                (
+                    k
+                    for k in judge.agreement
+                    if k.lang == rate.lang and k.task == rate.task and k.against == "strict"
+                ),
+                None,
+            )
+            if kappa is None or kappa.kappa is None:
+                text = ui(lg, "model.kappa_undefined")
+            else:
+                text = f"{kappa.kappa:.2f}"
+            if kappa is not None and kappa.kappa_ci is not None:
+                text += f" [{kappa.kappa_ci[0]:.2f}, {kappa.kappa_ci[1]:.2f}]"
+            rows.append(
+                Row(
+                    {
+                        "lang": Cell.text(rate.lang),
+                        "metric": Cell.text("Rej*" if rate.metric == "rej_star" else "ED*"),
+                        "value": judged_cell((judge,), rate.lang, rate.metric, lg),
+                        "kappa": Cell.text(text, kappa.kappa if kappa and kappa.kappa else -2.0),
+                    }
+                )
+            )
+    return Table(
+        id=f"model-{sub.id}-judge",
+        title=ui(lg, "model.judge_title", name=sub.name),
+        columns=(
+            Column("lang", ui(lg, "col.lang")),
+            Column("metric", ui(lg, "model.col_metric")),
+            Column("value", ui(lg, "model.col_judged"), True),
+            Column("kappa", ui(lg, "model.col_kappa"), True, ui(lg, "model.col_kappa_tip")),
+        ),
+        rows=tuple(rows),
+        note=ui(lg, "model.judge_note"),
+        ui=lg,
+    )
