@@ -99,9 +99,10 @@ def test_esc_and_md_text():
 def test_no_page_contains_raw_untrusted_markup(out):
     for path, text in out.pages.items():
         assert "<script>alert" not in text, path
-        # only our own script tag (the JSON data block) may appear
+        # only our own script tags (the JSON data block, the browser's strings) may appear
         assert set(re.findall(r"<script[^>]*>", text)) <= {
-            '<script type="application/json" id="lb-instances-data">'
+            '<script type="application/json" id="lb-instances-data">',
+            '<script type="application/json" id="lb-instances-ui">',
         }, path
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in out.pages["index.md"]
 

@@ -25,12 +25,12 @@ from leaderboard.core.types import ABILITIES, LANGS
 from leaderboard.data.manifest import data_root
 from leaderboard.retrieval.results import RESULTS_DIR, load_retrieval_board
 from leaderboard.site.languages import finish_languages
-from leaderboard.site.pages.ability import ability_page
+from leaderboard.site.pages.ability import ability_page, translated_ability_pages
 from leaderboard.site.pages.home import home_page, translated_home_pages
 from leaderboard.site.pages.index import board_downloads, downloads_page, models_index_page
-from leaderboard.site.pages.instances import instance_pages
+from leaderboard.site.pages.instance_browser import instance_pages
 from leaderboard.site.pages.methodology import methodology_page, translated_methodology_page
-from leaderboard.site.pages.model import model_page
+from leaderboard.site.pages.model import model_page, translated_model_pages
 from leaderboard.site.pages.probes import PATH as PROBES_PATH
 from leaderboard.site.pages.probes import probes_page, translated_probes_page
 from leaderboard.site.pages.retrieval import PAGE as RETRIEVAL_PAGE
@@ -39,7 +39,7 @@ from leaderboard.site.pages.retrieval_questions import question_pages
 from leaderboard.site.pages.submission_ref import PAGE as REFERENCE_PAGE
 from leaderboard.site.pages.submission_ref import reference_page, translated_reference_page
 from leaderboard.site.pages.zh_vs_en import translated_zh_vs_en_page, zh_vs_en_page
-from leaderboard.site.render.i18n import SITE_LANGS
+from leaderboard.site.render.i18n import SITE_LANGS, localized
 from leaderboard.site.render.page import Output
 from leaderboard.site.render.tables import to_csv, to_json
 
@@ -71,7 +71,12 @@ def render(data: SiteData) -> Output:
             )
         if sub.model_yaml is not None:
             out.files[f"models/{sub.id}/model.yaml"] = (sub.dir / "model.yaml").read_bytes()
-    instance_pages(data, out)
+    instance_pages(data, out, SITE_LANGS)
+    translations = {lg: out.translation() for lg in SITE_LANGS[1:]}
+    for lg, scratch in translations.items():  # their charts are drawn with the English ones
+        out.pages.update(translated_ability_pages(data, scratch, lg))
+        out.pages[localized("models/index.md", lg)] = models_index_page(data, scratch, lg)
+        out.pages.update(translated_model_pages(data, scratch, lg))
     board = load_retrieval_board((data.root or Path(".")) / RESULTS_DIR)
     out.pages[RETRIEVAL_PAGE] = retrieval_page(board, out)
     out.pages.update(question_pages(board.results, data.root))
@@ -92,6 +97,9 @@ def render(data: SiteData) -> Output:
         out.files[f"downloads/{table.id}.json"] = to_json(table).encode("utf-8")
     board_downloads(board_from(data), out)
     out.pages["downloads.md"] = downloads_page(out)
+    for lg, scratch in translations.items():
+        titles = {t.id: t.title for t in scratch.tables}
+        out.pages[localized("downloads.md", lg)] = downloads_page(out, lg, titles)
     return out
 
 

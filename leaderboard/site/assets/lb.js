@@ -1,5 +1,6 @@
 /* rgb-leaderboard site script: sortable tables (vendored tablesort), row filters, instance browser.
- * Data is untrusted: it is only ever inserted with textContent, never parsed as HTML. */
+ * Data is untrusted: it is only ever inserted with textContent, never parsed as HTML. The browser's
+ * words come from the page (#lb-instances-ui, the message tables in the page's language). */
 (function () {
   "use strict";
 
@@ -42,12 +43,25 @@
     return label;
   }
 
+  // A message of the page's language with {name} filled in (a missing one shows its key).
+  function messages(node) {
+    var table = node ? JSON.parse(node.textContent) : {};
+    return function (key, values) {
+      var text = Object.prototype.hasOwnProperty.call(table, key) ? String(table[key]) : key;
+      return text.replace(/\{(\w+)\}/g, function (whole, name) {
+        return values && Object.prototype.hasOwnProperty.call(values, name) ?
+          String(values[name]) : whole;
+      });
+    };
+  }
+
   function initBrowser() {
     var holder = document.getElementById("lb-instances");
     var source = document.getElementById("lb-instances-data");
     if (!holder || !source || holder.dataset.lbInit) return;
     holder.dataset.lbInit = "1";
     var doc = JSON.parse(source.textContent);
+    var t = messages(document.getElementById("lb-instances-ui"));
     // The items live in data parts next to the page (same origin), fetched when needed.
     var items = [];
     var loaded = 0;
@@ -74,26 +88,26 @@
 
     var search = el("input", "lb-filter");
     search.type = "search";
-    search.placeholder = "Search id, question, answer or output";
-    search.setAttribute("aria-label", "Search instances");
+    search.placeholder = t("search_placeholder");
+    search.setAttribute("aria-label", t("search_label"));
     var model = el("select");
-    option(model, "", "all models");
+    option(model, "", t("all_models"));
     doc.models.forEach(function (m) { option(model, m.id, m.name); });
     var outcome = el("select");
-    option(outcome, "all", "pass and fail");
-    option(outcome, "pass", "pass");
-    option(outcome, "fail", "fail");
+    option(outcome, "all", t("pass_and_fail"));
+    option(outcome, "pass", t("pass"));
+    option(outcome, "fail", t("fail"));
     var mode = el("select");
-    option(mode, "rgb", "reference (rgb)");
-    option(mode, "strict", "strict");
+    option(mode, "rgb", t("mode_rgb"));
+    option(mode, "strict", t("mode_strict"));
     var controls = el("div", "lb-controls");
     controls.appendChild(search);
-    controls.appendChild(labelled("Model", model));
-    controls.appendChild(labelled("Outcome", outcome));
-    controls.appendChild(labelled("Mode", mode));
+    controls.appendChild(labelled(t("label_model"), model));
+    controls.appendChild(labelled(t("label_outcome"), outcome));
+    controls.appendChild(labelled(t("label_mode"), mode));
     var count = el("p", "lb-count");
     var list = el("div", "lb-list");
-    var more = el("button", "md-button lb-more", "Show more");
+    var more = el("button", "md-button lb-more", t("show_more"));
     more.type = "button";
     holder.appendChild(controls);
     holder.appendChild(count);
@@ -111,14 +125,14 @@
     function card(item, ids) {
       var art = el("article", "lb-item");
       art.dataset.id = String(item.id);
-      art.appendChild(el("h3", null, "#" + item.id + "  " + (item.q || "(question not available)")));
-      if (item.a) art.appendChild(el("p", "lb-gold", "Gold answer: " + item.a.join(" | ")));
+      art.appendChild(el("h3", null, "#" + item.id + "  " + (item.q || t("no_question"))));
+      if (item.a) art.appendChild(el("p", "lb-gold", t("gold", { answer: item.a.join(" | ") })));
       if (item.fake && item.fake.length) {
-        art.appendChild(el("p", "lb-fake", "Counterfactual (false) answer: " + item.fake.join(" | ")));
+        art.appendChild(el("p", "lb-fake", t("fake", { answer: item.fake.join(" | ") })));
       }
       if (item.docs) {
         var det = el("details", "lb-docs");
-        det.appendChild(el("summary", null, "Passages shown (" + item.docs.length + ")"));
+        det.appendChild(el("summary", null, t("passages", { n: item.docs.length })));
         var ol = el("ol");
         item.docs.forEach(function (d, i) {
           // probes record where each passage came from (pool position or donor question)
@@ -138,9 +152,9 @@
         var v = p[mode.value];
         var state = v === 1 ? "pass" : v === 0 ? "fail" : "unscored";
         var td = el("td");
-        td.appendChild(el("span", "lb-badge lb-" + state, state));
+        td.appendChild(el("span", "lb-badge lb-" + state, t(state)));
         tr.appendChild(td);
-        var out = el("td", "lb-output", p.e ? "[generation error] " + p.e : p.t);
+        var out = el("td", "lb-output", p.e ? t("generation_error", { error: p.e }) : p.t);
         tr.appendChild(out);
         body.appendChild(tr);
       });
@@ -155,12 +169,11 @@
       var mine = ++ticket;
       var q = search.value.trim().toLowerCase();
       var filtered = q !== "" || model.value !== "" || outcome.value !== "all";
-      if (loaded < doc.parts.length) count.textContent = "Loading…";
+      if (loaded < doc.parts.length) count.textContent = t("loading");
       loadMore(filtered ? Infinity : limit).then(function () {
         if (mine === ticket) draw(q, filtered);
       }, function (err) {
-        count.textContent = "Could not load this page's data (" + err.message + "); open the " +
-          "site over HTTP (rgb-leaderboard site serve), not as a file.";
+        count.textContent = t("load_error", { error: err.message });
       });
     }
 
@@ -178,8 +191,8 @@
         matches.push([item, ids]);
       });
       var total = doc.n_items;
-      count.textContent = (filtered ? matches.length : total) + " of " + total +
-        (total === 1 ? " instance" : " instances");
+      count.textContent = t(total === 1 ? "count_one" : "count",
+        { shown: filtered ? matches.length : total, total: total });
       list.replaceChildren();
       matches.slice(0, limit).forEach(function (m) { list.appendChild(card(m[0], m[1])); });
       more.hidden = (filtered ? matches.length : total) <= limit;

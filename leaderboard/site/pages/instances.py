@@ -15,7 +15,6 @@ without fetched data the page says what to run.
 from __future__ import annotations
 
 import json
-from collections import defaultdict
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -27,23 +26,11 @@ from leaderboard.run.plan import split_instances
 from leaderboard.scoring.outcome import passed
 from leaderboard.scoring.score import score_both
 from leaderboard.scoring.tokens import load_jieba
-from leaderboard.site.render.fmt import count, esc, json_for_script, rate_key
-from leaderboard.site.render.page import ABILITY_NAMES, LANG_NAMES, Output, front_matter
+from leaderboard.site.render.fmt import rate_key
+from leaderboard.site.render.i18n import DEFAULT, ui
 from leaderboard.site.render.parallel import pmap, shared
 
-FETCH_HINT = (
-    "Run `rgb-leaderboard data fetch` and rebuild the site to see passages and gold answers."
-)
-PASS_RULE = {
-    "noise": "pass = every required answer element found",
-    "integration": "pass = every required answer element found",
-    "rejection": "pass = the model refused (no passage holds the answer)",
-    "counterfactual": "pass = the model flagged the false fact and gave the true answer",
-    "chain": "probe: the passages are BM25's top 5 of the question's own pool, in rank order; "
-    "pass = every required answer element found",
-    "replacement": "probe: the passages come from unrelated questions (origins listed); "
-    "pass = answered right anyway (from memory)",
-}
+FETCH_HINT = ui(DEFAULT, "inst.fetch_hint")
 ORDER = ABILITIES + PROBES
 
 
@@ -162,7 +149,7 @@ def group_data(data: SiteData, group: Group, instances: dict | None) -> dict[str
         "models": models,
         "items": [by_id[k] for k in sorted(by_id)],
         "scored": instances is not None,
-        "pass_rule": PASS_RULE[group.ability],
+        "pass_rule": ui(DEFAULT, f"inst.pass_rule.{group.ability}"),
     }
 
 
@@ -181,7 +168,7 @@ def _cached_instances(root: Path | None, lang: str, ability: str, rates: tuple[f
     return _load_instances(root, lang, ability, list(rates))
 
 
-def _group_job(index: int) -> tuple[dict[str, object], str | None]:
+def group_job(index: int) -> tuple[dict[str, object], str | None]:
     """One browser page's data; runs in a forked worker (see parallel.pmap)."""
     st = shared()
     data, group = st["data"], st["groups"][index]
@@ -190,8 +177,8 @@ def _group_job(index: int) -> tuple[dict[str, object], str | None]:
     return group_data(data, group, instances), problem
 
 
-def instance_pages(data: SiteData, out: Output) -> list[Group]:
-    """Write one browser page per group plus instances/index.md; returns the groups."""
+def group_docs(data: SiteData) -> tuple[list[Group], list[tuple[dict[str, object], str | None]]]:
+    """Every browser page's group and (document, problem), scored in parallel workers."""
     groups = groups_in(data)
     rates = {
         (g.lang, g.ability): tuple(
@@ -202,63 +189,4 @@ def instance_pages(data: SiteData, out: Output) -> list[Group]:
     if groups:
         load_jieba()  # once before forking, not once per worker
     state = {"data": data, "groups": groups, "rates": rates}
-    results = pmap(_group_job, list(range(len(groups))), state=state, min_items=2)
-    index_rows = []
-    for g, (doc, problem) in zip(groups, results, strict=True):
-        title = f"{ABILITY_NAMES[g.ability]}, {LANG_NAMES[g.lang]}" + (
-            "" if g.ability in PROBES else f", noise rate {rate_key(g.noise_rate)}"
-        )
-        parts = [front_matter(search_exclude=True) + f"# {esc(title)}\n"]
-        if problem:
-            parts.append(f'\n<p class="lb-warn">{esc(problem)}</p>\n')
-        parts.append(
-            f"\n<p>{esc(doc['pass_rule'])}. {count(len(doc['items']), 'instance')}, "
-            f"{count(len(doc['models']), 'model')}. Filters run in your browser.</p>\n"
-        )
-        parts.append(
-            '\n<div id="lb-instances" class="lb-instances"><noscript>The instance browser '
-            "needs JavaScript; the same data is in the downloads.</noscript></div>\n"
-        )
-        manifest, files = split_parts(g, doc)
-        out.files.update(files)
-        parts.append(
-            '\n<script type="application/json" id="lb-instances-data">'
-            + json_for_script(manifest)
-            + "</script>\n"
-        )
-        out.pages[g.path] = "\n".join(parts)
-        index_rows.append((g, len(doc["items"]), len(doc["models"]), problem))
-    out.pages["instances/index.md"] = _index(index_rows)
-    return groups
-
-
-def _index(rows: list[tuple[Group, int, int, str | None]]) -> str:
-    parts = [
-        "# Instance browser\n",
-        "Every question with its gold answer, the passages the model saw and each model's "
-        "answer with pass or fail. Pick a split:\n",
-    ]
-    if not rows:
-        parts.append("\n*No predictions yet.*\n")
-    by_lang = defaultdict(list)
-    for row in rows:
-        by_lang[row[0].lang].append(row)
-    for lang in LANGS:
-        if not by_lang.get(lang):
-            continue
-        parts.append(f"\n## {LANG_NAMES[lang]}\n")
-        items = []
-        for g, n_items, n_models, problem in by_lang[lang]:
-            name = g.path.split("/", 1)[1].removesuffix(".md") + ".html"
-            warn = (
-                " (passages unavailable: run <code>rgb-leaderboard data fetch</code>)"
-                if problem
-                else ""
-            )
-            items.append(
-                f'<li><a href="{esc(name)}">{esc(ABILITY_NAMES[g.ability])}, noise rate '
-                f"{esc(rate_key(g.noise_rate))}</a>: {count(n_items, 'instance')}, "
-                f"{count(n_models, 'model')}{warn}</li>"
-            )
-        parts.append('\n<ul class="lb-instance-index">' + "".join(items) + "</ul>\n")
-    return "\n".join(parts)
+    return groups, pmap(group_job, list(range(len(groups))), state=state, min_items=2)

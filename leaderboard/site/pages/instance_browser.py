@@ -1,0 +1,135 @@
+"""The instance browser's pages in every site language: one page per (language, ability, noise
+rate) with its manifest and the strings assets/lb.js shows (both embedded as JSON), and the index
+of splits. The data (items, every model's answer, pass/fail) is built once in instances.py and its
+parts are shared by every language's page.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from leaderboard.board.load import SiteData
+from leaderboard.core.types import LANGS, PROBES
+from leaderboard.site.pages.instances import FETCH_HINT, Group, group_docs, split_parts
+from leaderboard.site.render.fmt import esc, json_for_script, rate_key
+from leaderboard.site.render.i18n import DEFAULT, SITE_LANGS, localized, ui, ui_count
+from leaderboard.site.render.page import Output, front_matter
+
+# The browser script's strings (assets/lb.js reads them from the page, never from literals)
+JS_KEYS = (
+    "search_placeholder",
+    "search_label",
+    "all_models",
+    "pass_and_fail",
+    "pass",
+    "fail",
+    "unscored",
+    "mode_rgb",
+    "mode_strict",
+    "label_model",
+    "label_outcome",
+    "label_mode",
+    "show_more",
+    "no_question",
+    "gold",
+    "fake",
+    "passages",
+    "generation_error",
+    "loading",
+    "load_error",
+    "count_one",
+    "count",
+)
+
+
+def _problem_text(problem: str, lg: str) -> str:
+    """Why a page has no passages: the fetch hint, or the loader's message (it names the file)."""
+    if problem == FETCH_HINT:
+        return ui(lg, "inst.fetch_hint")
+    return ui(lg, "inst.load_failed", reason=problem)
+
+
+def _page(g: Group, manifest: dict[str, object], problem: str | None, lg: str) -> str:
+    """One browser page in interface language `lg`: the shell, the manifest and the strings the
+    script shows (both as JSON a script block cannot be closed from)."""
+    names = {"ability": ui(lg, f"ability.{g.ability}"), "lang": ui(lg, f"lang.{g.lang}")}
+    if g.ability in PROBES:
+        title = ui(lg, "inst.title_probe", **names)
+    else:
+        title = ui(lg, "inst.title", **names, rate=rate_key(g.noise_rate))
+    parts = [front_matter(search_exclude=True) + f"# {esc(title)}\n"]
+    if problem:
+        parts.append(f'\n<p class="lb-warn">{esc(_problem_text(problem, lg))}</p>\n')
+    summary = ui(
+        lg,
+        "inst.summary",
+        rule=ui(lg, f"inst.pass_rule.{g.ability}"),
+        instances=ui_count(lg, "inst.n_instances", int(manifest["n_items"])),
+        models=ui_count(lg, "inst.n_models", len(manifest["models"])),
+    )
+    parts.append(f"\n<p>{esc(summary)}</p>\n")
+    parts.append(
+        '\n<div id="lb-instances" class="lb-instances"><noscript>'
+        f"{esc(ui(lg, 'inst.noscript'))}</noscript></div>\n"
+    )
+    shown = {**manifest, "pass_rule": ui(lg, f"inst.pass_rule.{g.ability}")}
+    strings = {k: ui(lg, f"inst.js.{k}") for k in JS_KEYS}
+    parts.append(
+        '\n<script type="application/json" id="lb-instances-data">'
+        + json_for_script(shown)
+        + "</script>\n"
+    )
+    parts.append(
+        '\n<script type="application/json" id="lb-instances-ui">'
+        + json_for_script(strings)
+        + "</script>\n"
+    )
+    return "\n".join(parts)
+
+
+def instance_pages(data: SiteData, out: Output, langs: tuple[str, ...] = SITE_LANGS) -> list[Group]:
+    """Write one browser page per group plus instances/index.md, in every interface language of
+    `langs` (the data parts once: every language's page loads the same); returns the groups."""
+    groups, results = group_docs(data)
+    index_rows = []
+    for g, (doc, problem) in zip(groups, results, strict=True):
+        manifest, files = split_parts(g, doc)
+        out.files.update(files)
+        for lg in langs:
+            out.pages[localized(g.path, lg)] = _page(g, manifest, problem, lg)
+        index_rows.append((g, len(doc["items"]), len(doc["models"]), problem))
+    for lg in langs:
+        out.pages[localized("instances/index.md", lg)] = _index(index_rows, lg)
+    return groups
+
+
+def _index(rows: list[tuple[Group, int, int, str | None]], lg: str = DEFAULT) -> str:
+    parts = [f"# {ui(lg, 'inst.index_title')}\n", ui(lg, "inst.index_intro") + "\n"]
+    if not rows:
+        parts.append("\n" + ui(lg, "inst.index_empty") + "\n")
+    by_lang = defaultdict(list)
+    for row in rows:
+        by_lang[row[0].lang].append(row)
+    for lang in LANGS:
+        if not by_lang.get(lang):
+            continue
+        parts.append(f"\n## {ui(lg, f'lang.{lang}')}\n")
+        items = []
+        for g, n_items, n_models, problem in by_lang[lang]:
+            name = g.path.split("/", 1)[1].removesuffix(".md") + ".html"
+            warn = ui(lg, "inst.index_warn") if problem else ""
+            label = ui(
+                lg,
+                "inst.index_item",
+                ability=ui(lg, f"ability.{g.ability}"),
+                rate=rate_key(g.noise_rate),
+            )
+            counts = ui(
+                lg,
+                "inst.index_counts",
+                instances=ui_count(lg, "inst.n_instances", n_items),
+                models=ui_count(lg, "inst.n_models", n_models),
+            )
+            items.append(f'<li><a href="{esc(name)}">{esc(label)}</a>{esc(counts)}{warn}</li>')
+        parts.append('\n<ul class="lb-instance-index">' + "".join(items) + "</ul>\n")
+    return "\n".join(parts)
