@@ -364,10 +364,15 @@ def test_chinese_pages_at_phone_width_and_in_dark_mode(site, browser):
     base, _ = site
     v = Visit(browser, base, viewport={"width": 390, "height": 844}, is_mobile=True)
     try:
-        for path in ("zh/index.html", "zh/instances/zh-noise-0.0.html"):
+        for path in (
+            "zh/index.html",
+            "zh/instances/zh-noise-0.0.html",
+            "zh/abilities/zh-noise.html",
+            "zh/models/model-001.html",
+        ):
             page = v.go(path)
             assert page.evaluate("document.documentElement.scrollWidth") <= 392, path
-        page.wait_for_selector(".lb-item")  # the fallback page fetches its data parts under zh/
+        v.go("zh/instances/zh-noise-0.0.html").wait_for_selector(".lb-item")  # parts under zh/
         v.context.close()
         v = Visit(browser, base, viewport={"width": 1280, "height": 900}, color_scheme="dark")
         page = v.go("zh/index.html")
@@ -379,6 +384,76 @@ def test_chinese_pages_at_phone_width_and_in_dark_mode(site, browser):
         assert v.external == []
     finally:
         v.close()
+
+
+def test_chinese_instance_browser_speaks_chinese_and_filters(site, visit):
+    """The zh browser page: the script's words come from the page (zh), data parts load from the
+    same origin (under zh/), the filters work, answers stay text."""
+    base, scored = site
+    page = visit.go("zh/instances/zh-noise-0.0.html")
+    page.wait_for_selector(".lb-item")
+    assert page.locator(".lb-count").inner_text() == f"{N} / {N} 个实例"
+    assert page.locator(".lb-more").inner_text() == "显示更多"
+    assert page.locator(".lb-controls input").get_attribute("placeholder") == (
+        "搜索编号、问题、答案或输出"
+    )
+    labels = page.locator(".lb-controls label").all_inner_texts()
+    assert [t.split()[0] for t in labels] == ["模型", "结果", "模式"]
+    options = page.locator(".lb-controls select").nth(1).locator("option").all_inner_texts()
+    assert options == ["通过与未通过", "通过", "未通过"]
+    parts = [u for u in visit.requests if "/instances/data/" in u]
+    assert parts and all(u.startswith(base + "zh/instances/data/zh-noise-0.0/") for u in parts)
+    body = page.inner_text("main")
+    for english in ("Show more", "Gold answer", "all models", "Filters run", "pass and fail"):
+        assert english not in body, english
+    assert XSS in body  # a model's name and output are text, not markup
+    if scored:
+        page.locator(".lb-controls select").nth(1).select_option("pass")
+        badges = page.locator(".lb-answers .lb-badge").all_inner_texts()
+        assert badges and set(badges) == {"通过"}
+        assert "标准答案：" in page.inner_text(".lb-item")
+    page.fill(".lb-controls input", "#2")
+    assert page.eval_on_selector_all(".lb-item", "a => a.map(x => x.dataset.id)") == ["2"]
+
+
+@pytest.mark.parametrize(
+    ("path", "heading", "table"),
+    [
+        ("abilities/zh-noise.html", "噪声鲁棒性——中文（zh）", "zh-noise-rgb"),
+        ("abilities/en-rejection.html", "否定拒答——英文（en）", "en-rejection"),
+        ("abilities/zh-counterfactual.html", "反事实鲁棒性——中文（zh）", "zh-counterfactual-rgb"),
+        ("models/model-001.html", "Model 001", "model-model-001-scores"),
+    ],
+)
+def test_chinese_ability_and_model_pages_switch_and_sort(site, visit, path, heading, table):
+    """The zh page: Chinese headings and columns, its chart in Chinese, the same numbers as the
+    English page; the language switch lands on the same page; sorting works."""
+    en = visit.go(path)
+    en_values = en.eval_on_selector_all(
+        f"#{table} td[data-sort]", "tds => tds.map(td => td.getAttribute('data-sort'))"
+    )
+    en.evaluate("document.querySelector('a[hreflang=\"zh\"]').click()")
+    en.wait_for_url("**/zh/**", timeout=10_000)
+    en.wait_for_load_state("networkidle")
+    assert en.url == visit.base + "zh/" + path
+    page = en
+    assert page.inner_text("h1").strip().rstrip("¶").strip() == heading
+    zh_values = page.eval_on_selector_all(
+        f"#{table} td[data-sort]", "tds => tds.map(td => td.getAttribute('data-sort'))"
+    )
+    assert zh_values == en_values and zh_values
+    heads = page.locator(f"#{table} thead th").all_inner_texts()
+    assert heads[0] in ("模型", "语言") and "Model" not in heads
+    charts = page.eval_on_selector_all(
+        "figure.lb-chart img", "imgs => imgs.map(i => [i.getAttribute('src'), i.naturalWidth])"
+    )
+    assert charts and all("charts/zh/" in src and width > 0 for src, width in charts)
+    numeric = page.locator(f"#{table} thead th[data-sort-method='number']").first
+    numeric.click()
+    assert page.locator(f"#{table} thead th[aria-sort]").count() == 1
+    page.evaluate("document.querySelector('a[hreflang=\"en\"]').click()")
+    page.wait_for_url(lambda url: "/zh/" not in url, timeout=10_000)
+    assert page.url == visit.base + path
 
 
 def _search(page, query: str) -> list[str]:

@@ -3,15 +3,20 @@ pages: same keys and placeholders, Chinese punctuation, the same numbers in both
 
 Translated so far (issue 16): the home page (index), the reference-mode page (ranking-rgb) and
 zh versus en (zh-vs-en), with their tables, badges and notes, and the navigation
-(site/mkdocs.yml); every other page falls back to its English text in the Chinese site.
-Also translated (group pages_b): the methodology page with the scorer-agreement table, the
-retrieval page and its per-question pages, From retrieval to answer (retrieval-to-answer) and
-the submission reference (field descriptions from site/messages/submission_fields/zh.yaml).
+(site/mkdocs.yml). Also translated (group pages_b): the methodology page with the
+scorer-agreement table, the retrieval page and its per-question pages, From retrieval to answer
+(retrieval-to-answer) and the submission reference (field descriptions from
+site/messages/submission_fields/zh.yaml); and (group pages_a) the eight ability pages
+(abilities/<lang>-<ability>, with their decision tables and charts), every model page and the
+models index (models/), the instance browser (instances/, its pages, index and the strings of
+assets/lb.js) and the downloads page. Every other page falls back to its English text in the
+Chinese site.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
 import re
 import shutil
@@ -24,7 +29,7 @@ from site_factory import make_repo
 from leaderboard.board.load import load_site_data
 from leaderboard.core.schema import ProbeEntry, Results
 from leaderboard.retrieval.results import RESULTS_DIR, load_retrieval_board
-from leaderboard.site.build import build_site
+from leaderboard.site.build import build_site, render
 from leaderboard.site.pages.home import home_page, translated_home_pages
 from leaderboard.site.pages.methodology import methodology_page, translated_methodology_page
 from leaderboard.site.pages.probes import probes_page, translated_probes_page
@@ -32,7 +37,7 @@ from leaderboard.site.pages.retrieval import retrieval_page, translated_retrieva
 from leaderboard.site.pages.retrieval_questions import question_pages
 from leaderboard.site.pages.submission_ref import reference_page, translated_reference_page
 from leaderboard.site.pages.zh_vs_en import translated_zh_vs_en_page, zh_vs_en_page
-from leaderboard.site.render.i18n import SITE_LANGS, localized, table, ui
+from leaderboard.site.render.i18n import SITE_LANGS, localized, table, ui, ui_count
 from leaderboard.site.render.page import Output
 
 REPO = Path(__file__).resolve().parents[1]
@@ -301,3 +306,145 @@ def test_the_build_writes_each_zh_page_and_the_switch_keeps_the_page(tmp_path):
     probes = (built / "zh" / "retrieval-to-answer.html").read_text(encoding="utf-8")
     assert "charts/chain-attribution-rgb-zh.svg" in probes and "上下文依赖度" in probes
     assert "Context reliance" not in probes and "retrieval miss" not in probes
+
+
+# The pages of message group pages_a: (English docs path pattern, a Chinese string each must show)
+GROUP_A_PAGES = (
+    (r"abilities/(zh|en)-noise\.md", "噪声比例"),
+    (r"abilities/(zh|en)-integration\.md", "信息整合"),
+    (r"abilities/(zh|en)-rejection\.md", "过度拒答率"),
+    (r"abilities/(zh|en)-counterfactual\.md", "错误检测率"),
+    (r"models/model-\d+\.md", "全部评测单元"),
+    (r"models/index\.md", "个实测提交"),
+    (r"instances/(zh|en)-[a-z]+-\d\.\d\.md", "个实例"),
+    (r"instances/index\.md", "实例浏览器"),
+    (r"downloads\.md", "每张表格"),
+)
+NUMBER_PATTERNS = (
+    re.compile(r'data-sort="([^"]*)"'),
+    re.compile(r'<span class="lb-ci">([^<]*)</span>|>(-?\d+\.\d)<'),
+    re.compile(r'id="([^"]+)"'),
+    re.compile(r'href="([^"]+)"'),
+    re.compile(r'<img src="([^"]+)"'),
+)
+
+
+@pytest.fixture(scope="module")
+def rendered(data):
+    return render(data)
+
+
+def _group_a(out) -> list[str]:
+    paths = [
+        p
+        for p in sorted(out.pages)
+        if ".zh." not in p and any(re.fullmatch(pat, p) for pat, _ in GROUP_A_PAGES)
+    ]
+    assert len(paths) >= 8 + 2 + 2 + 2, paths
+    return paths
+
+
+def _english_phrases(files: tuple[str, ...] = ("en.yaml", "en/pages_a.yaml")) -> list[str]:
+    """The literal text (placeholders cut out) of every English entry of the shared table and of
+    group pages_a that is longer than three words, raw and HTML-escaped as the pages carry it."""
+    from importlib import resources
+
+    import yaml
+
+    from leaderboard.site.render.fmt import esc
+
+    root = resources.files("leaderboard.site") / "messages"
+    entries = [v for f in files for v in yaml.safe_load((root / f).read_text("utf-8")).values()]
+    phrases = set()
+    for text in entries:
+        for piece in re.split(r"\{[^}]*\}", str(text)):
+            piece = piece.strip(" .,:;()")
+            if len(piece.split()) > 3:
+                phrases |= {piece, esc(piece)}
+    return sorted(phrases)
+
+
+def test_every_group_a_page_has_a_chinese_version_in_chinese(rendered):
+    for path in _group_a(rendered):
+        zh = rendered.pages.get(localized(path, "zh"))
+        assert zh is not None, f"{path} has no Chinese version"
+        expected = next(word for pat, word in GROUP_A_PAGES if re.fullmatch(pat, path))
+        assert expected in zh, (path, expected)
+
+
+@pytest.mark.parametrize("phrase", _english_phrases())
+def test_no_english_interface_phrase_left_on_the_chinese_pages(rendered, phrase):
+    for path in _group_a(rendered):
+        assert phrase not in rendered.pages[localized(path, "zh")], (path, phrase)
+
+
+def test_group_a_pages_show_the_same_numbers_in_both_languages(rendered):
+    """Sort keys, figures and CIs, element ids, links and chart files in the same order; the
+    instance pages embed the same manifest (models, counts, data parts)."""
+    for path in _group_a(rendered):
+        en, zh = rendered.pages[path], rendered.pages[localized(path, "zh")]
+        for pattern in NUMBER_PATTERNS[:3]:
+            assert pattern.findall(zh) == pattern.findall(en), (path, pattern.pattern)
+        # the same files (downloads, data parts, model pages); a chart in its own language
+        en_links = NUMBER_PATTERNS[3].findall(en) + NUMBER_PATTERNS[4].findall(en)
+        zh_links = NUMBER_PATTERNS[3].findall(zh) + NUMBER_PATTERNS[4].findall(zh)
+        assert [u.replace("charts/zh/", "charts/") for u in zh_links] == en_links, path
+        if path.startswith("instances/") and path != "instances/index.md":
+            manifests = [
+                json.loads(re.search(r'id="lb-instances-data">(.*?)</script>', t).group(1))
+                for t in (en, zh)
+            ]
+            for m in manifests:
+                m.pop("pass_rule")
+            assert manifests[0] == manifests[1], path
+
+
+def test_chinese_charts_are_drawn_with_chinese_labels(rendered):
+    svgs = {p: b.decode("utf-8") for p, b in rendered.files.items() if p.startswith("charts/zh/")}
+    assert "charts/zh/zh-noise-rgb.svg" in svgs and "charts/zh/model-model-001-noise.svg" in svgs
+    assert "charts/zh/en-rejection.svg" in svgs and "charts/zh/zh-counterfactual.svg" in svgs
+    noise = svgs["charts/zh/zh-noise-rgb.svg"]
+    assert "噪声比例" in noise and "准确率（%）" in noise and "noise rate" not in noise
+    assert "论文报告值" in noise and "reported in paper" not in noise
+    assert "拒答率（%）" in svgs["charts/zh/en-rejection.svg"]
+    english = rendered.files["charts/zh-noise-rgb.svg"].decode("utf-8")
+    assert "noise rate" in english and "噪声比例" not in english
+
+
+def test_instance_browser_strings_come_from_the_page(rendered):
+    """assets/lb.js holds no interface words: every one is in #lb-instances-ui, per language."""
+    from importlib import resources
+
+    from leaderboard.site.pages.instance_browser import JS_KEYS
+
+    js = (resources.files("leaderboard.site") / "assets" / "lb.js").read_text("utf-8")
+    literals = re.findall(r'"([^"\\]*)"', js)
+    for key in JS_KEYS:
+        assert f'"{key}"' in js, f"lb.js never shows {key}"
+        for piece in re.split(r"\{[^}]*\}", ui("en", f"inst.js.{key}")):
+            if len(piece.split()) > 1:  # a phrase of the table written into the script
+                assert not any(piece.strip() in lit for lit in literals), (key, piece)
+    for lg, probe in (("en", "Show more"), ("zh", "显示更多")):
+        page = rendered.pages[localized("instances/zh-noise-0.0.md", lg)]
+        strings = json.loads(re.search(r'id="lb-instances-ui">(.*?)</script>', page).group(1))
+        assert set(strings) == set(JS_KEYS) and strings["show_more"] == probe
+
+
+def test_counts_read_right_in_both_languages():
+    assert [ui_count("en", "inst.n_models", n) for n in (0, 1, 2)] == [
+        "0 models",
+        "1 model",
+        "2 models",
+    ]
+    assert ui_count("zh", "inst.n_models", 1) == "1 个模型"
+    assert ui_count("en", "model.index_count", 1) == "1 measured submission."
+
+
+def test_untrusted_names_stay_escaped_on_the_chinese_pages(rendered):
+    for path in _group_a(rendered):
+        zh = rendered.pages[localized(path, "zh")]
+        assert "<script>alert" not in zh, path
+        assert set(re.findall(r"<script[^>]*>", zh)) <= {
+            '<script type="application/json" id="lb-instances-data">',
+            '<script type="application/json" id="lb-instances-ui">',
+        }, path

@@ -51,9 +51,11 @@ def render(data: SiteData) -> Output:
     out = Output()
     out.pages["index.md"] = home_page(data, out, "strict")
     out.pages["ranking-rgb.md"] = home_page(data, out, "rgb")
-    for lg in SITE_LANGS[1:]:  # translated so far; other pages fall back to English (mkdocs.yml)
-        out.pages.update(translated_home_pages(data, lg))
-        out.pages.update(translated_zh_vs_en_page(data, lg))
+    # other interface languages: a scratch Output each (own tables, the build's charts and files)
+    translations = {lg: out.translation() for lg in SITE_LANGS[1:]}
+    for lg, scratch in translations.items():  # pages not translated fall back to English
+        out.pages.update(translated_home_pages(data, lg, scratch))
+        out.pages.update(translated_zh_vs_en_page(data, lg, scratch))
     out.pages["zh-vs-en.md"] = zh_vs_en_page(data, out)
     out.pages[PROBES_PATH] = probes_page(data, out)
     for lg in SITE_LANGS[1:]:
@@ -72,8 +74,7 @@ def render(data: SiteData) -> Output:
         if sub.model_yaml is not None:
             out.files[f"models/{sub.id}/model.yaml"] = (sub.dir / "model.yaml").read_bytes()
     instance_pages(data, out, SITE_LANGS)
-    translations = {lg: out.translation() for lg in SITE_LANGS[1:]}
-    for lg, scratch in translations.items():  # their charts are drawn with the English ones
+    for lg, scratch in translations.items():
         out.pages.update(translated_ability_pages(data, scratch, lg))
         out.pages[localized("models/index.md", lg)] = models_index_page(data, scratch, lg)
         out.pages.update(translated_model_pages(data, scratch, lg))

@@ -252,11 +252,12 @@ def home_page(data: SiteData, out: Output, mode: str = RANKED_MODE, lg: str = DE
     return "\n".join(parts)
 
 
-def translated_home_pages(data: SiteData, lg: str) -> dict[str, str]:
+def translated_home_pages(data: SiteData, lg: str, scratch: Output | None = None) -> dict[str, str]:
     """The ranking pages in interface language `lg`, by docs path (index.zh.md: the suffix layout
     of mkdocs-static-i18n). Their tables are the English pages' tables, whose downloads are
-    already written, so they are rendered into a scratch Output."""
-    scratch = Output()
+    already written, so they are rendered into a scratch Output (the build passes one that
+    collects the translated tables, for the titles of the downloads page)."""
+    scratch = Output() if scratch is None else scratch
     return {
         localized("index.md", lg): home_page(data, scratch, RANKED_MODE, lg),
         localized("ranking-rgb.md", lg): home_page(data, scratch, OTHER_MODE[RANKED_MODE], lg),

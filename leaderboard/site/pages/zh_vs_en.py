@@ -125,7 +125,10 @@ def zh_vs_en_page(data: SiteData, out: Output, lg: str = DEFAULT) -> str:
     return "\n".join(parts)
 
 
-def translated_zh_vs_en_page(data: SiteData, lg: str) -> dict[str, str]:
+def translated_zh_vs_en_page(
+    data: SiteData, lg: str, scratch: Output | None = None
+) -> dict[str, str]:
     """The page in language `lg` by docs path; its tables and charts are the English page's
     (already written), so they go to a scratch Output."""
-    return {localized("zh-vs-en.md", lg): zh_vs_en_page(data, Output(), lg)}
+    scratch = Output() if scratch is None else scratch
+    return {localized("zh-vs-en.md", lg): zh_vs_en_page(data, scratch, lg)}
