@@ -1,5 +1,6 @@
-"""Per-instance browser: one page per (language, ability, noise rate) with the questions, gold
-answers, the passages shown and every model's answer with pass/fail in both modes.
+"""Per-instance browser data: for each (language, ability, noise rate) the questions, gold
+answers, the passages shown and every model's answer with pass/fail in both modes (the pages, in
+every site language, are written by instance_browser.py).
 
 A page embeds only a small manifest (models, counts, the URLs of its data parts) as JSON in
 <script type="application/json"> (escaped by fmt.json_for_script so no text can close the block);
