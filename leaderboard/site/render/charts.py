@@ -116,8 +116,7 @@ def _legend(ax, n: int, lg: str = DEFAULT) -> None:
 
 
 def noise_curve(series: list[Series], title: str, lg: str = DEFAULT) -> str:
-    """Accuracy (%) against noise rate, one line per model, shaded 95% CI when known; the axis
-    labels and legend words in interface language `lg`."""
+    """Accuracy (%) against noise rate, one line per model, shaded 95% CI; words in `lg`."""
     with plt.rc_context(_RC):
         fig, ax = plt.subplots(figsize=(7.5, 3.8), dpi=100)
         measured = [s for s in series if not s.reported]
