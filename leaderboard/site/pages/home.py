@@ -126,7 +126,7 @@ def _ranking_row(
         overall.n_questions if overall else None, overall.n_questions if overall else -1
     )
     cells["coverage"], partial = _coverage_cell(s, lang, mode, lg)
-    size, quant = model_size_and_quant(s)
+    size, quant = model_size_and_quant(s, lg)
     cells["size"] = Cell.text(size)
     cells["quant"] = Cell.text(quant)
     if is_trivial_baseline(s.results):

@@ -57,7 +57,7 @@ def models_index_page(data: SiteData, out: Output, lg: str = DEFAULT) -> str:
     prefix = prefix_for(path)
     rows = []
     for s in data.submissions:
-        size, quant = model_size_and_quant(s)
+        size, quant = model_size_and_quant(s, lg)
         cov = coverage(s.results, None)
         rows.append(
             Row(

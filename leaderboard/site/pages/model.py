@@ -25,6 +25,7 @@ from leaderboard.site.render.page import (
     model_size_and_quant,
     prefix_for,
 )
+from leaderboard.site.render.reasons import joined, reasons
 
 
 def _kv(rows: list[tuple[str, object]]) -> str:
@@ -42,11 +43,12 @@ def _kv(rows: list[tuple[str, object]]) -> str:
 def _header(sub: Entry, lg: str) -> list[str]:
     """Title, badges and the one-line summary (entry, weights, size, backend, coverage)."""
     prov = sub.results.provenance
-    size, quant = model_size_and_quant(sub)
+    size, quant = model_size_and_quant(sub, lg)
     cov = coverage(sub.results, None)
     badges = badge("measured", ui(lg, "badge.measured"))
     if cov.partial:
-        badges += " " + badge("partial", ui(lg, "badge.partial"), "; ".join(cov.reasons))
+        why = joined(lg, cov.reasons)
+        badges += " " + badge("partial", ui(lg, "badge.partial"), why)
     summary = ui(
         lg,
         "model.summary",
@@ -65,7 +67,8 @@ def _header(sub: Entry, lg: str) -> list[str]:
         f"\n<p>{summary}</p>\n",
     ]
     if cov.partial:
-        warn = ui(lg, "model.partial_warn", reasons=esc("; ".join(cov.reasons)))
+        why = joined(lg, cov.reasons)
+        warn = ui(lg, "model.partial_warn", reasons=esc(why))
         parts.append(f'\n<p class="lb-warn">{warn}</p>\n')
     return parts
 
@@ -151,7 +154,7 @@ def model_page(sub: Entry, out: Output, lg: str = DEFAULT) -> str:
     if sub.results.partial_reasons:
         parts.append(
             "\n<ul>"
-            + "".join(f"<li>{esc(r)}</li>" for r in sub.results.partial_reasons)
+            + "".join(f"<li>{esc(r)}</li>" for r in reasons(lg, sub.results.partial_reasons))
             + "</ul>\n"
         )
     if sub.model_yaml is not None:

@@ -17,6 +17,7 @@ from leaderboard.core.judge_schema import JudgeSummary
 from leaderboard.site.render.fmt import BIDI_CONTROLS, esc, human_count, pct, pct_ci
 from leaderboard.site.render.i18n import DEFAULT, ui
 from leaderboard.site.render.parallel import pmap
+from leaderboard.site.render.reasons import joined
 from leaderboard.site.render.tables import Cell, Table, render_html
 
 LANG_NAMES = {"zh": "Chinese (zh)", "en": "English (en)", "all": "Combined (zh + en)"}
@@ -152,7 +153,7 @@ def model_cell(
     if cov.partial:
         tip = "" if compact else ui(lg, "badge.partial_tip")
         badges += " " + badge("partial", ui(lg, "badge.partial"), tip)
-        note = ui(lg, "badge.partial_note", reasons="; ".join(cov.reasons))
+        note = ui(lg, "badge.partial_note", reasons=joined(lg, cov.reasons))
     cell = Cell.link(sub.name, f"{prefix}models/{sub.id}.html", badges)
     return Cell(cell.value, cell.html, cell.sort, note)
 
@@ -172,7 +173,7 @@ def definitions(data: SiteData, mode: str) -> dict[str, str]:
     return out
 
 
-def model_size_and_quant(sub: Entry) -> tuple[str | None, str]:
+def model_size_and_quant(sub: Entry, lg: str = DEFAULT) -> tuple[str | None, str]:
     """Best-effort parameter count and quantization label from model.yaml and provenance."""
     info = sub.model_info
     prov = sub.results.provenance
@@ -196,7 +197,7 @@ def model_size_and_quant(sub: Entry) -> tuple[str | None, str]:
     quant = prov.quantization or {}
     mode = str(quant.get("mode", "none"))
     if mode in ("none", "") and not quant.get("method"):
-        quant_text = prov.dtype or "none"
+        quant_text = prov.dtype or ui(lg, "quant.none")
     else:
         detail = quant.get("quant_type") if mode == "4bit" else None
         method = quant.get("method")
@@ -206,7 +207,7 @@ def model_size_and_quant(sub: Entry) -> tuple[str | None, str]:
     if str(prov.model).lower().endswith(".gguf") or str(info.get("model", "")).lower().endswith(
         ".gguf"
     ):
-        quant_text += " (from GGUF)"
+        quant_text += ui(lg, "quant.from_gguf")
     return size_text, quant_text
 
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from leaderboard.board.export import spreadsheet_safe
 from leaderboard.site.render.fmt import esc, pct, pct_ci
 from leaderboard.site.render.i18n import DEFAULT, ui
+from leaderboard.site.render.reasons import reason
 
 BASELINE_BAND = ui(DEFAULT, "table.baseline_band")
 
@@ -37,6 +38,7 @@ class Cell:
     html: str
     sort: float | str | None = None
     note: str = ""  # plain text listed once under the table (e.g. why an entry is partial)
+    why: str = ""  # why a value is missing: shown under "—" in the table's language
 
     @staticmethod
     def text(value: object, sort: float | str | None = None) -> Cell:
@@ -48,9 +50,9 @@ class Cell:
 
     @staticmethod
     def missing(reason: str | None) -> Cell:
-        """No value: "—" with the reason underneath (exported as a null value and the reason)."""
-        why = f' <span class="lb-why">{esc(reason)}</span>' if reason else ""
-        return Cell({"value": None, "missing": reason}, esc("—") + why, -1.0)
+        """No value: "—" with the reason underneath (exported as a null value and the reason,
+        as written; shown in the table's language, render.reasons)."""
+        return Cell({"value": None, "missing": reason}, esc("—"), -1.0, why=reason or "")
 
     @staticmethod
     def rate(value: float | None, ci: tuple[float, float] | None = None) -> Cell:
@@ -86,12 +88,13 @@ class Table:
     ui: str = DEFAULT  # interface language of the labels around the table (render.i18n)
 
 
-def _row_html(row: Row, columns: tuple[Column, ...]) -> str:
+def _row_html(row: Row, columns: tuple[Column, ...], lg: str) -> str:
     tds = []
     for col in columns:
         c = row.cells.get(col.key) or Cell.text(None)
         sort = "" if c.sort is None else f' data-sort="{esc(c.sort)}"'
-        tds.append(f"<td{sort}>{c.html}</td>")
+        why = f' <span class="lb-why">{esc(reason(lg, c.why))}</span>' if c.why else ""
+        tds.append(f"<td{sort}>{c.html}{why}</td>")
     cls = f' class="{esc(row.css)}"' if row.css else ""
     return f"<tr{cls}>" + "".join(tds) + "</tr>"
 
@@ -116,7 +119,7 @@ def render_html(table: Table, download_prefix: str = "") -> str:
         if col.title:
             attrs += f' title="{esc(col.title)}"'
         ths.append(f'<th scope="col"{attrs}>{esc(col.label)}</th>')
-    body = "".join(_row_html(r, table.columns) for r in table.rows)
+    body = "".join(_row_html(r, table.columns, table.ui) for r in table.rows)
     parts = [
         f'<div class="lb-table-wrap" id="wrap-{esc(table.id)}">',
         (
@@ -137,10 +140,10 @@ def render_html(table: Table, download_prefix: str = "") -> str:
             f'<tbody class="lb-band-head"><tr><th colspan="{len(table.columns)}" scope="rowgroup">'
             f"{esc(ui(table.ui, 'table.baseline_band'))}</th></tr></tbody>"
         )
-        band = "".join(_row_html(r, table.columns) for r in table.baseline_rows)
+        band = "".join(_row_html(r, table.columns, table.ui) for r in table.baseline_rows)
         parts.append(f'<tbody class="lb-baseline-body">{band}</tbody>')
     if table.reported_rows:
-        rep = "".join(_row_html(r, table.columns) for r in table.reported_rows)
+        rep = "".join(_row_html(r, table.columns, table.ui) for r in table.reported_rows)
         parts.append(f'<tbody class="lb-reported-body">{rep}</tbody>')
     parts.append("</table></div>")
     links = (
