@@ -30,6 +30,22 @@ CASES = [
     ("en/integration: not run, data file not available", "en/integration：未运行，数据文件不可用"),
     ("abilities limited to noise, rejection", "能力限于：噪声鲁棒性、否定拒答"),
     ("languages limited to zh", "语言限于：zh"),
+    ("en/chain/0.0: n=50 of 300", "en/chain/0.0：n=50（共 300）"),
+    (
+        "scores cover every recorded prediction of these settings: 1492 beyond this invocation's "
+        "selection (--limit 25: only the first 25 records of each split; abilities limited to "
+        "none of the four)",
+        "分数涵盖这些设置下的全部已记录预测：其中 1492 条超出本次调用的选择范围（--limit 25："
+        "每个数据划分只取前 25 条记录；能力限于：四项能力均未选）",
+    ),
+    (
+        "3 recorded predictions left out: their prompts differ from the data",
+        "3 条已记录预测未计入：其提示词与数据不一致",
+    ),
+    (
+        "2 planned instances have no prediction (first: zh/noise/0.0/3)",
+        "2 个计划中的实例没有预测（第一个：zh/noise/0.0/3）",
+    ),
     ("a reason nobody wrote a shape for", "a reason nobody wrote a shape for"),
 ]
 

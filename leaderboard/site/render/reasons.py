@@ -20,6 +20,8 @@ _ABILITY_LIST = r"[a-z, ]+"
 def _abilities(lg: str, text: str) -> str:
     names = [a.strip() for a in text.split(",") if a.strip()]
     sep = "、" if lg == "zh" else ", "
+    if text.strip() == "none of the four":
+        return ui(lg, "reason.none_of_four")
     known = table(DEFAULT)
     return sep.join(ui(lg, f"ability.{a}") if f"ability.{a}" in known else a for a in names)
 
@@ -75,6 +77,32 @@ _SHAPES: tuple[tuple[re.Pattern[str], Callable[[str, re.Match[str]], str]], ...]
     (
         re.compile(r"languages limited to (?P<langs>[a-z, ]+)"),
         lambda lg, m: ui(lg, "reason.languages", langs=m.group("langs")),
+    ),
+    (
+        re.compile(r"(?P<cell>[a-z]+/[a-z]+/[0-9.]+): n=(?P<n>\d+) of (?P<expected>\d+)"),
+        lambda lg, m: ui(lg, "reason.cell_n", **m.groupdict()),
+    ),
+    (
+        re.compile(
+            r"scores cover every recorded prediction of these settings: (?P<n>\d+) beyond this "
+            r"invocation's selection(?: \((?P<inner>.+)\))?"
+        ),
+        lambda lg, m: (
+            ui(lg, "reason.beyond", n=m.group("n"))
+            + (
+                ui(lg, "reason.paren", inner=joined(lg, m.group("inner").split("; ")))
+                if m.group("inner")
+                else ""
+            )
+        ),
+    ),
+    (
+        re.compile(r"(?P<n>\d+) recorded predictions left out: their prompts differ from the data"),
+        lambda lg, m: ui(lg, "reason.stale", n=m.group("n")),
+    ),
+    (
+        re.compile(r"(?P<n>\d+) planned instances have no prediction \(first: (?P<first>.+)\)"),
+        lambda lg, m: ui(lg, "reason.unpredicted", **m.groupdict()),
     ),
 )
 
