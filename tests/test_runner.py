@@ -268,13 +268,17 @@ def test_narrower_rerun_keeps_every_recorded_result(tmp_path: Path, rgb_root: Pa
     assert en_cf.n == 2
 
 
-def test_large_predictions_are_compressed_and_still_resume(
-    tmp_path: Path, rgb_root: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.fixture
+def compact_always(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every run folds predictions.jsonl into the .gz (threshold 1 byte)."""
     from leaderboard.run.store import RunStore
 
     compact = RunStore.compact
     monkeypatch.setattr(RunStore, "compact", lambda self: compact(self, threshold_bytes=1))
+
+
+@pytest.mark.usefixtures("compact_always")
+def test_large_predictions_are_compressed_and_still_resume(tmp_path: Path, rgb_root: Path) -> None:
     path = make_sub(tmp_path / "sub")
     run(path, rgb_root, limit=1, **SMALL)
     assert (tmp_path / "sub" / "predictions.jsonl.gz").exists()
@@ -284,13 +288,10 @@ def test_large_predictions_are_compressed_and_still_resume(
     assert len(read_predictions(tmp_path / "sub")) == 8
 
 
+@pytest.mark.usefixtures("compact_always")
 def test_rerun_with_nothing_to_do_leaves_no_empty_predictions_file(
-    tmp_path: Path, rgb_root: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, rgb_root: Path
 ) -> None:
-    from leaderboard.run.store import RunStore
-
-    compact = RunStore.compact
-    monkeypatch.setattr(RunStore, "compact", lambda self: compact(self, threshold_bytes=1))
     path = make_sub(tmp_path / "sub")
     run(path, rgb_root, limit=1, **SMALL)
     assert not (tmp_path / "sub" / "predictions.jsonl").exists()  # all in the .gz
