@@ -28,6 +28,9 @@ def test_roots_of_a_command_written_elsewhere() -> None:
     assert repo_relative(cmd, recorded_roots(cmd)) == (
         "rgb-leaderboard run submissions/smol --data-dir ."
     )
+    # the default roots include them: a run started from another checkout (a clean worktree)
+    # on this repository's submission records a relative command too
+    assert repo_relative(cmd) == "rgb-leaderboard run submissions/smol --data-dir ."
 
 
 def test_run_records_a_repository_relative_command(tmp_path: Path, data_root: Path) -> None:

@@ -178,11 +178,13 @@ def repo_relative(text: str, roots: tuple[Path | None, ...] | None = None) -> st
     """`text` (a command line, a message) with the absolute paths of the repository written
     relative to it: provenance must not record the folder layout of the machine it ran on.
 
-    The roots are the checkout of the current folder and the one holding the package (they are
-    usually the same); a path equal to a root becomes ".".
+    The roots are the checkout of the current folder, the one holding the package (usually the
+    same) and the folder above any `.../submissions/<id>` path in the text (a run started from
+    another checkout, e.g. a clean worktree, on this repository's submission); a path equal to a
+    root becomes ".".
     """
     if roots is None:
-        roots = (repo_root(), repo_root(PACKAGE_ROOT))
+        roots = (repo_root(), repo_root(PACKAGE_ROOT), *recorded_roots(text))
     for root in sorted({str(r) for r in roots if r is not None}, key=len, reverse=True):
         if root in ("", "/"):
             continue
