@@ -46,3 +46,26 @@ def test_run_records_a_repository_relative_command(tmp_path: Path, data_root: Pa
     )
     assert res.provenance.command == "rgb-leaderboard run submissions/sub --data-dir ."
     assert str(REPO) not in " ".join(res.partial_reasons)
+
+
+def test_the_runs_own_output_folder_does_not_make_the_tree_dirty(tmp_path: Path) -> None:
+    """A run writes its tracked predictions/results: that is not an edit of the code it ran."""
+    import subprocess
+
+    from leaderboard.run.provenance import git_state
+
+    repo = tmp_path / "repo"
+    (repo / "submissions" / "m").mkdir(parents=True)
+    (repo / "submissions" / "m" / "predictions.jsonl").write_text("{}\n")
+    (repo / "code.py").write_text("x = 1\n")
+    git = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "init"], check=True)
+    out = repo / "submissions" / "m"
+    (out / "predictions.jsonl").write_text("{}\n{}\n")
+    assert git_state(repo, ignore=out)[1] is False
+    assert git_state(repo)[1] is True
+    assert git_state(repo, ignore=tmp_path / "elsewhere")[1] is True  # outside the checkout
+    (repo / "code.py").write_text("x = 2\n")
+    assert git_state(repo, ignore=out)[1] is True

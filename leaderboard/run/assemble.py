@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import sys
 from collections.abc import Mapping
+from pathlib import Path
 
 from leaderboard import __version__
 from leaderboard.backends.base import Backend
@@ -152,8 +153,9 @@ def _provenance(
     wall_s: float,
     command: str | None,
     data_parallel: dict[str, object] | None = None,
+    out_dir: Path | None = None,
 ) -> Provenance:
-    commit, dirty = prov.git_state()
+    commit, dirty = prov.git_state(ignore=out_dir)
     sources = {
         s.source.name: (s.source.blob_id or f"unverified:{s.source.file_blob_id}")
         for s in plan.splits
@@ -219,6 +221,7 @@ def assemble_results(
     command: str | None,
     resamples: int,
     data_parallel: dict[str, object] | None = None,
+    out_dir: Path | None = None,
 ) -> Results:
     """Score every prediction in the plan (both modes), compute metrics, attach provenance."""
     scored = _score(plan, records, _system_corpus(sub, plan))
@@ -238,6 +241,7 @@ def assemble_results(
         wall_s=wall_s,
         command=command,
         data_parallel=data_parallel,
+        out_dir=out_dir,
     )
     return Results(
         submission_id=sub.id,

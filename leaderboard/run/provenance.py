@@ -136,8 +136,23 @@ def fingerprint(sub: Submission) -> str:
     return hashlib.sha256(canon.encode()).hexdigest()[:16]
 
 
-def git_state(where: Path = PACKAGE_ROOT) -> tuple[str | None, bool | None]:
-    """(HEAD commit, dirty) of the checkout holding the package; (None, None) outside git."""
+def git_state(
+    where: Path = PACKAGE_ROOT, ignore: Path | None = None
+) -> tuple[str | None, bool | None]:
+    """(HEAD commit, dirty) of the checkout holding the package; (None, None) outside git.
+
+    `ignore` is the run's own output folder: its predictions and results are tracked files that
+    the run itself changes, so they do not make the code that produced them "dirty".
+    """
+    spec: list[str] = []
+    top = repo_root(where)
+    if ignore is not None and top is not None:
+        try:
+            rel = Path(ignore).resolve().relative_to(top.resolve())
+        except ValueError:
+            rel = None  # the output lies outside this checkout: nothing to leave out
+        if rel is not None and rel.parts:
+            spec = ["--", ".", f":(exclude){rel.as_posix()}"]
     try:
         head = subprocess.run(
             ["git", "-C", str(where), "rev-parse", "HEAD"],
@@ -147,7 +162,15 @@ def git_state(where: Path = PACKAGE_ROOT) -> tuple[str | None, bool | None]:
             check=True,
         ).stdout.strip()
         status = subprocess.run(
-            ["git", "-C", str(where), "status", "--porcelain", "--untracked-files=no"],
+            [
+                "git",
+                "-C",
+                str(top or where),
+                "status",
+                "--porcelain",
+                "--untracked-files=no",
+                *spec,
+            ],
             capture_output=True,
             text=True,
             timeout=30,

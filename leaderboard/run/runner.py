@@ -268,6 +268,7 @@ def run_submission(
         command=command,
         resamples=resamples,
         data_parallel=dp_info,
+        out_dir=store.folder,
     )
     store.write_results(results)
     store.compact()
