@@ -38,10 +38,10 @@ def sentences(text: str, lang: Lang) -> list[str]:
     return [s for s in _SENTENCES[lang].split(text) if s.strip()]
 
 
-def _refusal_at(ns: str, table: PhraseTable, negated: bool) -> int | None:
-    """Where a refusal phrase (or, when the whole text has one, a negated verb) starts in ns."""
+def _refusal_at(ns: str, table: PhraseTable) -> int | None:
+    """Where a refusal phrase or a negated verb starts in ns."""
     m = table.rejection_re.search(ns)
-    n = table.negated_verb_re.search(ns) if negated else None
+    n = table.negated_verb_re.search(ns)
     starts = [x.start() for x in (m, n) if x is not None]
     return min(starts) if starts else None
 
@@ -78,14 +78,12 @@ def _is_filler(raw: str, ns: str, table: PhraseTable, query_norm: str) -> bool:
     return _residue(ns, table, query_norm) <= _RESIDUE[table.lang]
 
 
-def _content_after_contrast(
-    ns: str, start: int, table: PhraseTable, query_norm: str, negated: bool
-) -> bool:
+def _content_after_contrast(ns: str, start: int, table: PhraseTable, query_norm: str) -> bool:
     """After the refusal phrase, a contrast word followed by something that is not a refusal."""
     for m in table.contrast_re.finditer(ns, start):
         rest = ns[m.end() :]
         if (
-            _refusal_at(rest, table, negated) is None
+            _refusal_at(rest, table) is None
             and _residue(rest, table, query_norm) > _RESIDUE[table.lang]
         ):
             return True
@@ -100,8 +98,7 @@ def own_refusal(text: str, lang: Lang, norm: str, query: str = "") -> bool:
     phrase = table.claim_hint_re.search(norm) is not None and (
         table.rejection_re.search(norm) is not None
     )
-    negated = phrase or negated_verb(norm, table) is not None
-    if not phrase and not negated:
+    if not phrase and negated_verb(norm, table) is None:
         return False
     query_norm = normalize(query, lang) if query else ""
     pieces = sentences(text, lang)
@@ -109,7 +106,7 @@ def own_refusal(text: str, lang: Lang, norm: str, query: str = "") -> bool:
         ns = norm if len(pieces) == 1 else normalize(raw, lang)
         if not ns:
             continue
-        at = _refusal_at(ns, table, negated)
+        at = _refusal_at(ns, table)
         if at is None or _reported(ns[:at], table):
             if _is_filler(raw, ns, table, query_norm):
                 continue
@@ -128,7 +125,7 @@ def own_refusal(text: str, lang: Lang, norm: str, query: str = "") -> bool:
                 break
             if not table.document_re.search(nc) and not _is_filler(clause, nc, table, query_norm):
                 return False  # "Kentucky Wildcats, but there is insufficient information"
-        return not _content_after_contrast(ns, at, table, query_norm, negated)
+        return not _content_after_contrast(ns, at, table, query_norm)
     return False
 
 

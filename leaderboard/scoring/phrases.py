@@ -107,10 +107,6 @@ class PhraseTable:
         return phrase_regex(self.preamble, self.lang)
 
     @property
-    def negation_re(self) -> re.Pattern[str] | None:
-        return phrase_regex(self.negations, "zh") if self.negations else None
-
-    @property
     def negated_verb_re(self) -> re.Pattern[str]:
         """A negation, then a verb within the window (see negated_verb)."""
         return _negated_verb_regex(self.negations, self.verbs, self.window, self.lang)
