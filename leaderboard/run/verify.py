@@ -233,16 +233,18 @@ def recompute(folder: Path, data_root: Path) -> Recomputed:
         )
     # rebuilt from the files the run recorded (data/view.py: a partial stand-in stays one)
     with recorded_view(data_root, old.provenance.data_blob_ids) as view:
-        return _rescored(sub, view, folder, old, records, fp, rc)
+        return _rescored(sub, view, records, rc)
 
 
 def _rescored(
-    sub: Submission, view: Path, folder: Path, old: Results, records: list, fp: str, rc: Recomputed
+    sub: Submission, view: Path, records: list[PredictionRecord], rc: Recomputed
 ) -> Recomputed:
+    """The predictions checked against the instances rebuilt from `view`, then scored."""
+    old, p = rc.old, rc.old.provenance
     try:
         full = build_plan(sub, view, abilities=protocol_abilities(sub, records))
     except (ConfigError, DataError) as exc:
-        raise LeaderboardError(f"{folder}: cannot rebuild the instances: {exc}") from exc
+        raise LeaderboardError(f"{rc.folder}: cannot rebuild the instances: {exc}") from exc
     kept = _check_records(full, records, rc, decoded=sub.backend != "scripted")
     if not kept:
         rc.problems.append("predictions: none matches an instance of the protocol")
@@ -254,12 +256,11 @@ def _rescored(
         partial_reasons=full.partial_reasons,
         items=[it for it in full.items if it.instance.key in kept],
     )
-    p = old.provenance
     rc.new = assemble_results(
         sub,
         plan,
         kept,
-        fp,
+        p.fingerprint,
         GenStats(),
         None,
         old,

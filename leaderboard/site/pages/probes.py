@@ -93,16 +93,21 @@ def _title(lg: str, key: str, mode: str) -> str:
     return ui(lg, key, mode=ui(lg, f"mode.{mode}"))
 
 
-def chain_table(data: SiteData, mode: str, prefix: str, lg: str = DEFAULT) -> Table:
-    rows, cols = _probe_rows(data, "chain", "recall_at_k", CHAIN_COLS, mode, prefix, lg)
+def _probe_table(probe: str, mode: str, lg: str, rows: list, cols: list[Column]) -> Table:
+    """A probe's table: id, title and note from the probe's name (chain, replacement)."""
     return Table(
-        id=f"chain-{mode}",
-        title=_title(lg, "probes.chain_title", mode),
+        id=f"{probe}-{mode}",
+        title=_title(lg, f"probes.{probe}_title", mode),
         columns=tuple(cols),
         rows=tuple(rows),
-        note=ui(lg, "probes.chain_note"),
+        note=ui(lg, f"probes.{probe}_note"),
         ui=lg,
     )
+
+
+def chain_table(data: SiteData, mode: str, prefix: str, lg: str = DEFAULT) -> Table:
+    rows, cols = _probe_rows(data, "chain", "recall_at_k", CHAIN_COLS, mode, prefix, lg)
+    return _probe_table("chain", mode, lg, rows, cols)
 
 
 def replacement_table(data: SiteData, mode: str, prefix: str, lg: str = DEFAULT) -> Table:
@@ -116,14 +121,7 @@ def replacement_table(data: SiteData, mode: str, prefix: str, lg: str = DEFAULT)
     )
     tip = ui(lg, "probes.col_rgb_rejection_tip")
     cols.append(Column("rgb_rejection", ui(lg, "probes.col_rgb_rejection"), True, tip))
-    return Table(
-        id=f"replacement-{mode}",
-        title=_title(lg, "probes.replacement_title", mode),
-        columns=tuple(cols),
-        rows=tuple(rows),
-        note=ui(lg, "probes.replacement_note"),
-        ui=lg,
-    )
+    return _probe_table("replacement", mode, lg, rows, cols)
 
 
 def cliff_table(data: SiteData, mode: str, prefix: str, lg: str = DEFAULT) -> Table:
