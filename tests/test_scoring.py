@@ -72,6 +72,9 @@ def _phrase_file(lang: str) -> dict:
     return yaml.safe_load(text)
 
 
+_WORD_LISTS = ("anaphora", "correction", "corrected_answer", "speaker", "first_person", "absence")
+
+
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_every_phrase_table_entry_is_covered_by_a_case(lang: str) -> None:
     table = _phrase_file(lang)
@@ -81,15 +84,19 @@ def test_every_phrase_table_entry_is_covered_by_a_case(lang: str) -> None:
         "weak_error": set(),
         "negation": set(),
         "verb": set(),
+        **{kind: set() for kind in _WORD_LISTS},
     }
     for case in _cases(lang):
         for kind, phrase in (case.get("phrase") or {}).items():
             covered[kind].add(phrase)
-            if kind in ("rejection", "error", "weak_error"):  # the case contains that phrase
+            if kind in ("rejection", "error", "weak_error", *_WORD_LISTS):  # the case holds it
                 assert normalize(phrase, lang) in normalize(case["prediction"], lang), case["name"]
     for kind in ("rejection", "error", "weak_error"):
         missing = {p["phrase"] for p in table[kind]} - covered[kind]
         assert not missing, f"{lang} {kind} phrases without a test case: {missing}"
+    for kind in _WORD_LISTS:  # the case contains the word or phrase
+        missing_words = set(table.get(kind, [])) - covered[kind]
+        assert not missing_words, f"{lang} {kind} entries without a test case: {missing_words}"
     if "negation" in table:
         assert set(table["negation"]["negations"]) <= covered["negation"]
         assert set(table["negation"]["verbs"]) <= covered["verb"]

@@ -38,11 +38,19 @@ def sentences(text: str, lang: Lang) -> list[str]:
     return [s for s in _SENTENCES[lang].split(text) if s.strip()]
 
 
+_DENIAL_REACH = {"zh": 8, "en": 24}  # characters after a refusal hit where an error word denies
+
+
 def _refusal_at(ns: str, table: PhraseTable) -> int | None:
-    """Where a refusal phrase or a negated verb starts in ns."""
-    m = table.rejection_re.search(ns)
-    n = table.negated_verb_re.search(ns)
-    starts = [x.start() for x in (m, n) if x is not None]
+    """Where a refusal phrase, a negated verb or an absence from the documents starts in ns; a
+    hit followed at once by an error word denies an error ("文档中没有任何错误", "do not contain
+    any errors"), it does not refuse."""
+    starts = []
+    for pattern in (table.rejection_re, table.negated_verb_re, table.absence_re):
+        for m in pattern.finditer(ns):
+            if not table.any_error_re.search(ns, m.end(), m.end() + _DENIAL_REACH[table.lang]):
+                starts.append(m.start())
+                break
     return min(starts) if starts else None
 
 
@@ -52,9 +60,10 @@ def _reported(prefix: str, table: PhraseTable) -> bool:
     if m is None:
         return False
     subject = prefix[: m.start()]
-    if table.document_re.search(subject):
+    if table.document_re.search(subject) or not subject.strip():
         return False
-    return not subject.strip().startswith(("我", "i ", "we "))
+    # the response's own voice: "我", "we", "需要指出", "it should be noted"
+    return table.speaker_re.search(subject) is None
 
 
 def _residue(ns: str, table: PhraseTable, query_norm: str) -> int:
@@ -98,7 +107,7 @@ def own_refusal(text: str, lang: Lang, norm: str, query: str = "") -> bool:
     phrase = table.claim_hint_re.search(norm) is not None and (
         table.rejection_re.search(norm) is not None
     )
-    if not phrase and negated_verb(norm, table) is None:
+    if not phrase and negated_verb(norm, table) is None and not table.absence_re.search(norm):
         return False
     query_norm = normalize(query, lang) if query else ""
     pieces = sentences(text, lang)
@@ -144,17 +153,48 @@ def own_full_refusal(text: str, lang: Lang, norm: str) -> bool:
     return False
 
 
-def _claims_error(ns: str, table: PhraseTable) -> bool:
+def _weak_claim(ns: str, table: PhraseTable) -> bool:
+    """A weak error word stated by the response: not reported, not negated ("no errors"), not a
+    first-person hedge ("I might be wrong", "我可能说错")."""
+    neg = _NEGATED_CLAIM[table.lang]
+    for m in table.weak_error_re.finditer(ns):
+        prefix = ns[: m.start()].rstrip()
+        if _reported(prefix, table) or neg.search(prefix):
+            continue
+        if table.first_person_re.search(prefix):
+            continue
+        return True
+    return False
+
+
+def _claims_error(ns: str, table: PhraseTable, after_documents: bool = False) -> bool:
+    """An error claim in one sentence. Weak words and corrections count where the sentence names
+    the documents, or right after a sentence that did when it opens with a correction ("In fact,
+    …") or points back ("This is wrong", "这一说法有误")."""
     neg = _NEGATED_CLAIM[table.lang]
     for m in table.error_re.finditer(ns):
         if not _reported(ns[: m.start()], table) and not neg.search(ns[: m.start()].rstrip()):
             return True
-    if table.document_re.search(ns):
-        for m in table.weak_error_re.finditer(ns):
-            prefix = ns[: m.start()]
-            if not _reported(prefix, table) and not neg.search(prefix.rstrip()):
-                return True
-    return False
+    if table.document_re.search(ns) is None:
+        if not after_documents:
+            return False
+        opening = _opening(ns, table)
+        # "The documents say Y. In fact, it was X." / "…; however, the correct answer is X."
+        if table.correction_re.match(opening) or table.corrected_answer_re.match(ns.lstrip()):
+            return True
+        if not table.anaphora_re.search(opening):
+            return False
+    if _weak_claim(ns, table):
+        return True
+    # a correction without an error word: "actually it was X, not Y as the documents say",
+    # "the passages claim X, but the actual answer is Y", "文档称是X，其实是Y"
+    return bool(table.correction_re.search(ns) or table.corrected_answer_re.search(ns))
+
+
+def _opening(ns: str, table: PhraseTable) -> str:
+    """The sentence without a leading contrast word ("However, this is wrong")."""
+    m = table.contrast_re.match(ns.lstrip())
+    return ns.lstrip()[m.end() :] if m else ns
 
 
 def own_error_claim(text: str, lang: Lang, norm: str) -> bool:
@@ -162,9 +202,20 @@ def own_error_claim(text: str, lang: Lang, norm: str) -> bool:
     table = phrase_table(lang)
     if table.claim_hint_re.search(norm) is None:
         return False
-    if table.error_re.search(norm) is None and table.weak_error_re.search(norm) is None:
+    if (
+        table.error_re.search(norm) is None
+        and table.weak_error_re.search(norm) is None
+        and table.correction_re.search(norm) is None
+        and table.corrected_answer_re.search(norm) is None
+    ):
         return False
     pieces = sentences(text, lang)
     if len(pieces) == 1:
         return _claims_error(norm, table)
-    return any(_claims_error(normalize(raw, lang), table) for raw in pieces)
+    after_documents = False
+    for raw in pieces:
+        ns = normalize(raw, lang)
+        if _claims_error(ns, table, after_documents):
+            return True
+        after_documents = table.document_re.search(ns) is not None
+    return False

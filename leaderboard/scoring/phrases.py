@@ -44,6 +44,12 @@ class _PhraseFile(BaseModel):
     contrast: list[str] = []
     preamble: list[str] = []
     negation: _Negation | None = None
+    anaphora: list[str] = []
+    correction: list[str] = []
+    corrected_answer: list[str] = []
+    speaker: list[str] = []
+    first_person: list[str] = []
+    absence: list[str] = []
 
 
 @dataclass(frozen=True)
@@ -66,6 +72,12 @@ class PhraseTable:
     negations: tuple[str, ...] = ()
     verbs: tuple[str, ...] = ()
     window: int = 0
+    anaphora: tuple[str, ...] = ()
+    correction: tuple[str, ...] = ()
+    corrected_answer: tuple[str, ...] = ()
+    speaker: tuple[str, ...] = ()
+    first_person: tuple[str, ...] = ()
+    absence: tuple[str, ...] = ()
 
     @property
     def rejection_re(self) -> re.Pattern[str]:
@@ -76,7 +88,10 @@ class PhraseTable:
         """Any refusal or error phrase, without word boundaries: a pattern that starts with its
         literals scans fast, so most texts are cleared with one search (the exact, bounded
         patterns run only after a hit)."""
-        return phrase_regex(self.rejection + self.error + self.weak_error, "zh")
+        return phrase_regex(
+            self.rejection + self.error + self.weak_error + self.correction + self.corrected_answer,
+            "zh",
+        )
 
     @property
     def error_re(self) -> re.Pattern[str]:
@@ -107,6 +122,39 @@ class PhraseTable:
         return phrase_regex(self.preamble, self.lang)
 
     @property
+    def any_error_re(self) -> re.Pattern[str]:
+        """A strong or weak error word (a negated verb followed by one denies an error)."""
+        return phrase_regex(self.error + self.weak_error, self.lang)
+
+    @property
+    def anaphora_re(self) -> re.Pattern[str]:
+        """A sentence opening that points back ("This is wrong", "这一说法有误")."""
+        return _start_regex(self.anaphora, self.lang)
+
+    @property
+    def correction_re(self) -> re.Pattern[str]:
+        return phrase_regex(self.correction, self.lang)
+
+    @property
+    def corrected_answer_re(self) -> re.Pattern[str]:
+        """A contrast word, then the corrected answer ("but the actual answer", "但正确答案是")."""
+        return _pair_regex(self.contrast, self.corrected_answer, 2, 2, self.lang)
+
+    @property
+    def speaker_re(self) -> re.Pattern[str]:
+        return _start_regex(self.speaker, self.lang)
+
+    @property
+    def first_person_re(self) -> re.Pattern[str]:
+        """A first-person subject just before a weak error word: "I might be wrong"."""
+        return _pair_regex(self.first_person, (), 1, 1, self.lang)
+
+    @property
+    def absence_re(self) -> re.Pattern[str]:
+        """Absent from the documents: "not in the documents", "不在文档中"."""
+        return _pair_regex(self.absence, self.document_words, 2, 4, self.lang)
+
+    @property
     def negated_verb_re(self) -> re.Pattern[str]:
         """A negation, then a verb within the window (see negated_verb)."""
         return _negated_verb_regex(self.negations, self.verbs, self.window, self.lang)
@@ -115,15 +163,56 @@ class PhraseTable:
 _NEVER = re.compile(r"(?!x)x")
 
 
+def _alternation(phrases: tuple[str, ...], lang: Lang) -> str:
+    """Longest first; an en entry ending in `*` is a stem ("incorrect*" also matches
+    "incorrectly"), in zh the `*` is dropped (no word boundaries there)."""
+    out = []
+    for p in sorted(phrases, key=len, reverse=True):
+        if p.endswith("*"):
+            out.append(re.escape(p[:-1]) + (r"\w*" if lang == "en" else ""))
+        else:
+            out.append(re.escape(p))
+    return "|".join(out)
+
+
 @cache
 def phrase_regex(phrases: tuple[str, ...], lang: Lang) -> re.Pattern[str]:
-    """One alternation, longest first; en phrases match on word boundaries."""
+    """One alternation; en phrases match on word boundaries."""
     if not phrases:
         return _NEVER
-    alternatives = "|".join(re.escape(p) for p in sorted(phrases, key=len, reverse=True))
+    alternatives = _alternation(phrases, lang)
     if lang == "en":
         return re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)")
     return re.compile(alternatives)
+
+
+@cache
+def _start_regex(phrases: tuple[str, ...], lang: Lang) -> re.Pattern[str]:
+    """One of the phrases at the start of a piece (after spaces)."""
+    if not phrases:
+        return _NEVER
+    tail = r"(?!\w)" if lang == "en" else ""
+    return re.compile(rf"^\s*(?:{_alternation(phrases, lang)}){tail}")
+
+
+@cache
+def _pair_regex(
+    first: tuple[str, ...], second: tuple[str, ...], words: int, chars: int, lang: Lang
+) -> re.Pattern[str]:
+    """A phrase of `first`, then within `words` words (en) or `chars` characters (zh) one of
+    `second`; with `second` empty, `first` that close to the end of the text searched."""
+    if not first:
+        return _NEVER
+    a = _alternation(first, lang)
+    if lang == "en":
+        gap = rf"(?: \w+){{0,{words}}}"
+        if not second:
+            return re.compile(rf"(?<!\w)(?:{a}){gap} ?$")
+        return re.compile(rf"(?<!\w)(?:{a}){gap}? (?:{_alternation(second, lang)})(?!\w)")
+    gap = f"[^ ]{{0,{chars}}}"
+    if not second:
+        return re.compile(rf"(?:{a}){gap}$")
+    return re.compile(rf"(?:{a}){gap}?(?:{_alternation(second, lang)})")
 
 
 @cache
@@ -140,7 +229,13 @@ def _negated_verb_regex(
 
 
 def _norm_all(words: list[str], lang: Lang) -> tuple[str, ...]:
-    return tuple(w for w in (normalize(x, lang) for x in words) if w)
+    """Normal forms; a trailing `*` (a stem) survives normalisation."""
+    out = []
+    for x in words:
+        w = normalize(x.rstrip("*"), lang)
+        if w:
+            out.append(w + "*" if x.endswith("*") else w)
+    return tuple(out)
 
 
 @cache
@@ -162,6 +257,12 @@ def phrase_table(lang: Lang) -> PhraseTable:
         negations=_norm_all(neg.negations, lang) if neg else (),
         verbs=_norm_all(neg.verbs, lang) if neg else (),
         window=neg.window if neg else 0,
+        anaphora=_norm_all(parsed.anaphora, lang),
+        correction=_norm_all(parsed.correction, lang),
+        corrected_answer=_norm_all(parsed.corrected_answer, lang),
+        speaker=_norm_all(parsed.speaker, lang),
+        first_person=_norm_all(parsed.first_person, lang),
+        absence=_norm_all(parsed.absence, lang),
     )
 
 

@@ -16,6 +16,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 import smollm2_labels
 import written_dev2
+import written_dev3
 import written_en
 import written_zh
 from common import LABELS, ROOT, instance, load_split, raw_answer, split_of
@@ -138,7 +139,9 @@ def written_items(lang: str) -> list[dict]:
         )
     # the second batch is development data by construction (written_dev2.py says why)
     dev2 = written_dev2.ZH if lang == "zh" else written_dev2.EN
-    return out + template_items(lang, dev2, "d2", split="dev")
+    dev3 = written_dev3.ZH if lang == "zh" else written_dev3.EN
+    out += template_items(lang, dev2, "d2", split="dev")
+    return out + template_items(lang, dev3, "d3", split="dev")
 
 
 def template_items(lang: str, templates, prefix: str, split: str | None = None) -> list[dict]:
