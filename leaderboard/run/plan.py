@@ -7,6 +7,7 @@ real run would, without touching predictions or a backend.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -169,7 +170,12 @@ def _plan_split(
         )
     except DataError as exc:
         if allow and _split_missing(root, lang, ability, sub.run.variant):
-            plan.skipped.append(f"{lang}/{ability}: data not available ({exc})")
+            # the reason names the file relative to the data folder: results.json must not
+            # depend on where the data (or verify's temporary view of it) lay
+            reason = str(exc)
+            for prefix in (f"{root.resolve()}{os.sep}", f"{root}{os.sep}"):
+                reason = reason.replace(prefix, "")
+            plan.skipped.append(f"{lang}/{ability}: data not available ({reason})")
             plan.partial_reasons.append(f"{lang}/{ability}: not run, data file not available")
             return
         raise
