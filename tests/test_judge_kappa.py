@@ -1,4 +1,4 @@
-"""Cohen's kappa and rates with bootstrap intervals, checked on hand-computed cases."""
+"""Cohen's kappa (bootstrap interval) and judge rates (Wilson interval), on hand-computed cases."""
 
 from __future__ import annotations
 
@@ -24,8 +24,6 @@ def _pairs(both_yes: int, a_only: int, b_only: int, both_no: int) -> tuple[list,
         ((3, 0, 0, 5), 1.0),
         # perfect disagreement, balanced: po = 0, pe = 1/2 -> -1
         ((0, 1, 1, 0), -1.0),
-        # one rater constant: po = 1/2, pe = 1/2 -> 0
-        ((2, 2, 0, 0), 0.0),
         # po = 0.85, pe = .5*.55 + .5*.45 = 0.5 -> 0.7
         ((45, 5, 10, 40), 0.7),
     ],
@@ -46,6 +44,19 @@ def test_kappa_undefined_when_both_raters_are_constant_and_equal() -> None:
     assert agreement([], []).kappa is None
 
 
+@pytest.mark.parametrize("table", [(2, 2, 0, 0), (0, 17, 0, 0), (0, 0, 3, 4)])
+def test_agreement_reports_no_kappa_when_one_rater_is_constant(
+    table: tuple[int, int, int, int],
+) -> None:
+    """Kappa is 0 in every resample when one rater never changes its answer (po = pe): a point
+    interval [0, 0] would read as measured disagreement, so no kappa is reported (the counts are)."""
+    a, b = _pairs(*table)
+    assert cohen_kappa(a, b) in (0.0, None)  # the plain formula, for reference
+    got = agreement(a, b, resamples=500)
+    assert got.kappa is None and got.kappa_ci is None
+    assert (got.both_yes, got.a_only, got.b_only, got.both_no) == table
+
+
 def test_kappa_ci_brackets_the_estimate_and_is_reproducible() -> None:
     a, b = _pairs(20, 5, 10, 15)
     first = agreement(a, b, resamples=2000, seed=7, label="x")
@@ -60,8 +71,11 @@ def test_lengths_must_match() -> None:
         cohen_kappa([True], [True, False])
 
 
-def test_rate_with_ci() -> None:
-    value, ci = rate_with_ci([True, False, False, False], resamples=1000)
+def test_rate_with_ci_is_wilson_and_never_collapses() -> None:
+    value, ci = rate_with_ci([True, False, False, False])
     assert value == 0.25 and ci is not None and ci[0] <= 0.25 <= ci[1]
     assert rate_with_ci([]) == (None, None)
-    assert rate_with_ci([True] * 5) == (1.0, (1.0, 1.0))
+    value, (lo, hi) = rate_with_ci([True] * 5)  # type: ignore[misc]
+    assert value == 1.0 and hi == pytest.approx(1.0) and lo == pytest.approx(0.5655, abs=1e-3)
+    value, (lo, hi) = rate_with_ci([False] * 17)  # type: ignore[misc]
+    assert value == 0.0 and lo == pytest.approx(0.0) and 0.15 < hi < 0.2

@@ -251,7 +251,7 @@ def judge_provenance(
         "git_commit": commit,
         "git_dirty": dirty,
         "command": command,
-        "judge_file": str(judge.source_path) if judge.source_path else None,
+        "judge_file": prov.repo_relative(str(judge.source_path)) if judge.source_path else None,
         "judge_settings": prov.jsonable(judge.model_dump(mode="json", exclude={"run"})),
         "model_revision": prov.resolved_revision(judge),
         "backend": describe,

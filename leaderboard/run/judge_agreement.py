@@ -166,7 +166,7 @@ def label_agreement(
         splits=list(splits),
         n_items={lang: len({it.key for it in items if it.lang == lang}) for lang in LANGS},
         limit=limit,
-        rates=judge_rates(items, verdicts, resamples),
+        rates=judge_rates(items, verdicts),
         agreement=entries,
         provenance=provenance,
         created=prov.now_iso(),

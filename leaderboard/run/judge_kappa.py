@@ -4,8 +4,8 @@ a percentile-bootstrap interval, and a rate with its interval.
 Kappa corrects raw agreement for the agreement expected by chance from each rater's own rate, which
 matters here: a judge that says "not addressed" to everything agrees with a scorer on every
 refusal-heavy split without having read anything. Pairs are resampled as units (one pair per
-answer, so there are no clusters to respect). Kappa is undefined (None) when both raters give one
-and the same answer throughout (chance agreement 1).
+answer, so there are no clusters to respect). Kappa is reported as undefined (None) when either
+rater gives one answer throughout: it is then 0 (or undefined) whatever the other rater did.
 
 It lives beside the judge, not in stats/: stats/ is hashed into the scoring version of every
 results.json (stats/version.py), and no results.json number depends on it.
@@ -18,7 +18,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from leaderboard.stats.bootstrap import draw_weights, percentile_ci, ratio_replicates, rng_for
+from leaderboard.stats.bootstrap import draw_weights, percentile_ci, rng_for
+from leaderboard.stats.intervals import wilson
 
 CI = tuple[float, float]
 
@@ -65,9 +66,12 @@ def agreement(
     label: str = "",
 ) -> Agreement:
     """Kappa of a against b with a 95% percentile-bootstrap interval (pairs resampled)."""
-    kappa = cohen_kappa(a, b)
     x, y = np.asarray(a, dtype=bool), np.asarray(b, dtype=bool)
     n = len(x)
+    # a rater that gives one answer throughout makes kappa 0 in every resample: a point "0.00
+    # [0.00, 0.00]" would read as certain disagreement where nothing was measured
+    constant = n > 0 and (x.all() or not x.any() or y.all() or not y.any())
+    kappa = None if constant else cohen_kappa(a, b)
     ci = None
     if n and kappa is not None and resamples > 0:
         w = draw_weights(n, resamples, rng_for(seed, f"kappa:{label}"))
@@ -85,13 +89,11 @@ def agreement(
     )
 
 
-def rate_with_ci(
-    flags: Sequence[bool], *, resamples: int = 2000, seed: int = 2333, label: str = ""
-) -> tuple[float | None, CI | None]:
-    """The share of True with a 95% percentile-bootstrap interval (None, None when empty)."""
-    x = np.asarray(flags, dtype=float)
+def rate_with_ci(flags: Sequence[bool]) -> tuple[float | None, CI | None]:
+    """The share of True with its 95% Wilson interval (None, None when empty). The verdicts are
+    one per answer, independent units, so the single-rate Wilson interval applies; unlike a
+    percentile bootstrap it does not collapse to [1, 1] when every verdict says yes."""
+    x = np.asarray(flags, dtype=bool)
     if x.size == 0:
         return None, None
-    w = draw_weights(x.size, resamples, rng_for(seed, f"rate:{label}"))
-    reps = ratio_replicates(w, x, np.ones_like(x))
-    return float(x.mean()), percentile_ci(reps)
+    return float(x.mean()), wilson(float(x.mean()), x.size)

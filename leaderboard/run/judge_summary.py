@@ -2,7 +2,7 @@
 
 Rej* is the share of judged rejection answers the judge calls "not addressed", ED* the share of
 judged counterfactual answers it says identified the factual error; both over the parsed verdicts
-(unparsable ones are counted apart, never guessed), with a 95% bootstrap interval. Agreement is
+(unparsable ones are counted apart, never guessed), with a 95% Wilson interval. Agreement is
 Cohen's kappa of the judge's decisions against the strict and rgb scorers on the same answers.
 judge_results.json keeps one summary per judge id and is rewritten atomically.
 """
@@ -109,8 +109,9 @@ def submission_items(
 
 
 def judge_rates(
-    items: Sequence[JudgeItem], verdicts: dict[tuple[str, str], JudgementRecord], resamples: int
+    items: Sequence[JudgeItem], verdicts: dict[tuple[str, str], JudgementRecord]
 ) -> list[JudgeRate]:
+    """Rej* / ED* per language over the parsed verdicts, with the Wilson interval."""
     out = []
     for task in JUDGE_TASKS:
         for lang in LANGS:
@@ -119,7 +120,7 @@ def judge_rates(
                 continue
             judged = [verdicts[it.ident] for it in group if it.ident in verdicts]
             decided = [r.decision for r in judged if r.decision is not None]
-            value, ci = rate_with_ci(decided, resamples=resamples, label=f"{task}:{lang}")
+            value, ci = rate_with_ci(decided)
             ref = [bool(r.reference_decision) for r in judged if r.verdict is not None]
             out.append(
                 JudgeRate(
@@ -231,7 +232,7 @@ def summarize(
         backend=judge.backend,
         template_sha256={t: template_sha256(t) for t in JUDGE_TASKS},
         parser_version=PARSER_VERSION,
-        rates=judge_rates(items, verdicts, resamples),
+        rates=judge_rates(items, verdicts),
         agreement=agree,
         provenance=provenance,
         created=prov.now_iso(),
