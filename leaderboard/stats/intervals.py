@@ -176,17 +176,32 @@ def paired_difference(
     module docstring: MOVER of the discordant shares). `first` and `second` are per-cluster
     rates in [0, 1] aligned with the columns of the bootstrap `weights` (R x n); the value is None
     without a kept cluster, the interval None without replicates (resampling switched off)."""
-    n = int(np.count_nonzero(keep))
+    return discordant_difference(
+        weights, first * (1 - second) * keep, second * (1 - first) * keep, keep, confidence
+    )
+
+
+def discordant_difference(
+    weights: np.ndarray,
+    only_first: np.ndarray,
+    only_second: np.ndarray,
+    count: np.ndarray,
+    confidence: float = CONFIDENCE,
+) -> tuple[float | None, tuple[float, float] | None]:
+    """Paired difference of two success rates from per-cluster discordant counts: `only_first`
+    (first succeeds, second fails) and `only_second` summed per cluster over its `count`
+    instances. Each share gets its Wilson interval at the cluster-bootstrap effective n and the
+    two are combined by MOVER with the replicates' correlation, so the interval is not a point
+    when no instance is discordant (a percentile bootstrap reads [0, 0] there)."""
+    n = int(np.count_nonzero(count))
     if n == 0:
         return None, None
-    only_first = first * (1 - second) * keep
-    only_second = second * (1 - first) * keep
-    total = float(keep.sum())
+    total = float(count.sum())
     a, b = float(only_first.sum() / total), float(only_second.sum() / total)
     if weights.shape[0] == 0:
         return a - b, None
-    reps_a = ratio_replicates(weights, only_first, keep)
-    reps_b = ratio_replicates(weights, only_second, keep)
+    reps_a = ratio_replicates(weights, only_first, count)
+    reps_b = ratio_replicates(weights, only_second, count)
     ci_a = score_interval(a, reps_a, n, confidence=confidence)
     ci_b = score_interval(b, reps_b, n, confidence=confidence)
     if ci_a is None or ci_b is None:

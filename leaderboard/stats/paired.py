@@ -2,7 +2,8 @@
 
 Each instance gives one binary outcome per model (see `success`). The instances of one question
 (its five noise rates, its rejection instance) are not independent, so both the interval and the
-test work on question clusters: the difference of rates gets a paired cluster-bootstrap CI, and the
+test work on question clusters: the difference of rates gets a paired interval (MOVER of the two
+discordant shares, each a Wilson interval at its cluster-bootstrap effective n), and the
 p-value comes from a cluster-level sign-flip permutation test. Under the null hypothesis that the
 two models are exchangeable, the sign of each question's summed difference (A - B over its
 instances) is equally likely + or -, so the p-value is the share of the 2^k sign patterns (k
@@ -21,8 +22,9 @@ import numpy as np
 
 from leaderboard.core.types import Mode, TestInstance
 from leaderboard.scoring.outcome import ScoredItem, success
-from leaderboard.stats.bootstrap import draw_weights, percentile_ci, ratio_replicates, rng_for
+from leaderboard.stats.bootstrap import draw_weights, rng_for
 from leaderboard.stats.cells import cluster_of
+from leaderboard.stats.intervals import discordant_difference
 
 EXACT_MAX_CLUSTERS = 16  # 2^16 sign patterns enumerated; above, Monte Carlo
 FLIPS = 20_000  # Monte Carlo sign patterns
@@ -49,25 +51,30 @@ class PairedComparison:
 
 def _cluster_sums(
     instances: list[TestInstance], sa: np.ndarray, sb: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """Per question cluster: the summed difference A - B and the number of instances."""
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per question cluster: instances where only A succeeds, where only B does, and the number
+    of instances (the summed difference A - B is the first minus the second)."""
     clusters = sorted({cluster_of(inst) for inst in instances})
     index = {c: i for i, c in enumerate(clusters)}
-    diff_sum = np.zeros(len(clusters))
+    only_a = np.zeros(len(clusters))
+    only_b = np.zeros(len(clusters))
     count = np.zeros(len(clusters))
     for inst, x, y in zip(instances, sa, sb, strict=True):
         j = index[cluster_of(inst)]
-        diff_sum[j] += x - y
+        only_a[j] += x * (1 - y)
+        only_b[j] += y * (1 - x)
         count[j] += 1
-    return diff_sum, count
+    return only_a, only_b, count
 
 
 def _difference_ci(
-    diff_sum: np.ndarray, count: np.ndarray, resamples: int, seed: int
+    only_a: np.ndarray, only_b: np.ndarray, count: np.ndarray, resamples: int, seed: int
 ) -> tuple[float, float] | None:
-    """Percentile CI of mean(A - B), resampling question clusters."""
-    weights = draw_weights(len(diff_sum), resamples, rng_for(seed, "paired"))
-    return percentile_ci(ratio_replicates(weights, diff_sum, count))
+    """Interval of mean(A - B), resampling question clusters: MOVER of the two discordant shares
+    (stats/intervals.discordant_difference), which does not collapse to [0, 0] when the models
+    agree on every instance, unlike the percentile interval the command used before."""
+    weights = draw_weights(len(count), resamples, rng_for(seed, "paired"))
+    return discordant_difference(weights, only_a, only_b, count)[1]
 
 
 def sign_flip_p(diff_sum: np.ndarray, seed: int = 2333) -> float:
@@ -109,8 +116,9 @@ def paired_compare(
     sb = np.array([success(bmap[k], mode) for k in keys], dtype=float)
     a_only = int(((sa == 1) & (sb == 0)).sum())
     b_only = int(((sa == 0) & (sb == 1)).sum())
-    diff_sum, count = _cluster_sums([amap[k].instance for k in keys], sa, sb)
-    ci = _difference_ci(diff_sum, count, resamples, seed) if keys and resamples > 0 else None
+    only_a, only_b, count = _cluster_sums([amap[k].instance for k in keys], sa, sb)
+    diff_sum = only_a - only_b
+    ci = _difference_ci(only_a, only_b, count, resamples, seed) if keys and resamples > 0 else None
     return PairedComparison(
         mode=mode,
         n=len(keys),
