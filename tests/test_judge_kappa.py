@@ -49,7 +49,7 @@ def test_agreement_reports_no_kappa_when_one_rater_is_constant(
     table: tuple[int, int, int, int],
 ) -> None:
     """Kappa is 0 in every resample when one rater never changes its answer (po = pe): a point
-    interval [0, 0] would read as measured disagreement, so no kappa is reported (the counts are)."""
+    interval [0, 0] would read as measured disagreement, so no kappa is reported (counts are)."""
     a, b = _pairs(*table)
     assert cohen_kappa(a, b) in (0.0, None)  # the plain formula, for reference
     got = agreement(a, b, resamples=500)

@@ -202,13 +202,16 @@ def own_error_claim(text: str, lang: Lang, norm: str) -> bool:
     table = phrase_table(lang)
     if table.claim_hint_re.search(norm) is None:
         return False
-    if table.error_re.search(norm) is None and table.weak_error_re.search(norm) is None:
-        # without an error word only a correction can claim one, and only about the documents
-        if table.document_re.search(norm) is None or (
+    # without an error word only a correction can claim one, and only about the documents
+    no_error_word = table.error_re.search(norm) is None and table.weak_error_re.search(norm) is None
+    if no_error_word and (
+        table.document_re.search(norm) is None
+        or (
             table.correction_re.search(norm) is None
             and table.corrected_answer_re.search(norm) is None
-        ):
-            return False
+        )
+    ):
+        return False
     pieces = sentences(text, lang)
     if len(pieces) == 1:
         return _claims_error(norm, table)

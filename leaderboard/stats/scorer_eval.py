@@ -8,28 +8,23 @@ reference's answer check (no 0 label and some 1 label): its "refusal counts as c
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from leaderboard.core.types import LANGS, MODES, Lang, Mode, Score
 from leaderboard.scoring.labelled import LabelledItem, labelled_set
 from leaderboard.scoring.score import score_both
+from leaderboard.stats import intervals
 
 DETECTORS = ("rejection", "error detection", "correctness")
 
 
-def wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float] | None:
-    """Wilson score interval of k successes in n (None when n is 0); never collapses at 0 or n."""
+def wilson(k: int, n: int) -> tuple[float, float] | None:
+    """Wilson score interval of k successes in n (None when n is 0); never collapses at 0 or n.
+    Counts in, the one Wilson interval of the package (stats.intervals.wilson) out."""
     if n == 0:
         return None
-    p = k / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    lo = 0.0 if k == 0 else max(0.0, centre - half)
-    hi = 1.0 if k == n else min(1.0, centre + half)
-    return lo, hi
+    return intervals.wilson(k / n, n)
 
 
 @dataclass(frozen=True)
