@@ -49,6 +49,11 @@ def eval_cmd(
         "test", "--split", help="Labelled items to score: the held-out test part, dev, or all."
     ),
     json_out: Path | None = typer.Option(None, "--json", help="Also write the rows as JSON."),
+    batch: str | None = typer.Option(
+        None,
+        "--batch",
+        help="Only one written batch, by its id tag (d2, d3: the later dev-only batches).",
+    ),
     disagreements: bool = typer.Option(
         False,
         "--disagreements",
@@ -66,8 +71,11 @@ def eval_cmd(
                     what = ", ".join(f"{d}: got {g} label {w}" for d, (g, w) in diff.items())
                     typer.echo(f"{mode} {item.id} [{what}] {item.prediction[:150]!r}")
         return
-    rows = evaluate(split)
-    table = Table(title=f"scorers vs labels ({split} split; % with 95% Wilson CI)")
+    rows = evaluate(split, batch=batch)
+    if not any(r["n"] for r in rows):
+        raise ConfigError(f"no labelled items in split {split!r} with batch {batch!r}")
+    what = f"{split} split" + (f", batch {batch}" if batch else "")
+    table = Table(title=f"scorers vs labels ({what}; % with 95% Wilson CI)")
     for col in ("lang", "detector", "mode", "n", "precision", "recall", "F1", "accuracy"):
         table.add_column(col, justify="left" if col in ("lang", "detector", "mode") else "right")
     order = sorted(rows, key=lambda r: (r["lang"] != "zh", r["detector"], r["mode"]))

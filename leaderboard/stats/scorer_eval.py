@@ -105,18 +105,28 @@ def _wanted(item: LabelledItem, detector: str) -> bool:
     return item.labels.correct
 
 
-def select(split: str, langs: Sequence[Lang] = LANGS) -> dict[Lang, list[LabelledItem]]:
-    """The labelled items of a split ('dev', 'test' or 'all') per language."""
+def select(
+    split: str, langs: Sequence[Lang] = LANGS, batch: str | None = None
+) -> dict[Lang, list[LabelledItem]]:
+    """The labelled items of a split ('dev', 'test' or 'all') per language; `batch` keeps one
+    written batch (ids `<lang>-<batch>-…`, e.g. "d3": scripts/labels/written_dev3.py)."""
+    tag = f"-{batch}-" if batch else ""
     return {
-        lang: [i for i in labelled_set(lang) if split == "all" or i.split == split]
+        lang: [
+            i
+            for i in labelled_set(lang)
+            if (split == "all" or i.split == split) and (not tag or tag in i.id)
+        ]
         for lang in langs
     }
 
 
-def evaluate(split: str = "test", langs: Sequence[Lang] = LANGS) -> list[dict[str, object]]:
+def evaluate(
+    split: str = "test", langs: Sequence[Lang] = LANGS, batch: str | None = None
+) -> list[dict[str, object]]:
     """One row per (language, mode, detector) with counts, P/R/F1, accuracy and Wilson CIs."""
     rows = []
-    for lang, items in select(split, langs).items():
+    for lang, items in select(split, langs, batch).items():
         scores = [score_both(i.prediction, i.instance) for i in items]
         for mode in MODES:
             for det in DETECTORS:
