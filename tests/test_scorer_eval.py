@@ -109,3 +109,15 @@ def test_disagreements_are_listed_for_dev_only() -> None:
     result = CliRunner().invoke(app, ["scorers", "eval", "--disagreements"])
     assert result.exit_code != 0
     assert "--split dev" in str(result.exception) + result.output
+
+
+def test_one_written_batch_alone() -> None:
+    """--batch d3 scores the third written batch only (dev by construction, none in test)."""
+    rows = evaluate("dev", batch="d3")
+    n = {(r["lang"], r["detector"], r["mode"]): r["n"] for r in rows}
+    assert n[("zh", "rejection", "strict")] == 52 and n[("en", "rejection", "strict")] == 70
+    result = CliRunner().invoke(app, ["scorers", "eval", "--split", "dev", "--batch", "d3"])
+    assert result.exit_code == 0 and "batch d3" in result.output, result.output
+    result = CliRunner().invoke(app, ["scorers", "eval", "--split", "test", "--batch", "d3"])
+    assert result.exit_code != 0
+    assert "no labelled items" in str(result.exception) + result.output
