@@ -145,8 +145,8 @@ def git_state(
     the run itself changes, so they do not make the code that produced them "dirty".
     """
     spec: list[str] = []
-    top = repo_root(where)
-    if ignore is not None and top is not None:
+    top = repo_root(where) if ignore is not None else None  # one git call only when needed
+    if top is not None:
         try:
             rel = Path(ignore).resolve().relative_to(top.resolve())
         except ValueError:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
 
 import yaml
@@ -57,7 +57,8 @@ class PhraseTable:
     """A language's phrase table with every phrase already in strict normal form.
 
     Each list is compiled into one regex (one C-level search per text); for en the regex requires
-    word boundaries.
+    word boundaries. The patterns are built once per table (cached_property; the tables themselves
+    are cached per language), not per prediction.
     """
 
     lang: Lang
@@ -79,11 +80,11 @@ class PhraseTable:
     first_person: tuple[str, ...] = ()
     absence: tuple[str, ...] = ()
 
-    @property
+    @cached_property
     def rejection_re(self) -> re.Pattern[str]:
         return phrase_regex(self.rejection, self.lang)
 
-    @property
+    @cached_property
     def claim_hint_re(self) -> re.Pattern[str]:
         """Any refusal or error phrase, without word boundaries: a pattern that starts with its
         literals scans fast, so most texts are cleared with one search (the exact, bounded
@@ -93,68 +94,68 @@ class PhraseTable:
             "zh",
         )
 
-    @property
+    @cached_property
     def error_re(self) -> re.Pattern[str]:
         return phrase_regex(self.error, self.lang)
 
-    @property
+    @cached_property
     def weak_error_re(self) -> re.Pattern[str]:
         return phrase_regex(self.weak_error, self.lang)
 
-    @property
+    @cached_property
     def full_refusal_re(self) -> re.Pattern[str]:
         return phrase_regex(self.full_refusal, self.lang)
 
-    @property
+    @cached_property
     def document_re(self) -> re.Pattern[str]:
         return phrase_regex(self.document_words, self.lang)
 
-    @property
+    @cached_property
     def reporting_re(self) -> re.Pattern[str]:
         return phrase_regex(self.reporting, self.lang)
 
-    @property
+    @cached_property
     def contrast_re(self) -> re.Pattern[str]:
         return phrase_regex(self.contrast, self.lang)
 
-    @property
+    @cached_property
     def preamble_re(self) -> re.Pattern[str]:
         return phrase_regex(self.preamble, self.lang)
 
-    @property
+    @cached_property
     def any_error_re(self) -> re.Pattern[str]:
         """A strong or weak error word (a negated verb followed by one denies an error)."""
         return phrase_regex(self.error + self.weak_error, self.lang)
 
-    @property
+    @cached_property
     def anaphora_re(self) -> re.Pattern[str]:
         """A sentence opening that points back ("This is wrong", "这一说法有误")."""
         return _start_regex(self.anaphora, self.lang)
 
-    @property
+    @cached_property
     def correction_re(self) -> re.Pattern[str]:
         return phrase_regex(self.correction, self.lang)
 
-    @property
+    @cached_property
     def corrected_answer_re(self) -> re.Pattern[str]:
         """A contrast word, then the corrected answer ("but the actual answer", "但正确答案是")."""
         return _pair_regex(self.contrast, self.corrected_answer, 2, 2, self.lang)
 
-    @property
+    @cached_property
     def speaker_re(self) -> re.Pattern[str]:
         return _start_regex(self.speaker, self.lang)
 
-    @property
+    @cached_property
     def first_person_re(self) -> re.Pattern[str]:
         """A first-person subject just before a weak error word: "I might be wrong"."""
-        return _pair_regex(self.first_person, (), 1, 1, self.lang)
+        return _tail_regex(self.first_person, 1, 1, self.lang)
 
-    @property
+    @cached_property
     def absence_re(self) -> re.Pattern[str]:
         """Absent from the documents: "not in the documents", "不在文档中"."""
         return _pair_regex(self.absence, self.document_words, 2, 4, self.lang)
 
-    @property
+    @cached_property
     def negated_verb_re(self) -> re.Pattern[str]:
         """A negation, then a verb within the window (see negated_verb)."""
         return _negated_verb_regex(self.negations, self.verbs, self.window, self.lang)
@@ -200,19 +201,25 @@ def _pair_regex(
     first: tuple[str, ...], second: tuple[str, ...], words: int, chars: int, lang: Lang
 ) -> re.Pattern[str]:
     """A phrase of `first`, then within `words` words (en) or `chars` characters (zh) one of
-    `second`; with `second` empty, `first` that close to the end of the text searched."""
-    if not first:
+    `second`."""
+    if not first or not second:
         return _NEVER
-    a = _alternation(first, lang)
+    a, b = _alternation(first, lang), _alternation(second, lang)
     if lang == "en":
-        gap = rf"(?: \w+){{0,{words}}}"
-        if not second:
-            return re.compile(rf"(?<!\w)(?:{a}){gap} ?$")
-        return re.compile(rf"(?<!\w)(?:{a}){gap}? (?:{_alternation(second, lang)})(?!\w)")
-    gap = f"[^ ]{{0,{chars}}}"
-    if not second:
-        return re.compile(rf"(?:{a}){gap}$")
-    return re.compile(rf"(?:{a}){gap}?(?:{_alternation(second, lang)})")
+        return re.compile(rf"(?<!\w)(?:{a})(?: \w+){{0,{words}}}? (?:{b})(?!\w)")
+    return re.compile(rf"(?:{a})[^ ]{{0,{chars}}}?(?:{b})")
+
+
+@cache
+def _tail_regex(phrases: tuple[str, ...], words: int, chars: int, lang: Lang) -> re.Pattern[str]:
+    """One of the phrases, then at most `words` words (en) or `chars` characters (zh) before the
+    end of the text searched (a subject just before the word that follows it)."""
+    if not phrases:
+        return _NEVER
+    a = _alternation(phrases, lang)
+    if lang == "en":
+        return re.compile(rf"(?<!\w)(?:{a})(?: \w+){{0,{words}}} ?$")
+    return re.compile(rf"(?:{a})[^ ]{{0,{chars}}}$")
 
 
 @cache
