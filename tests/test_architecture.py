@@ -19,9 +19,11 @@ LAYER = {
     "stats": 3,
     "retrieval": 4,
     "run": 5,
-    "board": 6,
-    "site": 7,
-    "cli": 8,
+    "trust": 6,
+    "judge": 6,
+    "board": 7,
+    "site": 8,
+    "cli": 9,
 }
 MAX_LINES = 320  # "about 300": a module past this is doing more than one job
 

@@ -22,7 +22,7 @@ from typer.testing import CliRunner
 from leaderboard.cli import app
 from leaderboard.core.errors import DataError
 from leaderboard.core.judge_schema import JudgementRecord
-from leaderboard.run.judge_summary import read_judge_results
+from leaderboard.judge.summary import read_judge_results
 from tests.helpers import write_scripted_submission
 
 REPO = Path(__file__).resolve().parents[1]

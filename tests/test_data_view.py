@@ -44,7 +44,7 @@ def test_verify_rebuilds_the_partial_entry_with_another_en_refine_present(
 ) -> None:
     """The committed SmolLM2 entry (en rows from the partial file) is rebuilt, every prediction
     matching its instance, from a root whose en_refine.json is not the recorded file."""
-    from leaderboard.run.verify import recompute  # the run layer, imported where used
+    from leaderboard.trust.verify import recompute  # the run layer, imported where used
 
     root = root_with_official_en
     for rel in ("data_zh/zh_int.json", "data_zh/zh_fact.json"):

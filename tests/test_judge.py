@@ -1,4 +1,4 @@
-"""The judge loop (leaderboard/run/judge.py) with the in-package scripted backend as the judge:
+"""The judge loop (leaderboard/judge/run.py) with the in-package scripted backend as the judge:
 cache keys, the judge fingerprint, failed judge calls, a line cut by kill -9."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 from leaderboard.backends.scripted import ScriptedBackend
 from leaderboard.core.errors import ResultsError
 from leaderboard.core.judge_config import JudgeConfig, load_judge_config
-from leaderboard.run.judge import JudgeItem, JudgementStore, judge_fingerprint, run_judge
+from leaderboard.judge.run import JudgeItem, JudgementStore, judge_fingerprint, run_judge
 
 REPO = Path(__file__).resolve().parents[1]
 SCRIPTED = REPO / "judges" / "scripted-keywords.yaml"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from leaderboard.run.judge_kappa import agreement, cohen_kappa, rate_with_ci
+from leaderboard.judge.kappa import agreement, cohen_kappa, rate_with_ci
 
 
 def _pairs(both_yes: int, a_only: int, b_only: int, both_no: int) -> tuple[list, list]:

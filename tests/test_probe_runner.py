@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from leaderboard.cli import app
 from leaderboard.core.submission import load_submission
 from leaderboard.run.runner import run_submission
-from leaderboard.run.verify import verify
+from leaderboard.trust.verify import verify
 from tests.helpers import read_predictions, write_scripted_submission
 
 

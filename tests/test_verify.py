@@ -1,4 +1,4 @@
-"""The trust chain (leaderboard.run.verify, run.repair, cli.trust_cmds): results recomputed
+"""The trust chain (leaderboard.trust.verify, trust.repair, cli.trust_cmds): results recomputed
 from predictions, every difference named, rescoring and repair recorded; on real RGB instances
 with the in-package fake backend, and on the committed submissions."""
 
@@ -14,11 +14,11 @@ from typer.testing import CliRunner
 
 from leaderboard.cli import app
 from leaderboard.core.submission import load_submission
-from leaderboard.run.repair import REPAIR_ID, repair_folder
 from leaderboard.run.runner import run_submission
 from leaderboard.run.store import RunStore
-from leaderboard.run.verify import verify
 from leaderboard.stats.version import scoring_files, scoring_version
+from leaderboard.trust.repair import REPAIR_ID, repair_folder
+from leaderboard.trust.verify import verify
 from tests.helpers import write_scripted_submission
 
 runner = CliRunner()
@@ -104,7 +104,7 @@ def test_rescore_loads_no_model(
     sub: Path, data_root: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from leaderboard.backends import base
-    from leaderboard.run import verify as v
+    from leaderboard.trust import verify as v
 
     def refuse(_sub: object) -> None:
         raise AssertionError("rescoring must not load a backend")

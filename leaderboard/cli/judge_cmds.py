@@ -17,21 +17,21 @@ from leaderboard.core.errors import ConfigError
 from leaderboard.core.files import atomic_write_text
 from leaderboard.core.judge_config import load_judge_config
 from leaderboard.data.manifest import data_root
-from leaderboard.run.judge import (
-    JUDGEMENTS_NAME,
-    JudgementStore,
-    judge_fingerprint,
-    judge_provenance,
-    run_judge,
-)
-from leaderboard.run.judge_agreement import (
+from leaderboard.judge.agreement import (
     LABELS_DIR,
     label_agreement,
     labelled_items,
     labels_files,
     read_labelled,
 )
-from leaderboard.run.judge_summary import (
+from leaderboard.judge.run import (
+    JUDGEMENTS_NAME,
+    JudgementStore,
+    judge_fingerprint,
+    judge_provenance,
+    run_judge,
+)
+from leaderboard.judge.summary import (
     JUDGE_RESULTS_NAME,
     read_judge_results,
     submission_items,

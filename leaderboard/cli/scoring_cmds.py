@@ -15,16 +15,16 @@ from leaderboard.core.errors import ConfigError, DataError, ResultsError
 from leaderboard.core.safe_io import output_file, write_text_atomic
 from leaderboard.core.types import ABILITIES, DEFAULT_NOISE_RATES, LANGS
 from leaderboard.data.manifest import data_root
-from leaderboard.run.rescore import (
+from leaderboard.scoring.audit import audit, data_files
+from leaderboard.stats.metrics import compute_metrics
+from leaderboard.stats.paired import paired_compare
+from leaderboard.trust.rescore import (
     lines_from_predictions,
     output_row,
     read_lines,
     resolve,
     score_lines,
 )
-from leaderboard.scoring.audit import audit, data_files
-from leaderboard.stats.metrics import compute_metrics
-from leaderboard.stats.paired import paired_compare
 
 _DATA_DIR_HELP = (
     "Folder holding data_en/ and data_zh/ (default: $RGB_DATA_DIR, else the current folder "

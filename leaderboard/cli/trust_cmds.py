@@ -15,9 +15,9 @@ import typer
 
 from leaderboard.core.errors import ResultsError
 from leaderboard.data.manifest import data_root
-from leaderboard.run.repair import repair_folder
 from leaderboard.run.store import RunStore
-from leaderboard.run.verify import compare_results, recompute, rescored, verify
+from leaderboard.trust.repair import repair_folder
+from leaderboard.trust.verify import compare_results, recompute, rescored, verify
 
 _DATA_DIR_HELP = (
     "Folder holding data_en/ and data_zh/ (default: $RGB_DATA_DIR, else the current folder "

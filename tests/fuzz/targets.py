@@ -22,8 +22,8 @@ from leaderboard.cli.submission_cmds import check_submission
 from leaderboard.core.files import read_prediction_files, read_results
 from leaderboard.core.schema import Results
 from leaderboard.core.submission import Submission, load_submission
-from leaderboard.run.rescore import read_lines
 from leaderboard.run.store import RunStore
+from leaderboard.trust.rescore import read_lines
 from tests.fuzz.harness import dump_json, gz
 from tests.site_factory import make_predictions, make_results
 

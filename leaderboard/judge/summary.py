@@ -30,6 +30,8 @@ from leaderboard.core.schema import PredictionRecord
 from leaderboard.core.submission import SUBMISSION_FILE, load_submission
 from leaderboard.core.types import LANGS, Lang, Mode
 from leaderboard.data.splits import load_split
+from leaderboard.judge.kappa import agreement, rate_with_ci
+from leaderboard.judge.run import JudgeItem, JudgementStore
 from leaderboard.protocol.judge import (
     JUDGE_TASKS,
     PARSER_VERSION,
@@ -39,8 +41,6 @@ from leaderboard.protocol.judge import (
     template_sha256,
 )
 from leaderboard.run import provenance as prov
-from leaderboard.run.judge import JudgeItem, JudgementStore
-from leaderboard.run.judge_kappa import agreement, rate_with_ci
 from leaderboard.run.store import RunStore
 from leaderboard.scoring.score import detects_error, is_rejection
 

@@ -6,7 +6,7 @@ end of the text (leaderboard.core.text). Every line of the folder's predictions 
 .jsonl, in order, duplicates kept) is read; a prediction ending in U+FFFD loses it, gets
 `trimmed_incomplete_char: true` and `repaired_by: REPAIR_ID`; everything else is written back
 unchanged. The result replaces predictions.jsonl.gz atomically (the plain file is folded into it).
-The caller then rescores results.json (run.verify) and records the repair in its provenance.
+The caller then rescores results.json (trust.verify) and records the repair in its provenance.
 Running it again finds nothing to do and writes nothing.
 """
 

@@ -22,15 +22,15 @@ from leaderboard.core.judge_config import JudgeConfig
 from leaderboard.core.judge_schema import KappaEntry, LabelAgreement
 from leaderboard.core.safe_io import read_text
 from leaderboard.core.types import LANGS, Ability, Lang
-from leaderboard.protocol.judge import JUDGE_TASKS, TASK_ABILITY
-from leaderboard.run import provenance as prov
-from leaderboard.run.judge import JudgeItem, JudgementStore
-from leaderboard.run.judge_summary import (
+from leaderboard.judge.run import JudgeItem, JudgementStore
+from leaderboard.judge.summary import (
     judge_rates,
     kappa_entries,
     scorer_decision,
     verdicts_for,
 )
+from leaderboard.protocol.judge import JUDGE_TASKS, TASK_ABILITY
+from leaderboard.run import provenance as prov
 
 LABELS_DIR = Path(__file__).resolve().parents[1] / "scoring" / "labels"
 LABELS_FINGERPRINT = "labelled-set"
