@@ -46,6 +46,8 @@ DESCRIBE_KEYS: tuple[str, ...] = (
 
 _EXTRA_HINT = {
     "hf": "pip install 'rgb-leaderboard[hf]'",
+    "llamacpp": "pip install 'rgb-leaderboard[llamacpp]'  (llama-cpp-python builds from source: "
+    "about 10 minutes on 2 cores)",
     "vllm": "pip install 'rgb-leaderboard[vllm]'  (needs Linux and a CUDA GPU)",
     "openai": "pip install httpx",
 }
@@ -77,6 +79,11 @@ def load_backend(sub: Submission) -> Backend:
         except ImportError as exc:
             raise missing_dependency("openai", exc) from None
         return SystemBackend.from_submission(sub)
+    if sub.backend == "llamacpp":
+        # deferred: llama_cpp loads its native library only when this backend is asked for
+        from leaderboard.backends.llamacpp import LlamaCppBackend
+
+        return LlamaCppBackend.from_submission(sub)
     if sub.backend == "vllm":
         # deferred: vllm (and CUDA) load only when this backend is asked for
         from leaderboard.backends.vllm_backend import VLLMBackend

@@ -13,6 +13,7 @@ from leaderboard import __version__
 from leaderboard.cli import (
     data_cmds,
     judge_cmds,
+    model,
     probe_cmds,
     retrieval_cmds,
     run_cmds,
@@ -62,6 +63,7 @@ def _register() -> None:
         scorers_cmds,
         run_cmds,
         judge_cmds,
+        model,
         submission_cmds,
         site_cmds,
         trust_cmds,

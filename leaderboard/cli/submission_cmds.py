@@ -49,11 +49,12 @@ def check_submission(file: Path) -> tuple[Submission | None, list[str], list[str
         sub.resolve_chat_template()
     except ConfigError as exc:
         errors.append(str(exc))
-    try:
-        resolved = sub.resolve_model()
-    except ConfigError as exc:
-        errors.append(f"{file}: field 'model': {exc}")
-        resolved = None
+    resolved = None
+    if sub.weights is None:  # parts are joined by `model fetch` or a run, not by validate
+        try:
+            resolved = sub.resolve_model()
+        except ConfigError as exc:
+            errors.append(f"{file}: field 'model': {exc}")
     if resolved is not None and resolved.source == "hub" and sub.backend in ("hf", "vllm"):
         if not sub.revision_pinned:
             warnings.append(
@@ -171,7 +172,7 @@ def pin(
     sub = load_submission(path)
     file = sub.source_path
     assert file is not None
-    if sub.resolve_model().source != "hub":
+    if sub.weights is not None or sub.resolve_model().source != "hub":
         raise ConfigError(
             f"{file}: field 'model': {sub.model!r} is not a hub model; local files are "
             "identified by their sha256, there is nothing to pin"
