@@ -115,8 +115,45 @@ def test_no_function_level_imports_of_the_package_without_a_reason() -> None:
     assert not bad, bad
 
 
-def test_test_modules_have_unique_basenames() -> None:
-    """pytest imports test files by basename (no packages under tests/): two test_x.py in
-    different folders break collection of the whole suite."""
-    names = [p.name for p in (PKG.parent / "tests").rglob("test_*.py")]
-    assert len(names) == len(set(names)), sorted(n for n in names if names.count(n) > 1)
+# Folders under tests/ that are not a stage: generated-input tests across stages.
+TEST_FOLDERS_BESIDES_STAGES = {"fuzz"}
+# Test modules that check the whole package rather than one stage sit at the top of tests/.
+TOP_LEVEL_TESTS = {"test_architecture.py"}
+
+
+def test_tests_mirror_the_stages() -> None:
+    """tests/<stage>/test_<module>.py: a test sits in the folder of the stage it tests, so the
+    tests of a change are found where the change is. The rule is tolerant: the folder must be a
+    stage (or fuzz), and a test outside tests/cli/ must import something of its folder's stage
+    (a cli test may go through `tests.helpers.cli` alone)."""
+    tests = PKG.parent / "tests"
+    bad = []
+    for path in sorted(tests.rglob("test_*.py")):
+        rel = path.relative_to(tests)
+        if len(rel.parts) == 1:
+            if rel.name not in TOP_LEVEL_TESTS:
+                bad.append(f"{rel}: move it to tests/<stage>/ (stages: {', '.join(LAYER)})")
+            continue
+        folder = rel.parts[0]
+        if folder in TEST_FOLDERS_BESIDES_STAGES:
+            continue
+        if folder not in LAYER or len(rel.parts) != 2:
+            bad.append(f"{rel}: tests/<stage>/test_<module>.py, stage one of {', '.join(LAYER)}")
+            continue
+        stages = {m.split(".")[1] for m, _, _ in _imports(path) if "." in m}
+        if folder != "cli" and folder not in stages:
+            bad.append(f"{rel}: imports nothing from leaderboard.{folder} ({sorted(stages)})")
+    assert not bad, bad
+
+
+def test_test_folders_are_packages() -> None:
+    """Every folder of test modules has an __init__.py, so pytest imports tests/run/test_probes.py
+    and tests/stats/test_probes.py under different names (`tests.run.test_probes`), and
+    `from tests.helpers import ...` works from any depth."""
+    tests = PKG.parent / "tests"
+    missing = sorted(
+        str(d.relative_to(tests.parent))
+        for d in {p.parent for p in tests.rglob("test_*.py")}
+        if not (d / "__init__.py").exists()
+    )
+    assert not missing, missing
