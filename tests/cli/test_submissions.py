@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from leaderboard.cli.submission_cmds import NEEDS_REMOTE_CODE, check_submission
+from leaderboard.cli.validate import NEEDS_REMOTE_CODE, check_submission
 from leaderboard.run.provenance import fingerprint
 
 REPO = Path(__file__).resolve().parents[2]

@@ -1,4 +1,4 @@
-"""The trust chain (leaderboard.trust.verify, trust.repair, cli.trust_cmds): results recomputed
+"""The trust chain (leaderboard.trust.verify, trust.repair, cli.verify): results recomputed
 from predictions, every difference named, rescoring and repair recorded; on real RGB instances
 with the in-package fake backend, and on the committed submissions."""
 

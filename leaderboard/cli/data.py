@@ -1,4 +1,5 @@
-"""`data fetch`, `data status` and `instances`: verified data, and exactly what a model is shown."""
+"""`data fetch`, `data status` and `data audit`: the RGB files, accepted only byte-identical to
+the manifest, and the data problems the scorer's own matching rules find in them."""
 
 from __future__ import annotations
 
@@ -7,19 +8,16 @@ from pathlib import Path
 from typing import Literal
 
 import typer
+from rich.table import Table
 
-from leaderboard.core.errors import ConfigError
-from leaderboard.core.types import ABILITIES, DEFAULT_NOISE_RATES, LANGS, PROBES
+from leaderboard.cli.arguments import DATA_DIR_HELP
+from leaderboard.cli.console import console
+from leaderboard.core.errors import DataError
+from leaderboard.core.types import ABILITIES, LANGS
 from leaderboard.data.fetch import fetch_files as fetch
 from leaderboard.data.manifest import FETCH_COMMAND, FileStatus, data_root, status
 from leaderboard.data.splits import split_file_name
-from leaderboard.protocol.prompts import build_request, messages_as_dicts
-from leaderboard.run.plan import split_instances
-
-_DATA_DIR_HELP = (
-    "Folder holding data_en/ and data_zh/ (default: $RGB_DATA_DIR, else the current folder "
-    "if it has data_zh/MANIFEST.json, else the repository root)."
-)
+from leaderboard.scoring.audit import audit, data_files
 
 
 def _langs(lang: str) -> tuple[str, ...]:
@@ -63,7 +61,7 @@ def data_fetch(
         "--from",
         help="Copy from this local folder of the official files instead of downloading.",
     ),
-    data_dir: Path | None = typer.Option(None, "--data-dir", help=_DATA_DIR_HELP),
+    data_dir: Path | None = typer.Option(None, "--data-dir", help=DATA_DIR_HELP),
     lang: Literal["zh", "en", "all"] = typer.Option("all", "--lang", help="Language to fetch."),
     base_url: str | None = typer.Option(
         None,
@@ -97,7 +95,7 @@ def data_fetch(
 
 
 def data_status(
-    data_dir: Path | None = typer.Option(None, "--data-dir", help=_DATA_DIR_HELP),
+    data_dir: Path | None = typer.Option(None, "--data-dir", help=DATA_DIR_HELP),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object per file instead."),
 ) -> None:
     """Show which RGB data files (and so which splits) are present, verified or missing."""
@@ -126,96 +124,31 @@ def data_status(
     _print_notes(rows)
 
 
-def instances_cmd(
-    lang: Literal["zh", "en"] = typer.Option(..., "--lang", help="Language."),
-    ability: Literal[
-        "noise", "rejection", "integration", "counterfactual", "chain", "replacement"
-    ] = typer.Option(
-        ...,
-        "--ability",
-        help="RGB ability, or a probe (chain: BM25 top passages of the question's own pool; "
-        "replacement: passages of unrelated questions), built as the runner builds them.",
-    ),
-    noise_rate: list[float] | None = typer.Option(
-        None,
-        "--noise-rate",
-        help="Noise rate (repeatable); default: the RGB protocol rates for the ability.",
-    ),
-    data_dir: Path | None = typer.Option(None, "--data-dir", help=_DATA_DIR_HELP),
-    limit: int | None = typer.Option(None, "--limit", min=1, help="Only the first N records."),
-    variant: Literal["refine", "original"] = typer.Option(
-        "refine",
-        "--variant",
-        help="noise/rejection data: *_refine.json (default) or the original en.json/zh.json.",
-    ),
-    allow_partial: bool = typer.Option(
-        False,
-        "--allow-partial",
-        help="If en_refine.json is missing, use partial/en_head50.json (50 records, unofficial).",
-    ),
-    passage_num: int = typer.Option(5, "--passage-num", min=0, help="Passages per question."),
-    show_prompt: bool = typer.Option(
-        False, "--show-prompt", help="Add the chat messages built from the RGB reference prompts."
-    ),
-    any_noise_rate: bool = typer.Option(
-        False, "--any-noise-rate", help="Allow noise rates outside the RGB protocol (warns)."
-    ),
+def audit_cmd(
+    data_dir: Path | None = typer.Option(None, "--data-dir", help=DATA_DIR_HELP),
+    as_json: bool = typer.Option(False, "--json", help="Print the findings as a JSON list."),
 ) -> None:
-    """Print test instances, one JSON object a line: the passages in the order the model sees
-    (for a probe also where each passage comes from)."""
-    if ability in PROBES and noise_rate:
-        raise ConfigError(
-            f"--noise-rate: the {ability} probe has no noise rate (its passages are "
-            f"{'ranked by BM25' if ability == 'chain' else 'of unrelated questions'}); drop it"
+    """List known data problems found by code (fake answer containing the answer, answers in the
+    negative passages, answers missing from positives, duplicated questions)."""
+    root = data_root(data_dir)
+    if not data_files(root):
+        raise DataError(
+            f"no RGB data files under {root}; run `rgb-leaderboard data fetch` or pass --data-dir"
         )
-    protocol = DEFAULT_NOISE_RATES.get(ability, (0.0,))
-    off = [r for r in noise_rate or () if r not in protocol]
-    if off and not any_noise_rate:
-        raise ConfigError(
-            f"--noise-rate {off[0]:g} is not an RGB protocol rate for {ability} "
-            f"({', '.join(f'{r:.1f}' for r in protocol)}); pass --any-noise-rate to build it anyway"
-        )
-    if off:
-        typer.secho(
-            f"warning: noise rate(s) {', '.join(f'{r:g}' for r in off)} are outside the RGB "
-            f"protocol for {ability}; results at them are not comparable with the paper",
-            fg=typer.colors.YELLOW,
-            err=True,
-        )
-    source, items = split_instances(
-        data_root(data_dir),
-        lang,
-        ability,
-        rates=noise_rate or DEFAULT_NOISE_RATES.get(ability),
-        variant=variant,
-        allow_partial=allow_partial,
-        limit=limit,
-        passage_num=passage_num,
-    )
-    if not source.complete:
-        typer.echo(f"warning: using {source.name}, a partial unofficial stand-in", err=True)
-    for inst in items:
-        obj: dict[str, object] = {
-            "id": inst.id,
-            "lang": inst.lang,
-            "ability": inst.ability,
-            "noise_rate": inst.noise_rate,
-            "query": inst.query,
-            "answer": inst.answer,
-            "docs": list(inst.docs),
-            "data_file": source.name,
-        }
-        if inst.fakeanswer:
-            obj["fakeanswer"] = inst.fakeanswer
-        if inst.sources:
-            obj["sources"] = list(inst.sources)
-        if show_prompt:
-            obj["messages"] = messages_as_dicts(build_request(inst))
-        typer.echo(json.dumps(obj, ensure_ascii=False))
+    findings = audit(root)
+    if as_json:
+        typer.echo(json.dumps([f.as_dict() for f in findings], ensure_ascii=False, indent=1))
+        return
+    table = Table(title=f"data audit of {root}: {len(findings)} findings")
+    for col in ("lang", "file", "id", "kind", "detail"):
+        table.add_column(col, overflow="fold")
+    for f in findings:
+        table.add_row(f.lang, f.file, str(f.id), f.kind, f.detail)
+    console().print(table)
 
 
 def register(app: typer.Typer, data_app: typer.Typer) -> None:
     """Add this module's commands to the CLI."""
     data_app.command("fetch")(data_fetch)
     data_app.command("status")(data_status)
-    app.command("instances")(instances_cmd)
+    data_app.command("audit")(audit_cmd)

@@ -14,6 +14,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from leaderboard.cli.arguments import DATA_DIR_HELP
 from leaderboard.core.errors import ConfigError
 from leaderboard.data.manifest import data_root
 from leaderboard.retrieval.cache import default_cache_dir
@@ -31,10 +32,6 @@ from leaderboard.retrieval.openai_embed import endpoint_from_options
 from leaderboard.retrieval.results import result_path, write_json
 from leaderboard.retrieval.split import load_retrieval_split
 
-_DATA_DIR_HELP = (
-    "Folder holding data_en/ and data_zh/ (default: $RGB_DATA_DIR, else the current folder "
-    "if it has data_zh/MANIFEST.json, else the repository root)."
-)
 _SPLIT_HELP = (
     "Which file: refine (zh_refine / en_refine), int, fact, or partial (en: the 50-record "
     "partial/en_head50.json). en_refine is not available offline: use fact or partial."
@@ -147,7 +144,7 @@ def register(app: typer.Typer, data_app: typer.Typer) -> None:
         out_dir: Path = typer.Option(
             Path("retrieval"), "--out-dir", help="Where full runs are saved (<split>/...)."
         ),
-        data_dir: Path | None = typer.Option(None, "--data-dir", help=_DATA_DIR_HELP),
+        data_dir: Path | None = typer.Option(None, "--data-dir", help=DATA_DIR_HELP),
         cache_dir: Path | None = typer.Option(
             None,
             "--cache-dir",
@@ -204,7 +201,7 @@ def register(app: typer.Typer, data_app: typer.Typer) -> None:
         sizes: str = typer.Option("128,256,512", "--sizes", help="Chunk sizes (tokens)."),
         overlaps: str = typer.Option("0,0.25,0.5", "--overlaps", help="Overlap fractions."),
         out_dir: Path = typer.Option(Path("retrieval"), "--out-dir", help="Where grids go."),
-        data_dir: Path | None = typer.Option(None, "--data-dir", help=_DATA_DIR_HELP),
+        data_dir: Path | None = typer.Option(None, "--data-dir", help=DATA_DIR_HELP),
         cache_dir: Path | None = typer.Option(None, "--cache-dir", help="Embedding cache."),
         base_url: str | None = typer.Option(None, "--base-url", help="openai: endpoint."),
         embed_model: str | None = typer.Option(None, "--embed-model", help="openai: model."),
