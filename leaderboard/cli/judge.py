@@ -12,7 +12,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from leaderboard.backends.base import load_backend
+from leaderboard.backends.registry import load_backend
 from leaderboard.core.errors import ConfigError
 from leaderboard.core.files import atomic_write_text
 from leaderboard.core.judge_config import load_judge_config

@@ -16,7 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from leaderboard.backends.base import Backend, load_backend
+from leaderboard.backends.base import Backend
+from leaderboard.backends.registry import load_backend
 from leaderboard.core.errors import ConfigError
 from leaderboard.core.schema import PredictionRecord, Results
 from leaderboard.core.submission import Submission, submission_dir

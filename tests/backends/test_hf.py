@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 import torch
 
-from leaderboard.backends.base import DESCRIBE_KEYS, load_backend
+from leaderboard.backends.base import DESCRIBE_KEYS
+from leaderboard.backends.registry import load_backend
 from leaderboard.backends.batching import BatchOutcome, is_oom, length_sorted, run_batches
 from leaderboard.backends.hf.backend import HFBackend
 from leaderboard.board.load import load_predictions
@@ -88,7 +89,7 @@ def test_auto_batch_size_is_recorded(tiny: Path) -> None:
     backend.generate(REQUESTS[:2], GEN)
     backend.generate(REQUESTS, GEN)  # a small first call does not cap later ones
     assert backend.batch_size_used == len(REQUESTS)
-    d = backend.describe()
+    d = backend.describe().as_dict()
     assert d["batch_size"] == len(REQUESTS) and d["batch_size_setting"] == "auto"
     assert set(DESCRIBE_KEYS) <= set(d)
 
@@ -142,7 +143,7 @@ def test_system_prompt_handling_and_template_sources(tmp_path: Path) -> None:
     text, _ = b.render(rgb_like(1))
     assert "<|im_start|>system" not in text
     assert "<|im_start|>user\nYou are an accurate" in text  # merged into the user turn
-    assert b.describe()["system_prompt"] == "merge (template has no system role)"
+    assert b.describe().as_dict()["system_prompt"] == "merge (template has no system role)"
     assert b.generate([rgb_like(1)], GEN)[0].error is None
 
     no_tpl = build_tiny_model(tmp_path / "notpl", chat_template=None)
@@ -151,12 +152,12 @@ def test_system_prompt_handling_and_template_sources(tmp_path: Path) -> None:
     assert special and text.startswith(
         "You are an accurate and reliable AI assistant.\n\nDocument:"
     )
-    d = b.describe()
+    d = b.describe().as_dict()
     assert d["chat_template_source"] == "fallback" and len(str(d["chat_template_sha256"])) == 64
 
     b = HFBackend(str(no_tpl), chat_template="none", system_prompt="none")
     assert b.render(rgb_like(1))[0].startswith("Document:")
-    assert b.describe()["chat_template_source"] == "none"
+    assert b.describe().as_dict()["chat_template_source"] == "none"
 
 
 def test_submission_with_chat_template_file(tiny: Path, tmp_path: Path) -> None:
@@ -170,7 +171,7 @@ def test_submission_with_chat_template_file(tiny: Path, tmp_path: Path) -> None:
     backend = load_backend(sub)
     assert isinstance(backend, HFBackend)
     assert backend.render(rgb_like(1))[0].startswith("[system] You are")
-    d = backend.describe()
+    d = backend.describe().as_dict()
     assert d["chat_template_source"] == "path" and d["model"] == str(tiny)
 
 
@@ -202,7 +203,7 @@ def test_bitsandbytes_quantized_loading_and_generation(tiny: Path, mode: str, la
         again = backend.generate(REQUESTS[:3], GEN)
     assert all(c.error is None and (c.completion_tokens or 0) >= 1 for c in out)
     assert [c.text for c in out] == [c.text for c in again]
-    q = backend.describe()["quantization"]
+    q = backend.describe().as_dict()["quantization"]
     assert isinstance(q, dict) and q["mode"] == mode and q["method"] == "bitsandbytes"
 
 
@@ -233,7 +234,7 @@ def test_smollm2_gguf_generates_deterministic_answers(smollm2: tuple[Path, str])
     assert all(isinstance(c, Completion) and c.error is None and c.text for c in first)
     assert [c.text for c in first] == [c.text for c in second]
     assert "Paris" in first[0].text
-    d = backend.describe()
+    d = backend.describe().as_dict()
     assert d["gguf_file"] == name and d["chat_template_source"] == "tokenizer"
     assert d["dtype"] == "float32" and d["hub_id"] == "HuggingFaceTB/SmolLM2-135M-Instruct"
 

@@ -14,13 +14,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from leaderboard.backends.base import load_backend
-from leaderboard.backends.openai_compat import (
-    OpenAIBackend,
-    apply_system_policy,
-    parse_retry_after,
-    public_url,
-)
+from leaderboard.backends.http import parse_retry_after, public_url
+from leaderboard.backends.messages import apply_system_policy
+from leaderboard.backends.openai_compat import OpenAIBackend
+from leaderboard.backends.registry import load_backend
 from leaderboard.core.errors import BackendUnavailable
 from leaderboard.core.submission import Submission
 from leaderboard.core.types import ChatMessage, ChatRequest, GenerationConfig
@@ -142,7 +139,7 @@ def test_order_preserved_under_concurrency(server: Server) -> None:
     body = server.bodies[0]
     assert body["model"] == "m" and body["max_tokens"] == 7 and body["temperature"] == 0.0
     assert body["messages"][0] == {"role": "system", "content": "be brief"}
-    assert b.describe()["server_models"] == ["served-model"]
+    assert b.describe().as_dict()["server_models"] == ["served-model"]
     assert b.stats.prompt_tokens == 24 * 11
 
 
@@ -186,7 +183,7 @@ def test_key_sent_but_never_recorded(server: Server, monkeypatch: pytest.MonkeyP
     assert set(server.auth) == {f"Bearer {KEY}"}
     assert out[0].error is None
     assert out[1].error is not None and "HTTP 401" in out[1].error and "***" in out[1].error
-    everything = repr(out) + json.dumps(b.describe()) + repr(vars(b))
+    everything = repr(out) + json.dumps(b.describe().as_dict()) + repr(vars(b))
     assert KEY not in everything
     # read at call time: a rotated key is used by the next call without rebuilding the backend
     monkeypatch.setenv("H3_TEST_KEY", "sk-rotated")
@@ -212,7 +209,7 @@ def test_load_backend_from_submission(server: Server) -> None:
     (c,) = b.generate([req("ok:5")], sub.generation.to_config())
     assert c.text == "echo be brief\n\nok:5"  # merged system prompt
     assert server.bodies[-1]["model"] == "served"
-    assert b.describe()["base_url"] == url(server)
+    assert b.describe().as_dict()["base_url"] == url(server)
 
 
 def test_incomplete_last_character_is_dropped_and_said(server: Server) -> None:

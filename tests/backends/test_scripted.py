@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from leaderboard.backends.base import Backend, load_backend, missing_dependency
+from leaderboard.backends.base import Backend, missing_dependency
 from leaderboard.backends.policies import _LIST_SEP, ERROR_CLAIM, REFUSAL, candidates
+from leaderboard.backends.registry import load_backend
 from leaderboard.backends.scripted import ScriptedBackend, echo_question
 from leaderboard.core.settings import ScriptedSettings
 from leaderboard.core.submission import Submission
@@ -67,7 +68,7 @@ def test_load_backend_builds_scripted_from_submission() -> None:
     backend = load_backend(sub)
     out = backend.generate([req("1"), req("2")], sub.generation.to_config())
     assert out[0].error and out[1].text == "y"
-    assert backend.describe()["model"] == "fake-model"
+    assert backend.describe().as_dict()["model"] == "fake-model"
 
 
 def test_missing_optional_dependency_message_says_what_to_install() -> None:
@@ -163,4 +164,4 @@ def test_rules_answer_by_content_before_the_policy() -> None:
     ]
     texts = [c.text for c in backend.generate(requests, GenerationConfig())]
     assert texts == ["No", "Yes", "fallback"]  # only the last user message is matched
-    assert backend.describe()["rules"] == 2
+    assert backend.describe().as_dict()["rules"] == 2

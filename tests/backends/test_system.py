@@ -140,7 +140,7 @@ def test_malformed_system_answers_become_error_completions(system) -> None:
     assert out.error and "bare question" in out.error
     [ok] = backend.generate([bare], GEN)
     assert ok.error is None and len(ok.extra["passage_ids"]) == 5
-    assert json.dumps(backend.describe())  # JSON-safe provenance
+    assert json.dumps(backend.describe().as_dict())  # JSON-safe provenance
     [down] = SystemBackend("http://127.0.0.1:9/", max_retries=0).generate([bare], GEN)
     assert down.error and "127.0.0.1:9" in down.error
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from leaderboard.backends.base import load_backend
+from leaderboard.backends.registry import load_backend
 from leaderboard.core.errors import BackendUnavailable
 from leaderboard.core.submission import Submission
 from leaderboard.core.types import ChatMessage, ChatRequest, GenerationConfig
@@ -47,4 +47,4 @@ def test_vllm_generates_in_order(tmp_path: Path) -> None:
     again = backend.generate(reqs, GenerationConfig(max_new_tokens=8))
     assert len(out) == 5 and all(c.error is None for c in out)
     assert [c.text for c in out] == [c.text for c in again]
-    assert backend.describe()["backend"] == "vllm"
+    assert backend.describe().as_dict()["backend"] == "vllm"

