@@ -12,7 +12,11 @@ from leaderboard.core.errors import ConfigError
 from leaderboard.core.submission import load_submission
 from leaderboard.core.types import ABILITIES, LANGS, PROBES
 from leaderboard.data.manifest import data_root
-from leaderboard.run.runner import DryRunReport, ShardReport, run_submission
+from leaderboard.run.distributed import world
+from leaderboard.run.dry_run import plan_submission
+from leaderboard.run.runner import run_submission
+from leaderboard.run.selection import Selection
+from leaderboard.run.shard import ShardReport, run_shard
 
 _DATA_DIR_HELP = (
     "Folder holding data_en/ and data_zh/ (default: $RGB_DATA_DIR, the current folder or the "
@@ -110,23 +114,33 @@ def run(
     """Generate, score and write predictions.jsonl + results.json; rerunning resumes
     where it stopped."""
     sub = load_submission(path)
-    result = run_submission(
-        sub,
-        root=data_root(data_dir),
-        out_dir=out,
+    root = data_root(data_dir)
+    selection = Selection(
         limit=limit,
         languages=_csv(languages, LANGS, "--languages"),  # type: ignore[arg-type]
         abilities=_csv(abilities, ABILITIES + PROBES, "--abilities"),  # type: ignore[arg-type]
         noise_rates=parse_noise_rates(noise_rates),  # type: ignore[arg-type]
-        dry_run=dry_run,
         allow_partial_data=allow_partial_data,
+    )
+    where = {"root": root, "selection": selection, "out_dir": out}
+    if dry_run:
+        report = plan_submission(
+            sub, **where, overwrite=overwrite, retry_errors=retry_errors, progress=progress
+        )
+        typer.echo(report.render())
+        return
+    # several processes (`accelerate launch`, torchrun): each runs its share, rank 0 the rest
+    entry = run_shard if world()[1] > 1 else run_submission
+    result = entry(
+        sub,
+        **where,
         overwrite=overwrite,
         retry_errors=retry_errors,
         chunk_size=chunk_size,
         progress=progress,
         command="rgb-leaderboard " + " ".join(shlex.quote(a) for a in sys.argv[1:]),
     )
-    if isinstance(result, DryRunReport | ShardReport):
+    if isinstance(result, ShardReport):
         typer.echo(result.render())
         return
     folder = out or sub.source_path.parent  # type: ignore[union-attr]

@@ -10,14 +10,15 @@ import pytest
 import torch
 
 from leaderboard.backends.base import DESCRIBE_KEYS
-from leaderboard.backends.registry import load_backend
 from leaderboard.backends.batching import BatchOutcome, is_oom, length_sorted, run_batches
 from leaderboard.backends.hf.backend import HFBackend
+from leaderboard.backends.registry import load_backend
 from leaderboard.board.load import load_predictions
 from leaderboard.core.settings import Quantization
 from leaderboard.core.submission import Submission, load_submission
 from leaderboard.core.types import ChatMessage, ChatRequest, Completion, GenerationConfig
 from leaderboard.run.plan import build_plan
+from leaderboard.run.selection import Selection
 from leaderboard.run.store import RunStore
 from tests.tiny_model import NO_SYSTEM_TEMPLATE, build_tiny_model
 
@@ -260,7 +261,7 @@ def test_smollm2_stopping_inside_a_character_drops_it(
     decoding fix and `predictions repair` agree."""
     folder = Path(__file__).resolve().parents[2] / "submissions" / "smollm2-135m-instruct"
     sub = load_submission(folder)
-    plan = build_plan(sub, data_root, languages=["zh"], abilities=["counterfactual"])
+    plan = build_plan(sub, data_root, Selection(languages=("zh",), abilities=("counterfactual",)))
     item = next(it for it in plan.items if it.instance.key == "zh/counterfactual/0.0/92")
     fp = RunStore(folder).read_results().provenance.fingerprint
     recorded = {r.key: r for r in load_predictions(folder, fp)}[item.instance.key]

@@ -20,6 +20,7 @@ from leaderboard.protocol.probes import candidate_pool
 from leaderboard.protocol.prompts import messages_as_dicts, system_prompt
 from leaderboard.run.plan import build_plan
 from leaderboard.run.probes import chain_rank
+from leaderboard.run.selection import Selection
 from tests.helpers import write_scripted_submission
 
 runner = CliRunner()
@@ -202,7 +203,7 @@ def test_instances_of_a_probe_are_the_runners(
             tmp_path / "sub", run={"abilities": [probe], "allow_partial_data": True}
         )
     )
-    plan = build_plan(sub, data_root, limit=3, languages=[lang])
+    plan = build_plan(sub, data_root, Selection(limit=3, languages=(lang,)))
     args = ["instances", "--lang", lang, "--ability", probe, "--limit", "3", "--show-prompt"]
     res = runner.invoke(app, [*args, "--allow-partial", "--data-dir", str(data_root)])
     assert res.exit_code == 0, res.output

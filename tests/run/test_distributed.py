@@ -18,6 +18,7 @@ import pytest
 from leaderboard.backends.scripted import ScriptedBackend
 from leaderboard.core.submission import load_submission
 from leaderboard.run.runner import run_submission
+from leaderboard.run.selection import Selection
 from leaderboard.run.store import RunStore
 from tests.helpers import read_predictions, read_results, write_scripted_submission
 
@@ -86,9 +87,9 @@ def finish_in_process(path: Path, root: Path):
         load_submission(path),
         root=root,
         backend=backend,
-        limit=3,
-        languages=["zh", "en"],
-        abilities=["counterfactual", "rejection"],
+        selection=Selection(
+            limit=3, languages=("zh", "en"), abilities=("counterfactual", "rejection")
+        ),
         progress=False,
     )
     return backend, res

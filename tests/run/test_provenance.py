@@ -8,6 +8,7 @@ from pathlib import Path
 from leaderboard.core.submission import load_submission
 from leaderboard.run.provenance import recorded_roots, repo_relative
 from leaderboard.run.runner import run_submission
+from leaderboard.run.selection import Selection
 from tests.helpers import write_scripted_submission
 
 REPO = Path(__file__).resolve().parents[2]
@@ -38,9 +39,7 @@ def test_run_records_a_repository_relative_command(tmp_path: Path, data_root: Pa
     res = run_submission(
         load_submission(path),
         root=data_root,
-        limit=1,
-        languages=["zh"],
-        abilities=["rejection"],
+        selection=Selection(limit=1, languages=("zh",), abilities=("rejection",)),
         progress=False,
         command=f"rgb-leaderboard run {REPO}/submissions/sub --data-dir {REPO}",
     )

@@ -4,6 +4,7 @@ through the transformers backend."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -12,7 +13,9 @@ import pytest
 from leaderboard.backends.scripted import ScriptedBackend
 from leaderboard.core.errors import ResultsError
 from leaderboard.core.submission import load_submission
-from leaderboard.run.runner import DryRunReport, run_submission
+from leaderboard.run.dry_run import DryRunReport, plan_submission
+from leaderboard.run.runner import run_submission
+from leaderboard.run.selection import Selection
 from tests.helpers import read_predictions, read_results, write_scripted_submission
 
 REPO = Path(__file__).resolve().parents[2]
@@ -24,7 +27,15 @@ def make_sub(folder: Path, **fields: object) -> Path:
 
 
 def run(path: Path, root: Path, backend=None, **kw):
-    return run_submission(load_submission(path), root=root, backend=backend, progress=False, **kw)
+    """run_submission (plan_submission with dry_run=True); Selection fields may be passed flat."""
+    fields = {f.name for f in dataclasses.fields(Selection)}
+    selection = Selection(**{k: kw.pop(k) for k in list(kw) if k in fields})
+    sub = load_submission(path)
+    if kw.pop("dry_run", False):
+        return plan_submission(sub, root=root, selection=selection, progress=False, **kw)
+    return run_submission(
+        sub, root=root, selection=selection, backend=backend, progress=False, **kw
+    )
 
 
 SMALL = {"languages": ["zh", "en"], "abilities": ["counterfactual", "rejection"]}
@@ -357,7 +368,12 @@ def test_smollm2_real_pipeline(tmp_path: Path, rgb_root: Path) -> None:
     backend = load_backend(sub)
     opts = {"limit": 1, "languages": ["zh", "en"], "abilities": ["counterfactual"]}
     res = run_submission(
-        sub, root=rgb_root, out_dir=tmp_path / "a", backend=backend, progress=False, **opts
+        sub,
+        root=rgb_root,
+        selection=Selection(**opts),
+        out_dir=tmp_path / "a",
+        backend=backend,
+        progress=False,
     )
     # determinism: the (shorter) en instance again, into a fresh folder so it is regenerated
     again = run_submission(
@@ -366,7 +382,7 @@ def test_smollm2_real_pipeline(tmp_path: Path, rgb_root: Path) -> None:
         out_dir=tmp_path / "b",
         backend=backend,
         progress=False,
-        **{**opts, "languages": ["en"]},
+        selection=Selection(**{**opts, "languages": ("en",)}),
     )
     pa = {p.key: p.prediction for p in read_predictions(tmp_path / "a")}
     pb = {p.key: p.prediction for p in read_predictions(tmp_path / "b")}

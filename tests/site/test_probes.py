@@ -13,6 +13,7 @@ import pytest
 
 from leaderboard.core.submission import load_submission
 from leaderboard.run.runner import run_submission
+from leaderboard.run.selection import Selection
 from leaderboard.site.build import build_site
 from tests.helpers import write_scripted_submission
 
@@ -42,8 +43,9 @@ def built(rgb_root: Path, tiny_llama: Path, tmp_path_factory: pytest.TempPathFac
         run=plan,
     )
     sub = load_submission(yaml_path)
-    run_submission(sub, root=root, limit=3, progress=False)
-    run_submission(sub, root=root, limit=3, abilities=["chain", "replacement"], progress=False)
+    run_submission(sub, root=root, selection=Selection(limit=3), progress=False)
+    probes = Selection(limit=3, abilities=("chain", "replacement"))
+    run_submission(sub, root=root, selection=probes, progress=False)
     return build_site(root)
 
 

@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 from leaderboard.cli import app
 from leaderboard.core.submission import load_submission
 from leaderboard.run.runner import run_submission
+from leaderboard.run.selection import Selection
 from leaderboard.run.store import RunStore
 from leaderboard.stats.version import scoring_files, scoring_version
 from leaderboard.trust.repair import REPAIR_ID, repair_folder
@@ -30,7 +31,9 @@ SMALL = {"languages": ["zh", "en"], "abilities": ["counterfactual", "rejection"]
 def sub(tmp_path: Path, data_root: Path) -> Path:
     """A freshly run fake-backend submission folder (2 records per split)."""
     path = write_scripted_submission(tmp_path / "sub", run={"allow_partial_data": True})
-    run_submission(load_submission(path), root=data_root, limit=2, progress=False, **SMALL)
+    run_submission(
+        load_submission(path), root=data_root, selection=Selection(limit=2, **SMALL), progress=False
+    )
     return path.parent
 
 
