@@ -106,13 +106,16 @@ def test_rescore_rewrites_and_records_then_verifies(
 def test_rescore_loads_no_model(
     sub: Path, data_root: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from leaderboard.backends import base
+    from leaderboard.backends import registry
+    from leaderboard.run import runner
     from leaderboard.trust import verify as v
 
     def refuse(_sub: object) -> None:
         raise AssertionError("rescoring must not load a backend")
 
-    monkeypatch.setattr(base, "load_backend", refuse)
+    # where a backend is loaded from: the registry, and the runner's name for it
+    monkeypatch.setattr(registry, "load_backend", refuse)
+    monkeypatch.setattr(runner, "load_backend", refuse)
     rc = v.recompute(sub, data_root)
     assert rc.new is not None
     assert rc.new.provenance.fingerprint == RunStore(sub).read_results().provenance.fingerprint
