@@ -61,7 +61,7 @@ def _instances(sub_path: str, n: int) -> list[object]:
 
 def worker(sub_path: str, backend_name: str, n: int, out: Path) -> None:
     """One backend in this process: load, generate, write answers and timings as JSON."""
-    from leaderboard.backends.base import load_backend
+    from leaderboard.backends.registry import load_backend
     from leaderboard.core.submission import load_submission
 
     sub = load_submission(REPO / sub_path)

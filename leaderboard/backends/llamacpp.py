@@ -28,6 +28,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from leaderboard.backends.base import DESCRIBE_KEYS, BackendDescription, missing_dependency
 from leaderboard.backends.environment import device_name, library_versions
 from leaderboard.backends.hf.prompts import PromptEncoder, PromptTooLong, Template
 from leaderboard.core.errors import ConfigError
@@ -43,8 +44,6 @@ def _import_llama_cpp() -> Any:
     try:
         import llama_cpp
     except ImportError as exc:  # the optional extra is not installed
-        from leaderboard.backends.base import missing_dependency
-
         raise missing_dependency("llamacpp", exc) from None
     return llama_cpp
 
@@ -323,10 +322,10 @@ class LlamaCppBackend:
 
     # ------------------------------------------------------------------ provenance
 
-    def describe(self) -> dict[str, object]:
+    def describe(self) -> BackendDescription:
         llama_cpp = self._llama_cpp
         system_info = llama_cpp.llama_print_system_info()
-        return {
+        d: dict[str, object] = {
             "backend": "llamacpp",
             "model": self.model_id,
             "hub_id": self.hub_id,
@@ -359,3 +358,6 @@ class LlamaCppBackend:
             "versions": library_versions() | {"llama_cpp_python": llama_cpp.__version__},
             "stats": asdict(self.stats),
         }
+        named = {k: d[k] for k in DESCRIBE_KEYS}
+        extra = {k: v for k, v in d.items() if k not in named}
+        return BackendDescription(**named, extra=extra, order=tuple(d))  # type: ignore[arg-type]

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from leaderboard.backends.base import DESCRIBE_KEYS, load_backend
+from leaderboard.backends.base import DESCRIBE_KEYS
+from leaderboard.backends.registry import load_backend
 from leaderboard.core.submission import Submission, load_submission
 from leaderboard.core.types import ChatMessage, ChatRequest, Completion, GenerationConfig
 from leaderboard.run.plan import build_plan
@@ -122,7 +123,7 @@ def test_a_prompt_over_the_budget_is_that_request_s_error(smollm2: tuple[Path, s
 
 
 def test_describe_records_engine_and_settings(backend: LlamaCppBackend) -> None:
-    d = backend.describe()
+    d = backend.describe().as_dict()
     assert set(DESCRIBE_KEYS) <= set(d)
     assert d["backend"] == "llamacpp" and d["chat_template_source"] == "tokenizer"
     engine = d["llamacpp"]
