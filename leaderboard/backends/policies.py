@@ -86,6 +86,41 @@ def candidates(passages: tuple[str, ...], lang: Lang) -> list[str]:
     return _unique([t[2] for t in found])
 
 
+def top_candidates(passages: tuple[str, ...], lang: Lang, k: int) -> list[str]:
+    """The k candidates (see candidates) that occur most often in the passages; ties keep the
+    order of appearance."""
+    text = "\n".join(passages)
+    found = candidates(passages, lang)
+    order = sorted(range(len(found)), key=lambda i: (-text.count(found[i]), i))
+    return [found[i] for i in order[:k]]
+
+
+# Committing to one candidate, and offering k of them as options (issue 25: hedging must not score
+# above committing to the top candidate).
+HEDGE_K = 3
+_COMMIT: dict[Lang, str] = {"zh": "答案是{}。", "en": "The answer is {}."}
+_HEDGE: dict[Lang, tuple[str, str, str]] = {
+    "zh": ("可能是{}。", "、", "或"),
+    "en": ("It could be {}.", ", ", " or "),
+}
+
+
+def _commit(request: ChatRequest) -> str:
+    lang = _lang(request)
+    top = top_candidates(request.passages, lang, 1)
+    return _COMMIT[lang].format(top[0]) if top else ""
+
+
+def _hedge(request: ChatRequest) -> str:
+    lang = _lang(request)
+    top = top_candidates(request.passages, lang, HEDGE_K)
+    if not top:
+        return ""
+    frame, sep, last = _HEDGE[lang]
+    options = top[0] if len(top) == 1 else sep.join(top[:-1]) + last + top[-1]
+    return frame.format(options)
+
+
 def _lang(request: ChatRequest) -> Lang:
     if request.lang is None:
         raise ValueError("a scripted policy needs the request's language (build_request sets it)")
@@ -101,6 +136,8 @@ POLICIES: dict[str, Policy] = {
     "copy_all": lambda r: "\n".join(r.passages),
     "copy_first": lambda r: r.passages[0] if r.passages else "",
     "candidates": lambda r: _LIST_SEP[_lang(r)].join(candidates(r.passages, _lang(r))),
+    "top_candidate": _commit,
+    "hedge": _hedge,
 }
 POLICY_DESCRIPTIONS: dict[str, str] = {
     "empty": "answers nothing (an empty string)",
@@ -110,4 +147,7 @@ POLICY_DESCRIPTIONS: dict[str, str] = {
     "copy_all": "copies every passage shown, in order",
     "copy_first": "copies the first passage shown",
     "candidates": "lists every number, date and named entity found in the passages",
+    "top_candidate": "answers with the candidate that occurs most often in the passages",
+    "hedge": "offers the three most frequent candidates of the passages as options "
+    "(可能是X、Y或Z / It could be X, Y or Z)",
 }

@@ -85,6 +85,7 @@ _PhraseFile = create_model(  # type: ignore[call-overload]
     "_PhraseFile",
     __config__=ConfigDict(extra="forbid", frozen=True),
     profile=(dict[str, Any], ...),  # validated by scoring.profile
+    hedge=(dict[str, Any], ...),  # validated by scoring.hedge
     negation=(_Negation | None, None),
     **{k.name: ((list[_Phrase], ...) if k.noted else (list[str], [])) for k in KINDS},
 )
