@@ -12,6 +12,7 @@ The refusal and error sentences are the ones the RGB system prompt tells the mod
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable
 from functools import cache
 
@@ -57,17 +58,18 @@ def _posseg():
 def _unique(items: list[str]) -> list[str]:
     seen: set[str] = set()
     out = []
-    for item in (i.strip(" ,.;:，。；：") for i in items):
+    for item in (i.strip(_STRIP) for i in items):
         if item and item not in seen:
             seen.add(item)
             out.append(item)
     return out
 
 
-def candidates(passages: tuple[str, ...], lang: Lang) -> list[str]:
-    """Every candidate answer in the passages, in order of appearance: numbers, dates and named
-    entities (zh: jieba person/place/organisation/other proper-noun tags, titles in 《》 and quoted
-    terms; en: capitalised spans), each once."""
+_STRIP = " ,.;:，。；："
+
+
+def _spans(passages: tuple[str, ...], lang: Lang) -> list[str]:
+    """Every candidate span of the passages, in order of appearance, repeats kept."""
     found: list[tuple[int, int, str]] = []
     for k, text in enumerate(passages):
         if lang == "zh":
@@ -83,16 +85,22 @@ def candidates(passages: tuple[str, ...], lang: Lang) -> list[str]:
             for pattern in (_EN_DATE, _EN_NUMBER, _EN_NAME):
                 found.extend((k, m.start(), m.group()) for m in pattern.finditer(text))
     found.sort(key=lambda t: (t[0], t[1]))
-    return _unique([t[2] for t in found])
+    return [item for item in (t[2].strip(_STRIP) for t in found) if item]
+
+
+def candidates(passages: tuple[str, ...], lang: Lang) -> list[str]:
+    """Every candidate answer in the passages, in order of appearance: numbers, dates and named
+    entities (zh: jieba person/place/organisation/other proper-noun tags, titles in 《》 and quoted
+    terms; en: capitalised spans), each once."""
+    return _unique(_spans(passages, lang))
 
 
 def top_candidates(passages: tuple[str, ...], lang: Lang, k: int) -> list[str]:
-    """The k candidates (see candidates) that occur most often in the passages; ties keep the
-    order of appearance."""
-    text = "\n".join(passages)
-    found = candidates(passages, lang)
-    order = sorted(range(len(found)), key=lambda i: (-text.count(found[i]), i))
-    return [found[i] for i in order[:k]]
+    """The k candidates (see candidates) found most often in the passages (as spans, not as
+    substrings: "A" inside every capitalised word does not count); ties keep the order of
+    appearance."""
+    counts = Counter(_spans(passages, lang))
+    return sorted(counts, key=lambda c: -counts[c])[:k]  # stable: Counter keeps first appearance
 
 
 # Committing to one candidate, and offering k of them as options (issue 25: hedging must not score
