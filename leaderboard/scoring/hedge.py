@@ -14,11 +14,11 @@ The rule reads the structure of the clause that holds the gold, not phrasings pe
 3. From there the coordination is walked both ways over units that are options *of the gold's
    type*: after leading words are dropped (`lead`: 可能是, it could be), a unit is an option when it
    is not empty, not negated ("not X"), names no vague alternative (`vague`: 其他, something
-   else) and is a short span like the gold: no longer than the gold plus `slack` characters (zh)
-   or words (en); a number and a name are both options (the trivial hedge mixes them). Across a
-   list separator the list goes on; across a
-   clause separator or a sentence end only into a disjunction (", or it might be Y",
-   "。不过也可能是Y": contrast words are skipped).
+   else) and is a short span like the gold: no longer than the gold (its longest alternative)
+   plus `slack` characters (zh) or words (en); a number and a name are both options (the trivial
+   hedge mixes them). Across a list separator the list goes on; across a clause separator or a
+   sentence end only into a disjunction (", or it might be Y", "。不过也可能是Y": contrast words
+   are skipped).
 4. The occurrence is hedged when the coordination holds another option than the gold (another gold
    element or alternative is not one) and is disjunctive: a disjunction links two of its options,
    an `open` word precedes them or a `close` word follows them.
@@ -165,10 +165,11 @@ def _size(norm: str, h: _Hedge) -> int:
 
 @dataclass(frozen=True)
 class _Gold:
-    """What an option is compared with: the alternative's normal form, and every gold alternative
-    (an option holding one is part of the answer, not another option)."""
+    """What an option is compared with: the element's longest alternative (`size`, in the units
+    of _size: an alias such as 罗琳 for J·K·罗琳 does not shorten what an option may be), and every
+    gold alternative (an option holding one is part of the answer, not another option)."""
 
-    alt: str
+    size: int
     every: tuple[str, ...]
     lang: Lang
 
@@ -185,7 +186,7 @@ def _option(unit: str, gold: _Gold, h: _Hedge) -> str | None:
         return None
     if h.vague.search(norm):
         return None
-    return "other" if _size(norm, h) <= _size(gold.alt, h) + h.slack else None
+    return "other" if _size(norm, h) <= gold.size + h.slack else None
 
 
 def _empty(unit: str, gold: _Gold, h: _Hedge) -> bool:
@@ -276,13 +277,17 @@ def _any_committed(
     lang: Lang,
     h: _Hedge,
 ) -> bool:
-    spans = 0
-    for alt in element:
-        gold = _Gold(alt, every, lang)
-        for i, j in _gold_spans(folded, offsets, alt, lang):
-            spans += 1
-            left, left_or = _walk(units, links, i, -1, gold, h)
-            right, right_or = _walk(units, links, j, 1, gold, h)
-            if not (left + right and (left_or or right_or)):
-                return True
-    return spans == 0  # found in the whole text but in no span of units: not judged here
+    gold = _Gold(max(_size(a, h) for a in element), every, lang)
+    spans = {span for alt in element for span in _gold_spans(folded, offsets, alt, lang)}
+    # an alias inside a longer alternative's occurrence (罗琳 in J·K·罗琳,J.K.罗琳) is judged as it
+    outer = [
+        (i, j)
+        for i, j in spans
+        if not any(a <= i and j <= b and (a, b) != (i, j) for a, b in spans)
+    ]
+    for i, j in sorted(outer):
+        left, left_or = _walk(units, links, i, -1, gold, h)
+        right, right_or = _walk(units, links, j, 1, gold, h)
+        if not (left + right and (left_or or right_or)):
+            return True
+    return not spans  # found in the whole text but in no span of units: not judged here
