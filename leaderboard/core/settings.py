@@ -286,7 +286,8 @@ class ScriptedSettings(StrictModel):
 
     policy "cycle" answers with `responses` in turn; "echo" answers with the last line of the last
     user message (for RGB prompts: the question); the baseline policies (empty, refuse,
-    refuse_error, copy_all, copy_first, candidates) are described in backends/policies.py.
+    refuse_error, copy_all, copy_first, candidates, top_candidate, hedge) are described in
+    backends/policies.py.
     `rules` (first match wins) come before the policy, so a scripted judge or model answers by
     content, the same on every run and after a resume.
     """
@@ -300,6 +301,8 @@ class ScriptedSettings(StrictModel):
         "copy_all",
         "copy_first",
         "candidates",
+        "top_candidate",
+        "hedge",
     ] = Field("cycle", description="How to answer when no rule matches (see above).")
     rules: list[ScriptedRule] = Field(
         default_factory=list, description="Answers by content; the first match wins."

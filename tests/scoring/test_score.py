@@ -108,7 +108,7 @@ def test_negation_cases_are_not_fixed_phrases() -> None:
     for case in _cases("zh"):
         if any(k in (case.get("phrase") or {}) for k in ("negation", "verb")):
             norm = normalize(case["prediction"], "zh")
-            if not table.rejection_re.search(norm):
+            if not table.patterns["rejection"].search(norm):
                 assert is_rejection(case["prediction"], "zh", "strict"), case["name"]
 
 

@@ -22,11 +22,13 @@ def test_labelled_set_size_split_and_sources(lang: str) -> None:
     assert len(items) >= 400
     assert len({i.id for i in items}) == len(items)
     later = ("-d2-", "-d3-")  # later written batches (written_dev2.py, written_dev3.py): dev only
-    first = [i for i in items if not any(b in i.id for b in later)]  # the split was fixed on it
-    test = sum(i.split == "test" for i in first)
+    hedge = [i for i in items if "-h-" in i.id]  # the hedge batch (written_hedge.py): both parts
+    first = [i for i in items if not any(b in i.id for b in (*later, "-h-"))]
+    test = sum(i.split == "test" for i in first)  # the split was fixed on the first items
     assert test / len(first) >= 0.40
     assert all(i.split == "dev" for i in items if any(b in i.id for b in later))
-    assert test == {"zh": 197, "en": 177}[lang]  # the held-out part never changes
+    assert test == {"zh": 197, "en": 177}[lang]  # the first held-out part never changes
+    assert {i.split for i in hedge} == {"dev", "test"}
     assert {i.source for i in items} == {"smollm2", "written"}
     assert sum(i.source == "smollm2" for i in items) >= 150
     for i in items:
