@@ -34,19 +34,19 @@ MODELS = {
 def _instances(sub_path: str, n: int) -> list[object]:
     from leaderboard.core.submission import load_submission
     from leaderboard.run.plan import build_plan
+    from leaderboard.run.selection import Selection
 
     sub = load_submission(REPO / sub_path)
     items = []
     for lang in ("zh", "en"):
-        plan = build_plan(
-            sub,
-            REPO,
-            languages=[lang],
-            abilities=["noise", "counterfactual"],
-            noise_rates={"noise": [0.0, 0.4]},
+        selection = Selection(
             limit=max(1, n // 3 + 1),
+            languages=(lang,),  # type: ignore[arg-type]
+            abilities=("noise", "counterfactual"),
+            noise_rates={"noise": (0.0, 0.4)},
             allow_partial_data=True,
         )
+        plan = build_plan(sub, REPO, selection)
         by_split: dict[str, list[object]] = {}
         for it in plan.items:
             by_split.setdefault(f"{it.instance.ability}/{it.instance.noise_rate}", []).append(it)
