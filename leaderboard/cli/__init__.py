@@ -23,6 +23,7 @@ from leaderboard.cli import (
     trust_cmds,
 )
 from leaderboard.core.errors import LeaderboardError
+from leaderboard.core.write_errors import is_write_error, unhandled_write_error
 
 app = typer.Typer(
     name="rgb-leaderboard",
@@ -79,4 +80,9 @@ def main() -> None:
         app()
     except LeaderboardError as exc:
         typer.secho(f"error: {exc}", fg=typer.colors.RED, err=True)
+        sys.exit(2)
+    except OSError as exc:  # a full or read-only disk no writer caught: one line, not a traceback
+        if not is_write_error(exc):
+            raise
+        typer.secho(f"error: {unhandled_write_error(exc)}", fg=typer.colors.RED, err=True)
         sys.exit(2)

@@ -12,6 +12,7 @@ from leaderboard.core.errors import ConfigError
 from leaderboard.core.submission import load_submission
 from leaderboard.core.types import ABILITIES, LANGS, PROBES
 from leaderboard.data.manifest import data_root
+from leaderboard.run.lock import folder_lock
 from leaderboard.run.runner import DryRunReport, ShardReport, run_submission
 
 _DATA_DIR_HELP = (
@@ -106,30 +107,37 @@ def run(
     progress: bool = typer.Option(
         True, "--progress/--no-progress", help="Show a progress bar with throughput and ETA."
     ),
+    wait: bool = typer.Option(
+        False, "--wait", help="If another run holds the output folder, wait for it to finish."
+    ),
 ) -> None:
     """Generate, score and write predictions.jsonl + results.json; rerunning resumes
-    where it stopped."""
+    where it stopped. One run per output folder at a time (a second one is refused, or waits
+    with --wait)."""
     sub = load_submission(path)
-    result = run_submission(
-        sub,
-        root=data_root(data_dir),
-        out_dir=out,
-        limit=limit,
-        languages=_csv(languages, LANGS, "--languages"),  # type: ignore[arg-type]
-        abilities=_csv(abilities, ABILITIES + PROBES, "--abilities"),  # type: ignore[arg-type]
-        noise_rates=parse_noise_rates(noise_rates),  # type: ignore[arg-type]
-        dry_run=dry_run,
-        allow_partial_data=allow_partial_data,
-        overwrite=overwrite,
-        retry_errors=retry_errors,
-        chunk_size=chunk_size,
-        progress=progress,
-        command="rgb-leaderboard " + " ".join(shlex.quote(a) for a in sys.argv[1:]),
-    )
+    command = "rgb-leaderboard " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    folder = out or sub.source_path.parent  # type: ignore[union-attr]
+    lock = folder_lock(folder, command, wait=wait, dry_run=dry_run)
+    with lock:
+        result = run_submission(
+            sub,
+            root=data_root(data_dir),
+            out_dir=out,
+            limit=limit,
+            languages=_csv(languages, LANGS, "--languages"),  # type: ignore[arg-type]
+            abilities=_csv(abilities, ABILITIES + PROBES, "--abilities"),  # type: ignore[arg-type]
+            noise_rates=parse_noise_rates(noise_rates),  # type: ignore[arg-type]
+            dry_run=dry_run,
+            allow_partial_data=allow_partial_data,
+            overwrite=overwrite,
+            retry_errors=retry_errors,
+            chunk_size=chunk_size,
+            progress=progress,
+            command=command,
+        )
     if isinstance(result, DryRunReport | ShardReport):
         typer.echo(result.render())
         return
-    folder = out or sub.source_path.parent  # type: ignore[union-attr]
     typer.echo(f"results: {folder / 'results.json'}")
     for s in result.scores:
         if s.metric == "score" and s.value is not None:
