@@ -14,6 +14,7 @@ from leaderboard.cli import (
     data_cmds,
     judge_cmds,
     probe_cmds,
+    reproduce,
     retrieval_cmds,
     run_cmds,
     scorers_cmds,
@@ -68,6 +69,7 @@ def _register() -> None:
         trust_cmds,
         retrieval_cmds,
         probe_cmds,
+        reproduce,
     ):
         module.register(app, data_app)
 
