@@ -15,7 +15,15 @@ import typer
 
 from leaderboard.core.errors import ResultsError
 from leaderboard.data.manifest import data_root
+from leaderboard.retrieval.results import RESULTS_DIR
 from leaderboard.run.store import RunStore
+from leaderboard.trust.board_check import (
+    is_retrieval_file,
+    is_retrieval_target,
+    rescore_retrieval_file,
+    verify_judges,
+    verify_retrieval,
+)
 from leaderboard.trust.repair import repair_folder
 from leaderboard.trust.verify import compare_results, recompute, rescored, verify
 
@@ -43,22 +51,35 @@ def _command(name: str, folders: list[Path]) -> str:
 
 def verify_cmd(
     submissions: list[Path] | None = typer.Argument(
-        None, help="Submission folders (default: every submissions/*/ with a results.json)."
+        None,
+        help="Submission folders, retrieval files or folders (default: every submissions/*/ "
+        "with a results.json, and retrieval/).",
     ),
     data_dir: Path | None = typer.Option(None, "--data-dir", help=_DATA_DIR_HELP),
 ) -> None:
-    """Recompute every results.json from its predictions (current code and data); exit 1 naming
-    each cell that differs, a scoring-version mismatch, a fingerprint or prompt hash that does
-    not match the instances."""
+    """Recompute every results.json from its predictions (current code and data), every
+    judge_results.json from its judgements and the retrieval results from the data; exit 1
+    naming each value that differs, a scoring-version mismatch, a fingerprint or prompt hash
+    that does not match the instances."""
 
     root = data_root(data_dir)
     failed = 0
-    for folder in _folders(submissions):
+    named = list(submissions or [])
+    retrieval = [p for p in named if is_retrieval_target(p)]
+    if not named and Path(RESULTS_DIR).is_dir():
+        retrieval = [Path(RESULTS_DIR)]
+    folders = [p for p in named if not is_retrieval_target(p)]
+    folders = _folders(folders) if folders or not named else []
+    for folder in folders:
         report = verify(folder, root)
         typer.echo(report.render())
         for note in report.recomputed.notes:
             typer.echo(f"  note: {note}")
         failed += not report.ok
+    for lines, n in (verify_judges(folders, root), verify_retrieval(retrieval, root)):
+        for line in lines:
+            typer.echo(line)
+        failed += n
     if failed:
         typer.secho(f"{failed} submission(s) failed verification", fg=typer.colors.RED, err=True)
         raise typer.Exit(1)
@@ -85,14 +106,19 @@ def _write_rescored(
 
 
 def rescore_cmd(
-    submissions: list[Path] = typer.Argument(..., help="Submission folders to rescore."),
+    submissions: list[Path] = typer.Argument(
+        ..., help="Submission folders, or retrieval result files (retrieval/<split>/*.json)."
+    ),
     data_dir: Path | None = typer.Option(None, "--data-dir", help=_DATA_DIR_HELP),
 ) -> None:
     """Rewrite results.json from the predictions with the current scoring code (no model is
     loaded, nothing is generated); the run's provenance is kept and the rescoring recorded."""
 
     root = data_root(data_dir)
-    for folder in _folders(submissions):
+    for path in [p for p in submissions if is_retrieval_file(p)]:
+        typer.echo(rescore_retrieval_file(path, _command("rescore", [path])))
+    folders = [p for p in submissions if not is_retrieval_file(p)]
+    for folder in _folders(folders) if folders else []:
         _write_rescored(folder, root, _command("rescore", [folder]))
 
 
