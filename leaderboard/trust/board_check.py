@@ -35,6 +35,8 @@ def rescore_retrieval_file(path: Path, command: str) -> str:
     """Rewrite a retrieval result's metrics and bootstrap block from its per-question values;
     the line to print."""
     res, changed = rescored_result(path, command)
+    if not changed:  # nothing to record: the file already is what this code computes
+        return f"{Path(path).as_posix()}: unchanged (already what the current code computes)"
     write_json(path, res)
     lines = [f"rescored {Path(path).as_posix()}: {len(changed)} value(s) changed"]
     return "\n".join(lines + [f"  {c}" for c in changed[:50]])
