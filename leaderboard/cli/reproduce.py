@@ -4,7 +4,6 @@ declared model and compare (leaderboard.trust.reproduce); exit 1 below the agree
 from __future__ import annotations
 
 import shlex
-import sys
 from pathlib import Path
 
 import typer
@@ -48,6 +47,16 @@ def _rates(value: str | None) -> list[float] | None:
         return [float(x) for x in value.split(",") if x.strip()]
     except ValueError:
         raise typer.BadParameter(f"{value!r}: a comma list of numbers, e.g. 0,0.4") from None
+
+
+def _command(folder: Path, sample: int, seed: int, *selection: str | None) -> str:
+    """The command that draws the same sample (recorded in reproduce.json)."""
+    parts = ["rgb-leaderboard", "reproduce", folder.as_posix(), "--sample", str(sample)]
+    parts += ["--seed", str(seed)]
+    for flag, value in zip(("--lang", "--ability", "--noise-rate"), selection, strict=True):
+        if value is not None:
+            parts += [flag, value]
+    return shlex.join(parts)
 
 
 def reproduce_cmd(
@@ -98,7 +107,7 @@ def reproduce_cmd(
         selection=selection,
         threshold=threshold,
         min_identical=min_identical,
-        command="rgb-leaderboard " + shlex.join(sys.argv[1:]),
+        command=_command(folder, sample, seed, lang, ability, noise_rate),
     )
     path = out or folder / REPRODUCE_NAME
     write_reproduce(path, result)
