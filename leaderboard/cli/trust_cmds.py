@@ -15,13 +15,13 @@ import typer
 
 from leaderboard.core.errors import ResultsError
 from leaderboard.data.manifest import data_root
+from leaderboard.judge.check import verify_judges
 from leaderboard.retrieval.results import RESULTS_DIR
 from leaderboard.run.store import RunStore
 from leaderboard.trust.board_check import (
     is_retrieval_file,
     is_retrieval_target,
     rescore_retrieval_file,
-    verify_judges,
     verify_retrieval,
 )
 from leaderboard.trust.repair import repair_folder

@@ -1,6 +1,6 @@
-"""What `verify` checks beyond results.json, so that it covers everything the site shows: judge
-results (trust/judge_check.py), the retrieval track (trust/retrieval_check.py); the probe figures
-are rows of results.json (`probes`), recomputed by trust/verify.py with the rest.
+"""What `verify` checks beyond results.json, so that it covers everything the site shows: the
+retrieval track (trust/retrieval_check.py) here, judge results in judge/check.py (the judge room);
+the probe figures are rows of results.json (`probes`), recomputed by trust/verify.py.
 
 Paths name what to check: a submission folder (its results.json and judge_results.json), a
 retrieval result or comparison file, or a retrieval folder (every file under it). With none,
@@ -12,7 +12,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from leaderboard.retrieval.results import RESULTS_DIR, write_json
-from leaderboard.trust.judge_check import check_judge_results
 from leaderboard.trust.retrieval_check import check_path, check_tree, rescored_result
 
 _NOT_RETRIEVAL = {"results.json", "judge_results.json", "reproduce.json"}
@@ -40,17 +39,6 @@ def rescore_retrieval_file(path: Path, command: str) -> str:
     write_json(path, res)
     lines = [f"rescored {Path(path).as_posix()}: {len(changed)} value(s) changed"]
     return "\n".join(lines + [f"  {c}" for c in changed[:50]])
-
-
-def verify_judges(folders: list[Path], data_root: Path) -> tuple[list[str], int]:
-    """judge_results.json of each folder that has one: printed lines, failures."""
-    lines, failed = [], 0
-    for folder in folders:
-        check = check_judge_results(folder, data_root)
-        if check is not None:
-            lines.append(check.render())
-            failed += not check.ok
-    return lines, failed
 
 
 def verify_retrieval(targets: list[Path], data_root: Path) -> tuple[list[str], int]:

@@ -16,9 +16,9 @@ not (nine corpus rebuilds each; `retrieval grid` reruns them), which the report 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 from pathlib import Path
 
+from leaderboard.core.checks import FileCheck
 from leaderboard.core.errors import LeaderboardError
 from leaderboard.retrieval.base import Retriever
 from leaderboard.retrieval.bm25 import BM25Retriever
@@ -41,34 +41,10 @@ from leaderboard.retrieval.results import (
 from leaderboard.retrieval.split import load_retrieval_split
 
 TOLERANCE = 1e-9
-
-
-@dataclass
-class FileCheck:
-    """One file's verification: what differs (empty: ok) and what was not recomputed."""
-
-    path: Path
-    mismatches: list[str] = field(default_factory=list)
-    skipped: str | None = None  # one line: what was not recomputed, and why
-    fix: str = (
-        "rewrite its metrics and bootstrap block from its per-question values with "
-        "`rgb-leaderboard rescore FILE`; rankings that differ need its command rerun with --save"
-    )
-
-    @property
-    def ok(self) -> bool:
-        return not self.mismatches
-
-    def render(self) -> str:
-        name = self.path.as_posix()
-        if self.ok:
-            tail = f" ({self.skipped})" if self.skipped else ""
-            return f"ok: {name}{tail}"
-        lines = [f"FAIL: {name}", *(f"  {m}" for m in self.mismatches)]
-        if self.skipped:
-            lines.append(f"  note: {self.skipped}")
-        lines.append(f"  {self.fix}")
-        return "\n".join(lines)
+_FIX = (
+    "rewrite its metrics and bootstrap block from its per-question values with "
+    "`rgb-leaderboard rescore FILE`; rankings that differ need its command rerun with --save"
+)
 
 
 def _same(a: object, b: object) -> bool:
@@ -169,7 +145,7 @@ def _ranking_check(res: RetrievalResult, fresh: RetrievalResult) -> list[str]:
 def check_result(path: Path, data_root: Path, cache_dir: Path | None = None) -> FileCheck:
     """One result file: summary, and rankings where cheap (module docstring)."""
     res = read_json(path, RetrievalResult)
-    check = FileCheck(Path(path), _summary_check(res))
+    check = FileCheck(Path(path), _summary_check(res), fix=_FIX)
     retriever = _retriever_for(res, cache_dir or default_cache_dir())
     if isinstance(retriever, str):
         check.skipped = retriever
@@ -233,7 +209,7 @@ def check_paired(path: Path) -> FileCheck:
     """A paired comparison recomputed from the two result files of its folder."""
     paired = read_json(path, PairedFile)
     folder = Path(path).parent
-    check = FileCheck(Path(path))
+    check = FileCheck(Path(path), fix=_FIX)
     sides = [folder / f"{paired.setting}-{name}.json" for name in (paired.a, paired.b)]
     missing = [p.name for p in sides if not p.is_file()]
     if missing:
@@ -280,5 +256,7 @@ def check_path(path: Path, data_root: Path, cache_dir: Path | None = None) -> Fi
     if Path(path).name.startswith("compare-"):
         return check_paired(path)
     if Path(path).name.startswith("grid-"):
-        return FileCheck(Path(path), skipped="a chunking grid is not recomputed by verify")
+        return FileCheck(
+            Path(path), skipped="a chunking grid is not recomputed by verify", fix=_FIX
+        )
     return check_result(path, data_root, cache_dir)

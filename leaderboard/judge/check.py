@@ -14,6 +14,7 @@ import math
 import re
 from pathlib import Path
 
+from leaderboard.core.checks import FileCheck
 from leaderboard.core.judge_schema import JudgeSummary
 from leaderboard.judge.run import JUDGEMENTS_NAME, JudgementStore
 from leaderboard.judge.summary import (
@@ -25,7 +26,6 @@ from leaderboard.judge.summary import (
     submission_items,
     verdicts_for,
 )
-from leaderboard.trust.retrieval_check import FileCheck
 
 TOLERANCE = 1e-9
 DEFAULT_RESAMPLES = 2000  # judge_cmds' default
@@ -103,3 +103,14 @@ def check_judge_results(folder: Path, data_root: Path) -> FileCheck | None:
             "kappa", s.judge_id, s.agreement, agree, ("lang", "task", "rater", "against")
         )
     return check
+
+
+def verify_judges(folders: list[Path], data_root: Path) -> tuple[list[str], int]:
+    """judge_results.json of each folder that has one: printed lines, failures."""
+    lines, failed = [], 0
+    for folder in folders:
+        check = check_judge_results(folder, data_root)
+        if check is not None:
+            lines.append(check.render())
+            failed += not check.ok
+    return lines, failed
