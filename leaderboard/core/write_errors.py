@@ -51,3 +51,12 @@ def unhandled_write_error(exc: OSError) -> str:
     what, fix = _KINDS.get(exc.errno or 0, (exc.strerror or "write error", "fix it"))
     where = f" writing {Path(exc.filename).as_posix()}" if exc.filename else ""
     return f"{what}{where}: files written before are kept; {fix} and rerun the same command"
+
+
+def write_errno_in(text: str) -> int | None:
+    """The write errno a child process (mkdocs) reported in its output, e.g. "[Errno 28] No
+    space left on device", so its failure is told as one line too (None when there is none)."""
+    for code in _KINDS:
+        if f"[Errno {code}]" in text:
+            return code
+    return None
