@@ -112,3 +112,18 @@ def test_smollm2_entry_reproduces(tmp_path: Path, data_root: Path) -> None:
     assert out.code == 0, out.out
     saved = read_reproduce(out_file)
     assert saved is not None and saved.agreement.identical == 1
+
+
+def test_model_page_says_what_was_regenerated(sub: Path, data_root: Path) -> None:
+    from leaderboard.board.load import load_reproduced
+    from leaderboard.site.pages.model import _reproduced
+
+    assert cli("reproduce", sub, "--sample", "2", "--data-dir", data_root).code == 0
+    fp = read_reproduce(sub / REPRODUCE_NAME).fingerprint  # type: ignore[union-attr]
+    assert load_reproduced(sub, "another-run") is None  # a file about another run is not shown
+    shown = load_reproduced(sub, fp)
+    assert shown is not None
+    en = _reproduced(shown, "en")
+    assert en.startswith("Re-generated 2 of 36 answers with the declared model and settings: 2 ")
+    assert "<code>rgb-leaderboard reproduce " in en
+    assert "2 个完全相同" in _reproduced(shown, "zh")
