@@ -26,6 +26,7 @@ from filelock import FileLock, Timeout
 
 from leaderboard.core.errors import LeaderboardError
 from leaderboard.core.files import atomic_write_text
+from leaderboard.core.write_errors import is_write_error, write_failed
 from leaderboard.run.distributed import world
 from leaderboard.run.resume import say
 
@@ -88,9 +89,9 @@ def run_lock(folder: Path, *, command: str = "", wait: bool = False, say=None) -
     """Hold `folder`'s run lock for the block; RunLocked naming the holder when another process
     holds it, unless `wait` (then block until it is free, after saying whom we wait for)."""
     folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
     lock = FileLock(folder / LOCK_NAME)
     try:
+        folder.mkdir(parents=True, exist_ok=True)
         lock.acquire(timeout=0)
     except Timeout:
         holder = _holder_after_refusal(folder)
@@ -103,6 +104,10 @@ def run_lock(folder: Path, *, command: str = "", wait: bool = False, say=None) -
         if say is not None:
             say(f"waiting for {who} to finish with {folder.as_posix()} ...")
         lock.acquire()
+    except OSError as exc:  # read-only or full (Timeout, an OSError too, is handled above)
+        if not is_write_error(exc):
+            raise
+        raise write_failed(exc, folder / LOCK_NAME, "nothing was written") from None
     try:
         _write_holder(folder, command)
         yield
