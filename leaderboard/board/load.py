@@ -23,6 +23,7 @@ from leaderboard.core.schema import PredictionRecord, Results
 from leaderboard.core.submission import is_slug
 from leaderboard.core.yaml_safe import MAX_YAML_BYTES, parse_yaml
 from leaderboard.run.store import RunStore
+from leaderboard.trust.reproduce import REPRODUCE_NAME, ReproduceFile, read_reproduce
 
 JUDGE_RESULTS_FILE = "judge_results.json"  # written by `rgb-leaderboard judge`
 
@@ -42,6 +43,7 @@ class Entry:
     predictions: tuple[PredictionRecord, ...] = ()  # one per key, sorted by key
     predictions_file: Path | None = None
     judges: tuple[JudgeSummary, ...] = ()  # LLM judges of these predictions (Rej*, ED*)
+    reproduced: ReproduceFile | None = None  # reproduce.json, when it checked this run
 
     @property
     def name(self) -> str:
@@ -73,6 +75,12 @@ def load_predictions(directory: Path, fingerprint: str) -> tuple[PredictionRecor
     records = RunStore(directory).read().records
     mine = [r for r in records if r.fingerprint == fingerprint]
     return tuple(sorted(mine, key=lambda r: r.key))
+
+
+def load_reproduced(directory: Path, fingerprint: str) -> ReproduceFile | None:
+    """reproduce.json (`rgb-leaderboard reproduce`) when it sampled this run's answers."""
+    found = read_reproduce(directory / REPRODUCE_NAME)
+    return found if found is not None and found.fingerprint == fingerprint else None
 
 
 def load_judges(path: Path, fingerprint: str) -> tuple[JudgeSummary, ...]:
@@ -130,6 +138,7 @@ def load_entry(directory: Path, with_predictions: bool = True) -> Entry:
         predictions=predictions,
         predictions_file=pred_file,
         judges=load_judges(directory / JUDGE_RESULTS_FILE, results.provenance.fingerprint),
+        reproduced=load_reproduced(directory, results.provenance.fingerprint),
     )
 
 

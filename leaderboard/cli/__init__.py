@@ -20,6 +20,7 @@ from leaderboard.cli import (
     model,
     predictions,
     probes,
+    reproduce,
     rescore,
     retrieval,
     run,
@@ -31,6 +32,7 @@ from leaderboard.cli import (
     verify,
 )
 from leaderboard.core.errors import LeaderboardError
+from leaderboard.core.write_errors import is_write_error, unhandled_write_error
 
 app = typer.Typer(
     name="rgb-leaderboard",
@@ -79,6 +81,7 @@ def _register() -> None:
         site,
         verify,
         rescore,
+        reproduce,
         predictions,
         retrieval,
         corpus,
@@ -95,4 +98,9 @@ def main() -> None:
         app()
     except LeaderboardError as exc:
         typer.secho(f"error: {exc}", fg=typer.colors.RED, err=True)
+        sys.exit(2)
+    except OSError as exc:  # a full or read-only disk no writer caught: one line, not a traceback
+        if not is_write_error(exc):
+            raise
+        typer.secho(f"error: {unhandled_write_error(exc)}", fg=typer.colors.RED, err=True)
         sys.exit(2)

@@ -11,6 +11,7 @@ from leaderboard.cli.arguments import DATA_DIR_HELP, provenance_command, submiss
 from leaderboard.core.errors import ResultsError
 from leaderboard.data.manifest import data_root
 from leaderboard.run.store import RunStore
+from leaderboard.trust.board_check import is_retrieval_file, rescore_retrieval_file
 from leaderboard.trust.verify import compare_results, recompute, rescored
 
 
@@ -36,14 +37,19 @@ def write_rescored(
 
 
 def rescore_cmd(
-    submissions: list[Path] = typer.Argument(..., help="Submission folders to rescore."),
+    submissions: list[Path] = typer.Argument(
+        ..., help="Submission folders, or retrieval result files (retrieval/<split>/*.json)."
+    ),
     data_dir: Path | None = typer.Option(None, "--data-dir", help=DATA_DIR_HELP),
 ) -> None:
     """Rewrite results.json from the predictions with the current scoring code (no model is
     loaded, nothing is generated); the run's provenance is kept and the rescoring recorded."""
 
     root = data_root(data_dir)
-    for folder in submission_folders(submissions):
+    for path in [p for p in submissions if is_retrieval_file(p)]:
+        typer.echo(rescore_retrieval_file(path, provenance_command("rescore", [path])))
+    folders = [p for p in submissions if not is_retrieval_file(p)]
+    for folder in submission_folders(folders) if folders else []:
         write_rescored(folder, root, provenance_command("rescore", [folder]))
 
 

@@ -1,7 +1,7 @@
 """`rgb-leaderboard retrieval run|grid|compare`: the retrieval track (leaderboard.retrieval).
 
-Results of full runs go to `retrieval/<split>/` (committed: the repository is the board); a run
-with --limit or a non-default chunking writes only where --json says.
+`run` writes only where told: `--json FILE`, or `--save` to refresh the committed result of a full
+run under `retrieval/<split>/` (the repository is the board; a plain run never rewrites it).
 """
 
 from __future__ import annotations
@@ -140,9 +140,14 @@ def register(app: typer.Typer, data_app: typer.Typer) -> None:
         chunk_size: int = typer.Option(256, "--chunk-size", help="corpus: tokens per chunk."),
         overlap: float = typer.Option(0.0, "--overlap", help="corpus: overlap fraction [0, 1)."),
         limit: int | None = typer.Option(None, "--limit", help="Only the first N questions."),
-        json_out: Path | None = typer.Option(None, "--json", help="Also write the result here."),
+        json_out: Path | None = typer.Option(None, "--json", help="Write the result here."),
+        save: bool = typer.Option(
+            False,
+            "--save",
+            help="Refresh the committed result: write a full run to --out-dir/<split>/.",
+        ),
         out_dir: Path = typer.Option(
-            Path("retrieval"), "--out-dir", help="Where full runs are saved (<split>/...)."
+            Path("retrieval"), "--out-dir", help="Where --save writes (<split>/...)."
         ),
         data_dir: Path | None = typer.Option(None, "--data-dir", help=DATA_DIR_HELP),
         cache_dir: Path | None = typer.Option(
@@ -167,6 +172,12 @@ def register(app: typer.Typer, data_app: typer.Typer) -> None:
         check_chunking(chunk_size, overlap)
         if limit is not None and limit < 1:
             raise ConfigError(f"--limit {limit}: must be at least 1")
+        standard = setting == "pool" or (chunk_size, overlap) == (DEFAULT_CHUNK, DEFAULT_OVERLAP)
+        if save and (limit is not None or not standard):
+            raise ConfigError(
+                "--save refreshes the committed result of a full run with the default chunking; "
+                "write this run with --json FILE instead"
+            )
         sp = load_retrieval_split(data_root(data_dir), lang, split)
         ret = _retriever(
             retriever,
@@ -184,8 +195,7 @@ def register(app: typer.Typer, data_app: typer.Typer) -> None:
         finally:
             _close_bars()
         print_result(res)
-        standard = setting == "pool" or (chunk_size, overlap) == (DEFAULT_CHUNK, DEFAULT_OVERLAP)
-        if limit is None and standard:
+        if save:
             path = result_path(out_dir, sp.name, setting, ret.name)
             write_json(path, res)
             typer.echo(f"saved {path}")

@@ -14,6 +14,7 @@ from leaderboard.core.types import ABILITIES, LANGS, PROBES
 from leaderboard.data.manifest import data_root
 from leaderboard.run.distributed import world
 from leaderboard.run.dry_run import plan_submission
+from leaderboard.run.lock import folder_lock
 from leaderboard.run.runner import run_submission
 from leaderboard.run.selection import Selection
 from leaderboard.run.shard import ShardReport, run_shard
@@ -110,9 +111,13 @@ def run(
     progress: bool = typer.Option(
         True, "--progress/--no-progress", help="Show a progress bar with throughput and ETA."
     ),
+    wait: bool = typer.Option(
+        False, "--wait", help="If another run holds the output folder, wait for it to finish."
+    ),
 ) -> None:
     """Generate, score and write predictions.jsonl + results.json; rerunning resumes
-    where it stopped."""
+    where it stopped. One run per output folder at a time (a second one is refused, or waits
+    with --wait)."""
     sub = load_submission(path)
     root = data_root(data_dir)
     selection = Selection(
@@ -131,19 +136,21 @@ def run(
         return
     # several processes (`accelerate launch`, torchrun): each runs its share, rank 0 the rest
     entry = run_shard if world()[1] > 1 else run_submission
-    result = entry(
-        sub,
-        **where,
-        overwrite=overwrite,
-        retry_errors=retry_errors,
-        chunk_size=chunk_size,
-        progress=progress,
-        command="rgb-leaderboard " + " ".join(shlex.quote(a) for a in sys.argv[1:]),
-    )
+    command = "rgb-leaderboard " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    folder = out or sub.source_path.parent  # type: ignore[union-attr]
+    with folder_lock(folder, command, wait=wait, dry_run=False):
+        result = entry(
+            sub,
+            **where,
+            overwrite=overwrite,
+            retry_errors=retry_errors,
+            chunk_size=chunk_size,
+            progress=progress,
+            command=command,
+        )
     if isinstance(result, ShardReport):
         typer.echo(result.render())
         return
-    folder = out or sub.source_path.parent  # type: ignore[union-attr]
     typer.echo(f"results: {folder / 'results.json'}")
     for s in result.scores:
         if s.metric == "score" and s.value is not None:

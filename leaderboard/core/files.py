@@ -11,8 +11,10 @@ half a file and a kill at any moment loses at most the line being written.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import tempfile
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,6 +24,7 @@ from pydantic import TypeAdapter, ValidationError
 from leaderboard.core.errors import ResultsError
 from leaderboard.core.safe_io import gunzip, json_loads, one_line, read_bytes, read_text
 from leaderboard.core.schema import PredictionRecord, Results
+from leaderboard.core.write_errors import is_write_error, write_failed
 
 MAX_PREDICTION_BYTES = 1 << 31  # the full protocol is ~10 MiB; anything near this is not ours
 
@@ -148,18 +151,49 @@ class PredictionWriter:
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        repair_truncated_tail(self.path)
-        self._fh = open(self.path, "ab")  # noqa: SIM115 - closed in close()
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            repair_truncated_tail(self.path)
+            self._fh = open(self.path, "ab")  # noqa: SIM115 - closed in close()
+        except OSError as exc:
+            if is_write_error(exc):
+                raise write_failed(exc, self.path, self._kept()) from None
+            raise
+
+    def _kept(self) -> str:
+        """What a failed write leaves: every complete line already in the file."""
+        try:
+            n = self.path.read_bytes().count(b"\n")
+        except OSError:
+            return "the predictions already written are kept"
+        return f"{n} prediction{'s' if n != 1 else ''} kept"
 
     def append(self, records: Iterable[PredictionRecord]) -> int:
+        """Append and fsync; on a write failure (disk full, quota, read-only) the file is cut
+        back to its last complete line and WriteFailed says how many predictions it keeps."""
         lines = [r.model_dump_json().encode("utf-8") + b"\n" for r in records]
         if not lines:
             return 0
-        self._fh.write(b"".join(lines))
-        self._fh.flush()
-        os.fsync(self._fh.fileno())
+        size = self._fh.tell()
+        try:
+            self._fh.write(b"".join(lines))
+            self._fh.flush()
+            os.fsync(self._fh.fileno())
+        except OSError as exc:
+            if not is_write_error(exc):
+                raise
+            self._cut_back(size)
+            raise write_failed(exc, self.path, self._kept()) from None
         return len(lines)
+
+    def _cut_back(self, size: int) -> None:
+        """Drop what a failed append wrote (part of a line), keeping every earlier line; the
+        buffered bytes are discarded so closing the file writes nothing more."""
+        fh, self._fh = self._fh, open(self.path, "rb+")  # noqa: SIM115 - closed in close()
+        with contextlib.suppress(OSError):  # the failed append's unwritten buffer: dropped
+            fh.close()
+        self._fh.truncate(size)
+        self._fh.seek(size)
 
     def close(self) -> None:
         if not self._fh.closed:
@@ -187,15 +221,29 @@ def fsync_dir(folder: Path) -> None:
 
 
 def atomic_write_text(path: Path, text: str) -> None:
-    """Write a whole text file so that a reader sees the old file or the new one, never half."""
+    """Write a whole text file so that a reader sees the old file or the new one, never half.
+
+    The temporary file's name is unique per process (two processes writing one file never
+    rename each other's); on a write failure it is removed, the old file stays as it was, and
+    WriteFailed names the file."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "w", encoding="utf-8") as fh:
-        fh.write(text)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
+    tmp: str | None = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f"{path.name}.", suffix=".tmp", dir=path.parent)
+        with open(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, 0o644)  # mkstemp makes 0600; keep what a plain open would give
+        os.replace(tmp, path)
+    except OSError as exc:
+        if tmp is not None:
+            Path(tmp).unlink(missing_ok=True)
+        if is_write_error(exc):
+            state = "the previous file is kept unchanged" if path.exists() else "not written"
+            raise write_failed(exc, path, state) from None
+        raise
 
 
 def write_results(path: Path, results: Results) -> None:

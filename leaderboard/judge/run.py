@@ -30,6 +30,7 @@ from leaderboard.core.judge_config import JudgeConfig
 from leaderboard.core.judge_schema import JudgementRecord, JudgeTask
 from leaderboard.core.types import ChatMessage, ChatRequest, Completion, Lang
 from leaderboard.core.versions import versions
+from leaderboard.core.write_errors import is_write_error, write_failed
 from leaderboard.protocol.judge import (
     JUDGE_TASKS,
     PARSER_VERSION,
@@ -129,13 +130,22 @@ class JudgementStore:
         new = [r for r in records if (r.judge_fingerprint, r.prompt_sha256) not in self.by_key]
         if not new:
             return 0
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        repair_truncated_tail(self.path)
         data = b"".join(r.model_dump_json().encode("utf-8") + b"\n" for r in new)
-        with open(self.path, "ab") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
+        size = self.path.stat().st_size if self.path.exists() else 0
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            repair_truncated_tail(self.path)
+            size = self.path.stat().st_size if self.path.exists() else 0
+            with open(self.path, "ab") as fh:
+                fh.write(data)
+                fh.flush()
+                os.fsync(fh.fileno())
+        except OSError as exc:  # disk full, quota, read-only: keep every complete verdict
+            if not is_write_error(exc):
+                raise
+            if self.path.exists():
+                os.truncate(self.path, size)
+            raise write_failed(exc, self.path, f"{len(self.by_key)} verdicts kept") from None
         for r in new:
             self.by_key[(r.judge_fingerprint, r.prompt_sha256)] = r
         return len(new)

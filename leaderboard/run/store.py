@@ -32,6 +32,7 @@ from leaderboard.core.files import (
     write_results,
 )
 from leaderboard.core.schema import PredictionRecord, Results
+from leaderboard.core.write_errors import is_write_error, write_failed
 
 PREDICTIONS_NAME = "predictions.jsonl"
 PREDICTIONS_GZ_NAME = "predictions.jsonl.gz"
@@ -110,16 +111,26 @@ class RunStore:
         repair_truncated_tail(plain_path)
         if gz_path.exists():
             read_gz_lines(gz_path)  # refuse to extend a damaged archive
-        tmp = gz_path.with_name(gz_path.name + ".tmp")
-        with open(tmp, "wb") as out:
-            if gz_path.exists():
-                with open(gz_path, "rb") as old:
-                    shutil.copyfileobj(old, out)
-            # mtime=0 keeps the bytes reproducible for identical content (friendlier to git)
-            with gzip.GzipFile(fileobj=out, mode="wb", mtime=0) as gz, open(plain_path, "rb") as s:
-                shutil.copyfileobj(s, gz)
-            out.flush()
-            os.fsync(out.fileno())
+        tmp = gz_path.with_name(f"{gz_path.name}.{os.getpid()}.tmp")  # unique per process
+        try:
+            with open(tmp, "wb") as out:
+                if gz_path.exists():
+                    with open(gz_path, "rb") as old:
+                        shutil.copyfileobj(old, out)
+                # mtime=0 keeps the bytes reproducible for identical content (friendlier to git)
+                with (
+                    gzip.GzipFile(fileobj=out, mode="wb", mtime=0) as gz,
+                    open(plain_path, "rb") as s,
+                ):
+                    shutil.copyfileobj(s, gz)
+                out.flush()
+                os.fsync(out.fileno())
+        except OSError as exc:
+            tmp.unlink(missing_ok=True)
+            if is_write_error(exc):
+                kept = f"{plain_path.name} and {gz_path.name} kept as they were (not compacted)"
+                raise write_failed(exc, gz_path, kept) from None
+            raise
         os.replace(tmp, gz_path)
         fsync_dir(self.folder)
         plain_path.unlink()

@@ -22,6 +22,7 @@ from leaderboard.board.load import SiteData, load_site_data
 from leaderboard.board.paired import compare_all
 from leaderboard.core.errors import LeaderboardError
 from leaderboard.core.types import ABILITIES, LANGS
+from leaderboard.core.write_errors import write_errno_in, write_failed
 from leaderboard.data.manifest import data_root
 from leaderboard.retrieval.results import RESULTS_DIR, load_retrieval_board
 from leaderboard.site.languages import finish_languages
@@ -175,6 +176,10 @@ def run_mkdocs(config: Path, out_dir: Path, strict: bool, epoch: int) -> None:
     env = {**os.environ, "SOURCE_DATE_EPOCH": str(epoch)}
     proc = subprocess.run(cmd, capture_output=True, text=True, env=env, check=False)
     if proc.returncode != 0:
+        code = write_errno_in(proc.stdout + proc.stderr)  # a full or read-only disk: one line
+        if code is not None:
+            kept = "the site there is incomplete, site/docs is intact"
+            raise write_failed(OSError(code, os.strerror(code)), out_dir, kept)
         tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-25:])
         raise LeaderboardError(
             f"mkdocs build failed (exit {proc.returncode}) for {config}:\n{tail}\n"

@@ -67,7 +67,7 @@ def test_run_grid_compare(rgb_root: Path, tmp_path: Path) -> None:
     res = json.loads(out.read_text(encoding="utf-8"))
     assert res["schema"] == "rgb-leaderboard/retrieval/1" and res["n_evaluated"] == 12
     assert res["provenance"]["data"]["git_blob_id"]
-    proc = _cli("run", *common, "--setting", "corpus", cwd=tmp_path)
+    proc = _cli("run", *common, "--setting", "corpus", "--save", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     saved = tmp_path / "retrieval" / "en_fact" / "corpus-bm25.json"
     assert saved.is_file() and "saved" in proc.stdout

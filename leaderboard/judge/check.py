@@ -1,0 +1,116 @@
+"""`verify` for judge results: judge_results.json recomputed from judgements.jsonl.
+
+The site's Rej* and ED* columns and the judge agreement tables come from judge_results.json. Each
+judge's summary is recomputed the way `rgb-leaderboard judge` computes it (judge/summary.py): the
+submission's current answers (same prediction fingerprint), each judge's stored replies parsed
+again with the current parser, the rates with their Wilson intervals and Cohen's kappa against
+both scoring modes (bootstrap resamples as recorded in the judge command, 2000 by default). No
+judge model is run: a reply missing from judgements.jsonl counts as unjudged, as it does there.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+
+from leaderboard.core.checks import FileCheck
+from leaderboard.core.judge_schema import JudgeSummary
+from leaderboard.judge.run import JUDGEMENTS_NAME, JudgementStore
+from leaderboard.judge.summary import (
+    JUDGE_RESULTS_NAME,
+    judge_rates,
+    kappa_entries,
+    read_judge_results,
+    scorer_decision,
+    submission_items,
+    verdicts_for,
+)
+
+TOLERANCE = 1e-9
+DEFAULT_RESAMPLES = 2000  # judge_cmds' default
+
+
+def _same(a: object, b: object) -> bool:
+    if isinstance(a, int | float) and isinstance(b, int | float) and not isinstance(a, bool):
+        return math.isclose(float(a), float(b), rel_tol=0.0, abs_tol=TOLERANCE)
+    if isinstance(a, list | tuple) and isinstance(b, list | tuple):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    return a == b
+
+
+def _resamples(summary: JudgeSummary) -> int:
+    found = re.search(r"--resamples[ =](\d+)", str(summary.provenance.get("command", "")))
+    return int(found.group(1)) if found else DEFAULT_RESAMPLES
+
+
+def _rows(kind: str, judge: str, old: list, new: list, key: tuple[str, ...]) -> list[str]:
+    a = {tuple(getattr(r, k) for k in key): r.model_dump(mode="json") for r in old}
+    b = {tuple(getattr(r, k) for k in key): r.model_dump(mode="json") for r in new}
+    out = []
+    for ident in sorted(a.keys() | b.keys()):
+        label = f"{judge} {kind} {'/'.join(ident)}"
+        if ident not in b or ident not in a:
+            out.append(f"{label}: {'in the file only' if ident not in b else 'recomputed only'}")
+            continue
+        out += [
+            f"{label} {f}: file has {a[ident][f]!r}, recomputed {b[ident].get(f)!r}"
+            for f in a[ident]
+            if not _same(a[ident][f], b[ident].get(f))
+        ]
+    return out
+
+
+def check_judge_results(folder: Path, data_root: Path) -> FileCheck | None:
+    """The folder's judge_results.json recomputed (None when the folder has none)."""
+    folder = Path(folder)
+    path = folder / JUDGE_RESULTS_NAME
+    if not path.is_file():
+        return None
+    check = FileCheck(
+        path,
+        fix=f"regenerate it with `rgb-leaderboard judge {folder.as_posix()} --judge FILE` (stored "
+        "verdicts are reused, no judge call is repeated)",
+    )
+    results = read_judge_results(path)
+    items, pred_fp = submission_items(folder, data_root)
+    if pred_fp != results.prediction_fingerprint:
+        check.mismatches.append(
+            f"prediction fingerprint: file has {results.prediction_fingerprint}, the "
+            f"submission's current run is {pred_fp}; rerun `rgb-leaderboard judge`"
+        )
+        return check
+    store = JudgementStore(folder / JUDGEMENTS_NAME)
+    for s in results.judges:
+        verdicts = verdicts_for(items, store, s.judge_fingerprint)
+        rates = judge_rates(items, verdicts)
+        agree = []
+        for mode in ("strict", "rgb"):
+            pairs = [
+                (
+                    it,
+                    bool(verdicts[it.ident].decision),
+                    scorer_decision(it.task, it.prediction, it.lang, mode),
+                )
+                for it in items
+                if it.ident in verdicts and verdicts[it.ident].decision is not None
+            ]
+            agree += kappa_entries(pairs, mode, _resamples(s))
+        check.mismatches += _rows("rate", s.judge_id, s.rates, rates, ("lang", "task"))
+        check.mismatches += _rows(
+            "kappa", s.judge_id, s.agreement, agree, ("lang", "task", "rater", "against")
+        )
+    return check
+
+
+def verify_judges(folders: list[Path], data_root: Path) -> tuple[list[str], int]:
+    """judge_results.json of each folder that has one: printed lines, failures."""
+    lines, failed = [], 0
+    for folder in folders:
+        check = check_judge_results(folder, data_root)
+        if check is not None:
+            lines.append(check.render())
+            failed += not check.ok
+    return lines, failed

@@ -1,0 +1,61 @@
+"""What `verify` checks beyond results.json, so that it covers everything the site shows: the
+retrieval track (trust/retrieval_check.py) here, judge results in judge/check.py (the judge room);
+the probe figures are rows of results.json (`probes`), recomputed by trust/verify.py.
+
+Paths name what to check: a submission folder (its results.json and judge_results.json), a
+retrieval result or comparison file, or a retrieval folder (every file under it). With none,
+every submission and the repository's `retrieval/` folder.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from leaderboard.retrieval.results import RESULTS_DIR, write_json
+from leaderboard.trust.retrieval_check import check_path, check_tree, rescored_result
+
+_NOT_RETRIEVAL = {"results.json", "judge_results.json", "reproduce.json"}
+
+
+def is_retrieval_file(path: Path) -> bool:
+    """A retrieval result, grid or comparison file (not a submission's own JSON files)."""
+    return Path(path).suffix == ".json" and Path(path).name not in _NOT_RETRIEVAL
+
+
+def is_retrieval_target(path: Path) -> bool:
+    """A retrieval file, or a folder of them (retrieval/ or retrieval/<split>/)."""
+    path = Path(path)
+    if path.is_dir():
+        return path.name == RESULTS_DIR or path.parent.name == RESULTS_DIR
+    return is_retrieval_file(path)
+
+
+def rescore_retrieval_file(path: Path, command: str) -> str:
+    """Rewrite a retrieval result's metrics and bootstrap block from its per-question values;
+    the line to print."""
+    res, changed = rescored_result(path, command)
+    if not changed:  # nothing to record: the file already is what this code computes
+        return f"{Path(path).as_posix()}: unchanged (already what the current code computes)"
+    write_json(path, res)
+    lines = [f"rescored {Path(path).as_posix()}: {len(changed)} value(s) changed"]
+    return "\n".join(lines + [f"  {c}" for c in changed[:50]])
+
+
+def verify_retrieval(targets: list[Path], data_root: Path) -> tuple[list[str], int]:
+    """Retrieval files and folders: printed lines (notes included), failures."""
+    lines, failed = [], 0
+    for target in targets:
+        target = Path(target)
+        if target.is_dir():
+            root = target if target.name == RESULTS_DIR else target.parent
+            checks, note = check_tree(root, data_root)
+            if target != root:
+                checks = [c for c in checks if c.path.parent == target]
+        else:
+            checks, note = [check_path(target, data_root)], None
+        for c in checks:
+            lines.append(c.render())
+            failed += not c.ok
+        if note:
+            lines.append(f"note: {note}")
+    return lines, failed
