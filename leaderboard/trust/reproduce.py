@@ -43,7 +43,7 @@ from leaderboard.core.types import MODES, Score, TestInstance
 from leaderboard.data.view import recorded_view
 from leaderboard.run import provenance as prov
 from leaderboard.run.plan import WorkItem, build_plan, protocol_abilities
-from leaderboard.run.selection import Selection
+from leaderboard.run.selection import Selection as RunSelection
 from leaderboard.run.store import RunStore
 from leaderboard.scoring.score import score_both
 
@@ -168,7 +168,7 @@ def draw(folder: Path, data_root: Path, n: int, seed: int, selection: Selection)
     by_key = {r.key: r for r in pool}
     chosen = [by_key[k] for k in draw_sample(list(by_key), n, seed)]
     with recorded_view(data_root, old.provenance.data_blob_ids) as view:
-        plan = build_plan(sub, view, Selection(abilities=tuple(protocol_abilities(sub, mine))))
+        plan = build_plan(sub, view, RunSelection(abilities=tuple(protocol_abilities(sub, mine))))
     items = {it.instance.key: it for it in plan.items}
     bad = [
         r.key
