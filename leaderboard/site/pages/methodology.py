@@ -14,7 +14,7 @@ from leaderboard.site.pages.scorer_agreement import agreement_section
 from leaderboard.site.render.fmt import esc
 from leaderboard.site.render.i18n import DEFAULT, localized, ui
 from leaderboard.site.render.i18n import table as message_table
-from leaderboard.site.render.page import Output, definitions
+from leaderboard.site.render.page import Output, definitions, entry_name
 from leaderboard.site.render.tables import Cell, Column, Row, Table
 
 # Measured figures quoted in the prose (tests/test_intervals.py, tests/test_ranked.py): kept here,
@@ -124,7 +124,8 @@ def baseline_table(data: SiteData, lg: str = DEFAULT) -> Table | None:
     rows = []
     for s in subs:
         for lang in LANGS:
-            cells = {"model": Cell.text(s.name, s.name), "lang": Cell.text(lang)}
+            name = entry_name(s, lg)
+            cells = {"model": Cell.text(name, name), "lang": Cell.text(lang)}
             for mode, ability, metric, _label in BASELINE_COLUMNS:
                 e = score_entry(s.results, lang, ability, mode, metric)
                 key = f"{mode}_{ability}_{metric}"
@@ -177,7 +178,7 @@ def _prose(lg: str) -> str:
             ui(lg, "method.modes"),
             ui(lg, "method.strict"),
             ui(lg, "method.baselines"),
-            ui(lg, "method.intervals", sims=COVERAGE_SIMS),
+            ui(lg, "method.intervals", sims=COVERAGE_SIMS, diff_ci=ui(lg, "method.diff_ci")),
             coverage_table(lg),
             ui(lg, "method.ranks", **RANK_FIGURES),
             ui(lg, "method.trust"),
@@ -194,7 +195,7 @@ def methodology_page(data: SiteData, out: Output, lg: str = DEFAULT) -> str:
         parts.append(out.table(table, ""))
     parts.append(agreement_section(out, lg))
     for mode in ("rgb", "strict"):
-        defs = definitions(data, mode)
+        defs = definitions(data, mode, lg)
         if defs:
             parts.append(f"\n### {ui(lg, f'method.defs_heading_{mode}')}\n")
             parts.append(
@@ -210,7 +211,11 @@ def methodology_page(data: SiteData, out: Output, lg: str = DEFAULT) -> str:
     return "\n".join(parts)
 
 
-def translated_methodology_page(data: SiteData, lg: str) -> dict[str, str]:
+def translated_methodology_page(
+    data: SiteData, lg: str, scratch: Output | None = None
+) -> dict[str, str]:
     """The page in language `lg` by docs path; its tables are the English page's (downloads
-    already written), so they go to a scratch Output."""
-    return {localized("methodology.md", lg): methodology_page(data, Output(), lg)}
+    already written), so they go to a scratch Output (the build's translation scratch: their
+    titles in `lg` name the downloads)."""
+    scratch = Output() if scratch is None else scratch
+    return {localized("methodology.md", lg): methodology_page(data, scratch, lg)}

@@ -67,9 +67,11 @@ def _metrics_table(results: list[RetrievalResult], setting: str, lg: str) -> Tab
     note = ui(lg, "retr.metrics_note")
     if setting == "corpus" and results and results[0].chunking is not None:
         c = results[0].chunking
-        note += ui(
-            lg, "retr.chunks_note", size=c.size, tokenizer=c.tokenizer, overlap=f"{c.overlap:g}"
-        )
+        tokenizer = c.tokenizer
+        if lg != DEFAULT and tokenizer == ui(DEFAULT, "retr.tokenizer_regex"):
+            tokenizer = ui(lg, "retr.tokenizer_regex")  # the chunker's own name, translated
+        overlap = f"{c.overlap:g}"
+        note += ui(lg, "retr.chunks_note", size=c.size, tokenizer=tokenizer, overlap=overlap)
     title = ui(lg, f"retr.setting_{setting}")
     return Table(f"retrieval-{setting}", title, tuple(cols), tuple(rows), note=note, ui=lg)
 
@@ -239,8 +241,11 @@ def retrieval_page(board: RetrievalBoard, out: Output, lg: str = DEFAULT) -> str
 
 def translated_retrieval_page(board: RetrievalBoard, out: Output, lg: str) -> dict[str, str]:
     """The page in language `lg` by docs path: tables to a scratch Output (the English page's
-    downloads are already written), the heat maps, whose text is translated, queued on `out`."""
+    downloads are already written), the heat maps, whose text is translated, queued on `out`;
+    `out` (the build's translation scratch) collects the tables too, for the downloads page's
+    titles in `lg`."""
     scratch = Output()
     page = retrieval_page(board, scratch, lg)
     out.pending_charts.update(scratch.pending_charts)
+    out.tables += scratch.tables
     return {localized(PAGE, lg): page}
