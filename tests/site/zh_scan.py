@@ -105,6 +105,10 @@ SYMBOLS = frozenset(
         "logit",
     ]
 )
+# Ids of the data written into text: a split or cell (en/noise, zh/noise/0.2), a data file path
+_IDS = re.compile(
+    r"\b(?:zh|en)/[a-z]+(?:/[0-9.]+)?\b|\b[\w-]+(?:/[\w.-]+)*\.(?:json|jsonl|yaml|gz)\b"
+)
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_'’@*+.\-]*")
 _SKIP_TAGS = {"script", "style", "code", "pre", "noscript", "template"}
 _VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source"}
@@ -133,7 +137,9 @@ class _Reader(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         a = {k: v or "" for k, v in attrs}
-        lang = a.get("lang", "")
+        # content in another language by its markup: quoted data (lang) or the language
+        # switch's own names for the languages (hreflang: "English" is English's name)
+        lang = a.get("lang", "") or a.get("hreflang", "")
         skip = tag in _SKIP_TAGS or (bool(lang) and not lang.startswith("zh"))
         if not self._skipped() and not skip:
             self.pieces += [(name, a[name]) for name in _ATTRS if a.get(name)]
@@ -169,6 +175,7 @@ def english_words(text: str, data: Iterable[str]) -> list[str]:
     a symbol (SYMBOLS), one letter, or holds a digit or "@" (R@5, NDCG@k, e5)."""
     for item in sorted({d for d in data if d}, key=len, reverse=True):
         text = text.replace(item, " ")
+    text = _IDS.sub(" ", text)
     found = []
     for word in _WORD.findall(text):
         word = word.rstrip(".-'’")
@@ -188,6 +195,8 @@ def scan(build: Path, data: Iterable[str]) -> list[Finding]:
     charts: set[Path] = set()
     for page in sorted(zh.rglob("*.html")):
         rel = str(page.relative_to(zh))
+        if rel.startswith("assets/"):  # vendored files, not pages of the site
+            continue
         reader = _Reader()
         reader.feed(page.read_text(encoding="utf-8"))
         for where, text in reader.pieces:

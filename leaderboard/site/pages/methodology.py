@@ -82,10 +82,7 @@ def audit_section(root: Path | None, out: Output, lg: str = DEFAULT) -> str:
         id="data-audit",
         title=ui(lg, "method.audit_title"),
         columns=tuple(Column(k, _audit_column(k, lg), k == "id") for k in keys),
-        rows=tuple(
-            Row({k: Cell.text(_plain(r.get(k)), r.get(k) if k == "id" else None) for k in keys})
-            for r in rows
-        ),
+        rows=tuple(Row({k: _audit_cell(k, r.get(k)) for k in keys}) for r in rows),
         note=ui(lg, "method.audit_note_one") if n == 1 else ui(lg, "method.audit_note", n=n),
         ui=lg,
     )
@@ -96,6 +93,17 @@ def _audit_column(key: str, lg: str) -> str:
     """A finding field's column label (method.audit_col_<key>), the field name when unknown."""
     name = f"method.audit_col_{key}"
     return ui(lg, name) if name in message_table(DEFAULT) else key
+
+
+def _audit_cell(key: str, value: object) -> Cell:
+    """A finding's field: the kind is an identifier (code, as the prose writes it), the detail
+    English as the audit writes it (marked lang="en": quoted data on a page of any language)."""
+    plain = _plain(value)
+    if key == "kind" and plain is not None:
+        return Cell(plain, f"<code>{esc(plain)}</code>")
+    if key == "detail" and plain is not None:
+        return Cell(plain, f'<span lang="en">{esc(plain)}</span>')
+    return Cell.text(plain, value if key == "id" else None)  # type: ignore[arg-type]
 
 
 def _plain(value: object) -> object:

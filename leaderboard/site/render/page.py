@@ -231,6 +231,8 @@ def model_size_and_quant(sub: Entry, lg: str = DEFAULT) -> tuple[str | None, str
     mode = str(quant.get("mode", "none"))
     if mode in ("none", "") and not quant.get("method"):
         quant_text = prov.dtype or ui(lg, "quant.none")
+        if quant_text == "auto":  # the dtype the backend chose: a word, not a dtype name
+            quant_text = ui(lg, "quant.auto")
     else:
         detail = quant.get("quant_type") if mode == "4bit" else None
         method = quant.get("method")
