@@ -4,8 +4,8 @@ What a reader sees: text nodes, the `title`, `alt`, `aria-label` and `placeholde
 and the text of every SVG chart a page shows. What may be English there is data and symbols only:
 the names, ids and files of the entries (passed in as `data`, taken from the repository the site
 was built from), metric and unit symbols, and proper names (SYMBOLS). Code (<code>, <pre>),
-scripts, and any element marked as written in another language (`lang="en"`: model outputs,
-passages and audit details quoted as written) are data and are not read.
+scripts, data quoted as written (class `lb-quote`: questions, passages, audit details) and any
+element marked as written in another language (`lang`, `hreflang`) are not read.
 
 Run it on a build: `python tests/site/zh_scan.py site/build` prints every finding.
 """
@@ -87,6 +87,7 @@ SYMBOLS = frozenset(
         "README",
         "Retrieval",
         "Unicode",
+        "system",
         "NFKC",
         "ASCII",
         "CC",
@@ -107,8 +108,13 @@ SYMBOLS = frozenset(
 )
 # Ids of the data written into text: a split or cell (en/noise, zh/noise/0.2), a data file path
 _IDS = re.compile(
-    r"\b(?:zh|en)/[a-z]+(?:/[0-9.]+)?\b|\b[\w-]+(?:/[\w.-]+)*\.(?:json|jsonl|yaml|gz)\b"
+    r"\b(?:zh|en)/[a-z]+(?:/[0-9.]+)?\b"  # a split or cell
+    r"|\b(?:zh|en)_[a-z]+\w*\b"  # a data file's stem (zh_refine, en_fact)
+    r"|\b[\w-]+(?:/[\w.-]+)*(?:\.(?:jsonl|json|yaml|py|gz|csv))+\b"  # a file
 )
+# Literal phrases the scorers and prompts match, quoted in definitions (the instructed refusal and
+# error phrases of RGB's English prompt)
+PHRASES = ("insufficient information", "factual errors")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_'’@*+.\-]*")
 _SKIP_TAGS = {"script", "style", "code", "pre", "noscript", "template"}
 _VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source"}
@@ -140,7 +146,8 @@ class _Reader(HTMLParser):
         # content in another language by its markup: quoted data (lang) or the language
         # switch's own names for the languages (hreflang: "English" is English's name)
         lang = a.get("lang", "") or a.get("hreflang", "")
-        skip = tag in _SKIP_TAGS or (bool(lang) and not lang.startswith("zh"))
+        quoted = "lb-quote" in a.get("class", "").split()  # data quoted as written
+        skip = tag in _SKIP_TAGS or quoted or (bool(lang) and not lang.startswith("zh"))
         if not self._skipped() and not skip:
             self.pieces += [(name, a[name]) for name in _ATTRS if a.get(name)]
             if tag == "img" and a.get("src", "").endswith(".svg"):
@@ -176,6 +183,8 @@ def english_words(text: str, data: Iterable[str]) -> list[str]:
     for item in sorted({d for d in data if d}, key=len, reverse=True):
         text = text.replace(item, " ")
     text = _IDS.sub(" ", text)
+    for phrase in PHRASES:
+        text = text.replace(phrase, " ")
     found = []
     for word in _WORD.findall(text):
         word = word.rstrip(".-'’")

@@ -102,7 +102,7 @@ def _audit_cell(key: str, value: object) -> Cell:
     if key == "kind" and plain is not None:
         return Cell(plain, f"<code>{esc(plain)}</code>")
     if key == "detail" and plain is not None:
-        return Cell(plain, f'<span lang="en">{esc(plain)}</span>')
+        return Cell(plain, f'<span class="lb-quote" lang="en">{esc(plain)}</span>')
     return Cell.text(plain, value if key == "id" else None)  # type: ignore[arg-type]
 
 

@@ -34,7 +34,9 @@ def _kv(rows: list[tuple[str, object]]) -> str:
     body = []
     for k, v in rows:
         text = v if isinstance(v, str) else json.dumps(v, ensure_ascii=False, sort_keys=True)
-        body.append(f'<tr><th scope="row">{esc(k)}</th><td><code>{esc(text)}</code></td></tr>')
+        body.append(
+            f'<tr><th scope="row"><code>{esc(k)}</code></th><td><code>{esc(text)}</code></td></tr>'
+        )
     return (
         '\n\n<div class="lb-scroll"><table class="lb-kv"><tbody>'
         + "".join(body)

@@ -14,7 +14,7 @@ from leaderboard.retrieval.metrics import unpaired_diff
 from leaderboard.retrieval.results import GridResult, RetrievalBoard, RetrievalResult
 from leaderboard.site.render import charts
 from leaderboard.site.render.fmt import esc, slug
-from leaderboard.site.render.i18n import DEFAULT, localized, ui
+from leaderboard.site.render.i18n import DEFAULT, localized, table, ui
 from leaderboard.site.render.page import Output, badge, front_matter
 from leaderboard.site.render.tables import Cell, Column, Row, Table
 
@@ -54,7 +54,7 @@ def _metrics_table(results: list[RetrievalResult], setting: str, lg: str) -> Tab
         cells = {
             "split": _split_cell(r, lg),
             "lang": Cell.text(r.lang),
-            "retriever": Cell.text(r.retriever),
+            "retriever": Cell.text(retriever_name(r.retriever, lg)),
             "n": Cell(r.n_evaluated, esc(f"{r.n_evaluated} / {r.n_questions}"), r.n_evaluated),
             # a link, not sorted by its text (which differs between languages)
             "view": replace(
@@ -74,6 +74,13 @@ def _metrics_table(results: list[RetrievalResult], setting: str, lg: str) -> Tab
         note += ui(lg, "retr.chunks_note", size=c.size, tokenizer=tokenizer, overlap=overlap)
     title = ui(lg, f"retr.setting_{setting}")
     return Table(f"retrieval-{setting}", title, tuple(cols), tuple(rows), note=note, ui=lg)
+
+
+def retriever_name(retriever: str, lg: str) -> str:
+    """A retriever's id (bm25, dense, hybrid) as a page in `lg` names it: the English page shows
+    the id, another language its name from the message tables (retr.retriever_<id>)."""
+    key = f"retr.retriever_{retriever}"
+    return ui(lg, key) if lg != DEFAULT and key in table(DEFAULT) else retriever
 
 
 def _gap_table(results: list[RetrievalResult], lg: str) -> Table:
@@ -101,7 +108,7 @@ def _gap_table(results: list[RetrievalResult], lg: str) -> Table:
             continue
         cells = {
             "setting": Cell.text(r.setting),
-            "retriever": Cell.text(r.retriever),
+            "retriever": Cell.text(retriever_name(r.retriever, lg)),
             "en": _split_cell(r, lg),
         }
         for m in GAP_METRICS:
@@ -167,7 +174,7 @@ def _grid_section(g: GridResult, out: Output, lg: str) -> str:
     sizes = sorted({c.size for c in g.cells})
     overlaps = sorted({c.overlap for c in g.cells})
     cell = {(c.size, c.overlap): c for c in g.cells}
-    text = f"\n### {esc(g.split)} · {esc(g.retriever)}\n\n"
+    text = f"\n### {esc(g.split)} · {esc(retriever_name(g.retriever, lg))}\n\n"
     if not g.complete:
         text += ui(lg, "retr.grid_incomplete") + "\n\n"
     suffix = "" if lg == DEFAULT else f"-{lg}"  # the charts' text is in the page's language
@@ -180,13 +187,20 @@ def _grid_section(g: GridResult, out: Output, lg: str) -> str:
             [f"{s}" for s in sizes],
             [f"{o:.0%}" for o in overlaps],
             values,
-            ui(lg, "retr.grid_chart_title", split=g.split, retriever=g.retriever, metric=metric),
+            ui(
+                lg,
+                "retr.grid_chart_title",
+                split=g.split,
+                retriever=retriever_name(g.retriever, lg),
+                metric=metric,
+            ),
             ui(lg, "retr.col_overlap"),
             ui(lg, "retr.grid_ylabel"),
             ui(lg, "retr.grid_not_run"),
         )
         name = f"retrieval-grid-{slug(g.split)}-{slug(g.retriever)}-{slug(metric)}{suffix}"
-        alt = ui(lg, "retr.grid_alt", split=g.split, retriever=g.retriever, metric=metric)
+        retriever = retriever_name(g.retriever, lg)
+        alt = ui(lg, "retr.grid_alt", split=g.split, retriever=retriever, metric=metric)
         text += out.chart(name, charts.heatmap, args, alt, "")
     cols = (
         _col("size", lg),

@@ -95,9 +95,9 @@ def _pager(r: RetrievalResult, page: int, n_pages: int, lg: str) -> str:
 
 
 def _block(q, questions: dict[str, Question] | None, lg: str, data_lang: str = "") -> str:
-    """One question's ranking; its question and passage text are data in `data_lang`, marked
-    so (lang attribute) for screen readers and for the zh pages' English scan."""
-    mark_lang = f' lang="{esc(data_lang)}"' if data_lang else ""
+    """One question's ranking; its question and passage text are data quoted as written, in
+    `data_lang`: marked so (class lb-quote, lang) for screen readers and the zh pages' scan."""
+    mark_lang = ' class="lb-quote"' + (f' lang="{esc(data_lang)}"' if data_lang else "")
     query = questions[q.qid].query if questions and q.qid in questions else None
     if not q.values:
         first = ui(lg, "retr.q_no_relevant")
