@@ -80,7 +80,7 @@ def test_ability_pages_show_judged_rates_beside_the_papers(tmp_path: Path) -> No
     assert (
         "37.5" in rej and "judge: Judge &lt;script&gt;alert(1)&lt;/script&gt; · n=40 of 100" in rej
     )
-    assert "3 unparsable" in rej and XSS not in rej
+    assert "3 more unparsable (not in n)" in rej and XSS not in rej
     # the paper's row: ChatGPT's Rej* (zh 43.33), named as the judge
     assert f'43.3<span class="lb-judge">judge: {PAPER_JUDGE}, as reported</span>' in rej
     cf = out.pages["abilities/en-counterfactual.md"]
