@@ -87,6 +87,17 @@ SYMBOLS = frozenset(
         "README",
         "Retrieval",
         "Unicode",
+        "vLLM",
+        "transformers",
+        "bitsandbytes",
+        "accelerate",
+        "Python",
+        "GPU",
+        "POST",
+        "Jinja",
+        "Ollama",
+        "TGI",
+        "llama.cpp",
         "system",
         "NFKC",
         "ASCII",
@@ -114,7 +125,7 @@ _IDS = re.compile(
 )
 # Literal phrases the scorers and prompts match, quoted in definitions (the instructed refusal and
 # error phrases of RGB's English prompt)
-PHRASES = ("insufficient information", "factual errors")
+PHRASES = ("insufficient information", "factual errors", "Chat Completions")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_'’@*+.\-]*")
 _SKIP_TAGS = {"script", "style", "code", "pre", "noscript", "template"}
 _VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source"}
@@ -239,10 +250,19 @@ def repository_data(root: Path) -> list[str]:
             out.append(s.name)
         out += [c.data_file for c in s.results.cells]
         out += [j.display_name.removesuffix(" as judge") for j in s.judges]
+    out += schema_names()
     for rep in site.reported:
         out.append(rep.file.source.citation)
         out += [m.display_name for m in rep.file.models]
     return out
+
+
+def schema_names() -> list[str]:
+    """The model.yaml schema's block names (Submission, OpenAISettings...): identifiers that the
+    submission reference's headings name."""
+    from leaderboard.site.pages.submission_ref import model_schema
+
+    return ["Submission", *model_schema().get("$defs", {})]
 
 
 def main(argv: list[str]) -> int:

@@ -13,7 +13,7 @@ from leaderboard.core.types import LANGS, PROBES
 from leaderboard.site.pages.instances import FETCH_HINT, Group, group_docs, split_parts
 from leaderboard.site.render.fmt import esc, json_for_script, rate_key
 from leaderboard.site.render.i18n import DEFAULT, SITE_LANGS, localized, ui, ui_count
-from leaderboard.site.render.page import Output, front_matter
+from leaderboard.site.render.page import Output, front_matter, shown_name
 
 # The browser script's strings (assets/lb.js reads them from the page, never from literals)
 JS_KEYS = (
@@ -72,7 +72,8 @@ def _page(g: Group, manifest: dict[str, object], problem: str | None, lg: str) -
         '\n<div id="lb-instances" class="lb-instances"><noscript>'
         f"{esc(ui(lg, 'inst.noscript'))}</noscript></div>\n"
     )
-    shown = {**manifest, "pass_rule": ui(lg, f"inst.pass_rule.{g.ability}")}
+    models = [{**m, "name": shown_name(m["id"], m["name"], lg)} for m in manifest["models"]]
+    shown = {**manifest, "models": models, "pass_rule": ui(lg, f"inst.pass_rule.{g.ability}")}
     strings = {k: ui(lg, f"inst.js.{k}") for k in JS_KEYS}
     parts.append(
         '\n<script type="application/json" id="lb-instances-data">'

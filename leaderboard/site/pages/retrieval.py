@@ -150,8 +150,8 @@ def _paired_table(board: RetrievalBoard, lg: str) -> Table:
                     {
                         "split": Cell.text(p.split),
                         "setting": Cell.text(p.setting),
-                        "a": Cell.text(p.a),
-                        "b": Cell.text(p.b),
+                        "a": Cell.text(retriever_name(p.a, lg)),
+                        "b": Cell.text(retriever_name(p.b, lg)),
                         "metric": Cell.text(c["metric"]),
                         "n": Cell.text(c["n"], c["n"]),  # type: ignore[arg-type]
                         "diff": Cell.rate(c["diff"], tuple(ci) if ci else None),  # type: ignore[arg-type]

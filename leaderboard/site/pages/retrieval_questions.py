@@ -14,7 +14,7 @@ from pathlib import Path
 from leaderboard.core.errors import LeaderboardError
 from leaderboard.retrieval.results import RetrievalResult
 from leaderboard.retrieval.split import Question, load_retrieval_split
-from leaderboard.site.pages.retrieval import question_page_path
+from leaderboard.site.pages.retrieval import question_page_path, retriever_name
 from leaderboard.site.render.fmt import esc
 from leaderboard.site.render.i18n import DEFAULT, localized, table, ui
 from leaderboard.site.render.page import front_matter
@@ -134,7 +134,8 @@ def _head(r: RetrievalResult, found: bool, lg: str) -> str:
     partial = ui(lg, "retr.q_partial") if r.partial else ""
     head = (
         front_matter()
-        + f"# {esc(r.split)}{esc(partial)} · {esc(r.setting)} · {esc(r.retriever)}\n\n"
+        + f"# {esc(r.split)}{esc(partial)} · {esc(r.setting)} · "
+        + f"{esc(retriever_name(r.retriever, lg))}\n\n"
         + esc(ui(lg, "retr.q_intro", top=TOP, relevant=rel))
         + "\n\n"
     )

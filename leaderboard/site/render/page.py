@@ -141,8 +141,13 @@ def entry_name(sub: Entry, lg: str = DEFAULT) -> str:
     """The name a page in `lg` shows for an entry. A model's name is data (its model.yaml says it,
     in every language); a trivial baseline's name describes a policy, so another language has
     its own in the message tables (name.<id>), and English shows what model.yaml says."""
-    key = f"name.{sub.id}"
-    return ui(lg, key) if lg != DEFAULT and key in table(lg) else sub.name
+    return shown_name(sub.id, sub.name, lg)
+
+
+def shown_name(sub_id: str, name: str, lg: str = DEFAULT) -> str:
+    """entry_name by id and stored name (for documents that carry both, as the instance pages)."""
+    key = f"name.{sub_id}"
+    return ui(lg, key) if lg != DEFAULT and key in table(lg) else name
 
 
 def judge_name(name: str) -> str:
