@@ -87,6 +87,7 @@ SYMBOLS = frozenset(
         "README",
         "Retrieval",
         "Unicode",
+        "ID",
         "vLLM",
         "transformers",
         "bitsandbytes",
@@ -121,7 +122,7 @@ SYMBOLS = frozenset(
 _IDS = re.compile(
     r"\b(?:zh|en)/[a-z]+(?:/[0-9.]+)?\b"  # a split or cell
     r"|\b(?:zh|en)_[a-z]+\w*\b"  # a data file's stem (zh_refine, en_fact)
-    r"|\b[\w-]+(?:/[\w.-]+)*(?:\.(?:jsonl|json|yaml|py|gz|csv))+\b"  # a file
+    r"|\b[\w-]+(?:[/.][\w-]+)*\.(?:jsonl|json|yaml|py|gz|csv)\b"  # a file
 )
 # Literal phrases the scorers and prompts match, quoted in definitions (the instructed refusal and
 # error phrases of RGB's English prompt)

@@ -221,7 +221,8 @@ def _grid_section(g: GridResult, out: Output, lg: str) -> str:
         )
         for c in g.cells
     )
-    title = ui(lg, "retr.grid_table_title")
+    retriever = retriever_name(g.retriever, lg)  # named: the downloads list it among all
+    title = ui(lg, "retr.grid_table_title", split=g.split, retriever=retriever)
     table = Table(f"retrieval-grid-{slug(g.split)}-{slug(g.retriever)}", title, cols, rows, ui=lg)
     return text + out.table(table, "") + "\n"
 
