@@ -72,6 +72,22 @@ def test_numbers_and_lists_in_the_page_language():
     assert "注。下载：" in html and "\u22125.0" in html and "\u221210.0 至 0.0" in html
 
 
+def test_a_missing_data_file_is_said_in_chinese():
+    """The loader's English message (data/splits.py) on an instance page: the file is data."""
+    from leaderboard.site.pages.instance_browser import _problem_html
+
+    text = (
+        "data_en/en_fact.json is missing (needed for en counterfactual). Run `rgb-leaderboard "
+        "data fetch` to download it (or `rgb-leaderboard data fetch --from DIR` to copy it)."
+    )
+    zh = _problem_html(text, "zh")
+    assert zh.startswith("缺少数据文件 data_en/en_fact.json（英文（en）的反事实鲁棒性需要它）。")
+    assert "<code>rgb-leaderboard data fetch</code>" in zh and "is missing" not in zh
+    assert "is missing" in _problem_html(text, "en")  # English: as the loader wrote it
+    other = _problem_html("data_zh/zh_fact.json is corrupted", "zh")
+    assert '<span class="lb-quote" lang="en">data_zh/zh_fact.json is corrupted</span>' in other
+
+
 def test_message_entries_that_mirror_code_say_what_the_code_says():
     """The English entries that mirror a string the code writes into results files must match
     it, so each translation translates the current text."""

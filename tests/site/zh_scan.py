@@ -12,6 +12,7 @@ Run it on a build: `python tests/site/zh_scan.py site/build` prints every findin
 
 from __future__ import annotations
 
+import html
 import re
 import sys
 from collections.abc import Iterable
@@ -120,9 +121,10 @@ SYMBOLS = frozenset(
 )
 # Ids of the data written into text: a split or cell (en/noise, zh/noise/0.2), a data file path
 _IDS = re.compile(
-    r"\b(?:zh|en)/[a-z]+(?:/[0-9.]+)?\b"  # a split or cell
-    r"|\b(?:zh|en)_[a-z]+\w*\b"  # a data file's stem (zh_refine, en_fact)
+    r"--[a-z][a-z-]*"  # a command-line option (--limit)
+    r"|\b(?:zh|en)/[a-z]+(?:/[0-9.]+)?\b"  # a split or cell
     r"|\b[\w-]+(?:[/.][\w-]+)*\.(?:jsonl|json|yaml|py|gz|csv)\b"  # a file
+    r"|\b(?:zh|en)_[a-z]+\w*\b"  # a data file's stem (zh_refine, en_fact)
 )
 # Literal phrases the scorers and prompts match, quoted in definitions (the instructed refusal and
 # error phrases of RGB's English prompt)
@@ -184,7 +186,7 @@ class _Reader(HTMLParser):
 def _svg_text(svg: str) -> list[str]:
     """The text of a matplotlib SVG (svg.fonttype none keeps labels as <text> elements)."""
     return [
-        re.sub(r"<[^>]+>", "", m.group(1))
+        html.unescape(re.sub(r"<[^>]+>", "", m.group(1)))
         for m in re.finditer(r"<text\b[^>]*>(.*?)</text>", svg, re.S)
     ]
 
@@ -192,9 +194,9 @@ def _svg_text(svg: str) -> list[str]:
 def english_words(text: str, data: Iterable[str]) -> list[str]:
     """The English words of `text` once each data string is cut out: a word counts unless it is
     a symbol (SYMBOLS), one letter, or holds a digit or "@" (R@5, NDCG@k, e5)."""
+    text = _IDS.sub(" ", text)  # first: a data string may be part of a path
     for item in sorted({d for d in data if d}, key=len, reverse=True):
         text = text.replace(item, " ")
-    text = _IDS.sub(" ", text)
     for phrase in PHRASES:
         text = text.replace(phrase, " ")
     found = []

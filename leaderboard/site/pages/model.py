@@ -106,6 +106,7 @@ def _noise_chart(sub: Entry, out: Output, prefix: str, lg: str) -> str:
 # they start with, and their message key: the English page shows the text as stored.
 CI_METHODS = (
     ("Wilson score interval at the cluster-bootstrap effective n", "model.ci_wilson_eff"),
+    ("percentile, cluster over question ids", "model.ci_percentile_cluster"),  # older files
 )
 
 

@@ -22,6 +22,11 @@ def esc(text: object) -> str:
     return html.escape("" if text is None else str(text), quote=True)
 
 
+def inline_code(text: object) -> str:
+    """Escape text for HTML and show its `backtick` spans as code (a command in a message)."""
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", esc(text))
+
+
 def md_text(text: object) -> str:
     """Escape text for a Markdown line (headings): HTML first, then Markdown punctuation."""
     return _MD_SPECIAL.sub(r"\\\1", esc(text).replace("\n", " "))
