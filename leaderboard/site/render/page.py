@@ -192,7 +192,8 @@ def model_cell(
         badges += " " + badge("partial", ui(lg, "badge.partial"), tip)
         note = ui(lg, "badge.partial_note", reasons=joined(lg, cov.reasons))
     cell = Cell.link(entry_name(sub, lg), f"{prefix}models/{sub.id}.html", badges)
-    return Cell(cell.value, cell.html, cell.sort, note)
+    # sorted by the stored name in every language: the same order and sort keys on each page
+    return Cell(cell.value, cell.html, sub.name, note)
 
 
 def reported_cell(model: ReportedModel, source: str, lg: str = DEFAULT) -> Cell:
