@@ -60,7 +60,7 @@ def render(data: SiteData) -> Output:
     out.pages["zh-vs-en.md"] = zh_vs_en_page(data, out)
     out.pages[PROBES_PATH] = probes_page(data, out)
     for lg in SITE_LANGS[1:]:
-        out.pages.update(translated_probes_page(data, out, lg))
+        out.pages.update(translated_probes_page(data, translations[lg], lg))
     for lang in LANGS:
         for ability in ABILITIES:
             out.pages[f"abilities/{lang}-{ability}.md"] = ability_page(data, lang, ability, out)
@@ -85,9 +85,9 @@ def render(data: SiteData) -> Output:
     out.pages["methodology.md"] = methodology_page(data, out)
     out.pages[REFERENCE_PAGE] = reference_page(out)
     for lg in SITE_LANGS[1:]:  # the other languages' pages of the retrieval track, methodology
-        out.pages.update(translated_retrieval_page(board, out, lg))
+        out.pages.update(translated_retrieval_page(board, translations[lg], lg))
         out.pages.update(question_pages(board.results, data.root, lg))
-        out.pages.update(translated_methodology_page(data, lg))
+        out.pages.update(translated_methodology_page(data, lg, translations[lg]))
         out.pages.update(translated_reference_page(lg))
     out.draw_charts()
     seen: set[str] = set()

@@ -13,7 +13,7 @@ import os
 import shutil
 from pathlib import Path
 
-from leaderboard.site.render.i18n import SITE_LANGS
+from leaderboard.site.render.i18n import DEFAULT, SITE_LANGS, ui
 
 
 def finish_languages(out_dir: Path) -> None:
@@ -21,6 +21,20 @@ def finish_languages(out_dir: Path) -> None:
     that repeat an English page word for word under <lang>/ (an untranslated page)."""
     share_static_files(out_dir)
     dedupe_search_index(out_dir / "search" / "search_index.json")
+    translate_permalinks(out_dir)
+
+
+def translate_permalinks(out_dir: Path) -> None:
+    """The headings' anchor title in each other language (theme.permalink): the toc extension
+    writes it from site/mkdocs.yml, one text for every language, and the plugin cannot override
+    a Markdown extension's options per language."""
+    english = f'title="{ui(DEFAULT, "theme.permalink")}"'
+    for lg in SITE_LANGS[1:]:
+        native = f'title="{ui(lg, "theme.permalink")}"'
+        for page in sorted((out_dir / lg).rglob("*.html")) if (out_dir / lg).is_dir() else ():
+            text = page.read_text(encoding="utf-8")
+            if english in text:
+                page.write_text(text.replace(english, native), encoding="utf-8")
 
 
 def share_static_files(out_dir: Path) -> None:

@@ -34,7 +34,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from leaderboard.backends.base import Backend, load_backend
+from leaderboard.backends.base import Backend
+from leaderboard.backends.registry import load_backend
 from leaderboard.core.errors import ConfigError, LeaderboardError, ResultsError
 from leaderboard.core.files import atomic_write_text
 from leaderboard.core.schema import PredictionRecord

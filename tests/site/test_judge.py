@@ -80,7 +80,7 @@ def test_ability_pages_show_judged_rates_beside_the_papers(tmp_path: Path) -> No
     assert (
         "37.5" in rej and "judge: Judge &lt;script&gt;alert(1)&lt;/script&gt; · n=40 of 100" in rej
     )
-    assert "3 unparsable" in rej and XSS not in rej
+    assert "3 more unparsable (not in n)" in rej and XSS not in rej
     # the paper's row: ChatGPT's Rej* (zh 43.33), named as the judge
     assert f'43.3<span class="lb-judge">judge: {PAPER_JUDGE}, as reported</span>' in rej
     cf = out.pages["abilities/en-counterfactual.md"]
@@ -94,13 +94,13 @@ def test_ability_pages_show_judged_rates_beside_the_papers(tmp_path: Path) -> No
                     if cell is not None and isinstance(cell.value, dict):
                         assert cell.value["judge"]
     model = out.pages["models/model-001.md"]
-    assert "LLM judge (Rej*, ED*)" in model and "0.41 [0.10, 0.70]" in model
+    assert r"LLM judge (Rej\*, ED\*)" in model and "0.41 [0.10, 0.70]" in model
 
 
 def test_judges_of_other_predictions_are_not_shown(tmp_path: Path) -> None:
     out = render(load_site_data(_repo(tmp_path, fingerprint="other-run")))
     assert "judge: Judge" not in out.pages["abilities/zh-rejection.md"]
-    assert "LLM judge (Rej*, ED*)" not in out.pages["models/model-001.md"]
+    assert r"LLM judge (Rej\*, ED\*)" not in out.pages["models/model-001.md"]
 
 
 def test_a_bad_judge_results_file_stops_the_build_naming_it(tmp_path: Path) -> None:

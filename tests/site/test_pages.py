@@ -334,7 +334,8 @@ def test_ability_page_has_curve_table_chart_and_reported_rows(out):
 
 def test_zh_vs_en_states_its_ci_method(out):
     page = out.pages["zh-vs-en.md"]
-    assert "percentile bootstrap" in page and "Dumbbell chart" in page
+    assert "Newcombe's method" in page and "Dumbbell chart" in page
+    assert "percentile bootstrap" not in page  # the method is not a bootstrap (issue 26)
     assert "zh − en" in page
 
 

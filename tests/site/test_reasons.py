@@ -11,8 +11,10 @@ from leaderboard.site.render.tables import Cell, Column, Row, Table, render_html
 CASES = [
     (
         "no zh overall: not measured: rejection, integration; not complete official data: noise",
-        "无 zh 总分：未评测：否定拒答、信息整合；未在完整的官方数据上评测：噪声鲁棒性",
+        "无 zh 总分（未评测：否定拒答、信息整合；未在完整的官方数据上评测：噪声鲁棒性）",
     ),
+    ("no overall score for en", "无 en 总分"),
+    ("no overall score for zh, en", "无 zh、en 总分"),
     ("not measured", "未评测"),
     ("not every instance run", "并非所有实例都已运行"),
     ("incomplete scores (missing cells)", "分数不完整（缺少单元格）"),
@@ -70,7 +72,7 @@ def test_missing_cell_reason_in_the_table_language_export_unchanged() -> None:
     cell = Cell.missing(why)
     table = Table("t", "T", (Column("x", "X"),), (Row({"x": cell}),), ui="zh")
     html = render_html(table)
-    assert '<span class="lb-why">无 zh 总分：未评测：否定拒答</span>' in html
+    assert '<span class="lb-why">无 zh 总分（未评测：否定拒答）</span>' in html
     assert cell.value == {"value": None, "missing": why}  # downloads keep the written text
     en = render_html(Table("t", "T", (Column("x", "X"),), (Row({"x": cell}),)))
     assert f'<span class="lb-why">{why}</span>' in en

@@ -30,6 +30,7 @@ from leaderboard.site.render.page import (
     prefix_for,
     reported_cell,
 )
+from leaderboard.site.render.reasons import joined
 from leaderboard.site.render.tables import Cell, Column, Row, Table
 
 RANKED_MODE = "strict"
@@ -48,7 +49,7 @@ def _ranking_columns(
         Column("overall", ui(lg, "col.overall"), True, defs.get("overall")),
         Column(
             "overall_other",
-            ui(lg, "col.overall_other", mode=other),
+            ui(lg, "col.overall_other", mode=ui(lg, f"modecode.{other}")),
             True,
             ui(lg, "col.overall_other_tip", mode_name=ui(lg, f"mode.{other}")),
         ),
@@ -108,7 +109,7 @@ def _ranking_row(
     rank_html = esc(ui(lg, "rank.baseline") if label == "baseline" else label)
     if unverified:
         label = "unverified"
-        rank_html = badge("unverified", ui(lg, "badge.unverified"), "; ".join(unverified))
+        rank_html = badge("unverified", ui(lg, "badge.unverified"), joined(lg, list(unverified)))
     cells: dict[str, Cell] = {
         "rank": Cell(label, rank_html, 10_000 if best is None else best),
         "model": model_cell(s, prefix, lang, lg=lg),
@@ -152,7 +153,7 @@ def ranking_table(data: SiteData, lang: str, mode: str, prefix: str, lg: str = D
     paired = data.comparisons.significance(lang, mode) if data.comparisons else {}
     # per language: one column per ability; combined: the two languages' overall scores
     parts = tuple(ABILITIES if lang != "all" else LANGS)
-    cols = _ranking_columns(definitions(data, mode), lang, parts, mode, lg)
+    cols = _ranking_columns(definitions(data, mode, lg), lang, parts, mode, lg)
     rows = [
         _ranking_row(subs[r.key], r.label, r.best, lang, mode, parts, prefix, lg)
         for r in rank_ranges(items, paired)

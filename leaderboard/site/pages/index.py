@@ -32,7 +32,7 @@ def downloads_page(out: Output, lg: str = DEFAULT, titles: dict[str, str] | None
         ui(lg, "downloads.intro_board") + "\n",
         '\n<ul class="lb-downloads">',
         *(
-            f"<li>{esc(ui(lg, f'downloads.board_{name}'))}: "
+            f"<li>{esc(ui(lg, f'downloads.board_{name}') + ui(lg, 'sep.label'))}"
             f'<a href="downloads/board-{name}.csv">CSV</a> · '
             f'<a href="downloads/board-{name}.json">JSON</a></li>'
             for name in BOARD_FILES
@@ -43,7 +43,8 @@ def downloads_page(out: Output, lg: str = DEFAULT, titles: dict[str, str] | None
     ]
     for t in sorted(out.tables, key=lambda t: t.id):
         lines.append(
-            f'<li>{esc(titles.get(t.id, t.title))}: <a href="downloads/{esc(t.id)}.csv">CSV</a> · '
+            f"<li>{esc(titles.get(t.id, t.title) + ui(lg, 'sep.label'))}"
+            f'<a href="downloads/{esc(t.id)}.csv">CSV</a> · '
             f'<a href="downloads/{esc(t.id)}.json">JSON</a></li>'
         )
     lines.append("</ul>\n")

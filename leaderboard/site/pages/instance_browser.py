@@ -6,14 +6,15 @@ parts are shared by every language's page.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 
 from leaderboard.board.load import SiteData
 from leaderboard.core.types import LANGS, PROBES
 from leaderboard.site.pages.instances import FETCH_HINT, Group, group_docs, split_parts
-from leaderboard.site.render.fmt import esc, json_for_script, rate_key
+from leaderboard.site.render.fmt import esc, inline_code, json_for_script, rate_key
 from leaderboard.site.render.i18n import DEFAULT, SITE_LANGS, localized, ui, ui_count
-from leaderboard.site.render.page import Output, front_matter
+from leaderboard.site.render.page import Output, front_matter, shown_name
 
 # The browser script's strings (assets/lb.js reads them from the page, never from literals)
 JS_KEYS = (
@@ -42,11 +43,29 @@ JS_KEYS = (
 )
 
 
-def _problem_text(problem: str, lg: str) -> str:
-    """Why a page has no passages: the fetch hint, or the loader's message (it names the file)."""
+# The data loader's message for a missing file (data/splits.py), which a page in another
+# language says in its own words: the file and the split are data, the advice is the fetch hint.
+_MISSING = re.compile(
+    r"(?P<file>\S+) is missing \(needed for (?P<lang>zh|en) (?P<ability>[a-z]+)\)\..*", re.S
+)
+
+
+def _problem_html(problem: str, lg: str) -> str:
+    """Why a page has no passages (escaped HTML): the fetch hint, or the loader's message (it
+    names the file); on a page of another language a missing file in that language, any other
+    message quoted as the loader wrote it (English, marked so)."""
     if problem == FETCH_HINT:
-        return ui(lg, "inst.fetch_hint")
-    return ui(lg, "inst.load_failed", reason=problem)
+        return inline_code(ui(lg, "inst.fetch_hint"))
+    if lg == DEFAULT:
+        return inline_code(ui(lg, "inst.load_failed", reason=problem))
+    m = _MISSING.fullmatch(problem)
+    if m is not None:
+        split = {"lang": ui(lg, f"lang.{m['lang']}"), "ability": ui(lg, f"ability.{m['ability']}")}
+        return inline_code(
+            ui(lg, "inst.missing_file", file=m["file"], **split) + ui(lg, "inst.fetch_hint")
+        )
+    quoted = f'<span class="lb-quote" lang="en">{esc(problem)}</span>'
+    return inline_code(ui(lg, "inst.load_failed", reason="\x00")).replace("\x00", quoted)
 
 
 def _page(g: Group, manifest: dict[str, object], problem: str | None, lg: str) -> str:
@@ -59,7 +78,7 @@ def _page(g: Group, manifest: dict[str, object], problem: str | None, lg: str) -
         title = ui(lg, "inst.title", **names, rate=rate_key(g.noise_rate))
     parts = [front_matter(search_exclude=True) + f"# {esc(title)}\n"]
     if problem:
-        parts.append(f'\n<p class="lb-warn">{esc(_problem_text(problem, lg))}</p>\n')
+        parts.append(f'\n<p class="lb-warn">{_problem_html(problem, lg)}</p>\n')
     summary = ui(
         lg,
         "inst.summary",
@@ -72,7 +91,8 @@ def _page(g: Group, manifest: dict[str, object], problem: str | None, lg: str) -
         '\n<div id="lb-instances" class="lb-instances"><noscript>'
         f"{esc(ui(lg, 'inst.noscript'))}</noscript></div>\n"
     )
-    shown = {**manifest, "pass_rule": ui(lg, f"inst.pass_rule.{g.ability}")}
+    models = [{**m, "name": shown_name(m["id"], m["name"], lg)} for m in manifest["models"]]
+    shown = {**manifest, "models": models, "pass_rule": ui(lg, f"inst.pass_rule.{g.ability}")}
     strings = {k: ui(lg, f"inst.js.{k}") for k in JS_KEYS}
     parts.append(
         '\n<script type="application/json" id="lb-instances-data">'

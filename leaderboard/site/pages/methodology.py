@@ -14,7 +14,7 @@ from leaderboard.site.pages.scorer_agreement import agreement_section
 from leaderboard.site.render.fmt import esc
 from leaderboard.site.render.i18n import DEFAULT, localized, ui
 from leaderboard.site.render.i18n import table as message_table
-from leaderboard.site.render.page import Output, definitions
+from leaderboard.site.render.page import Output, definitions, entry_name
 from leaderboard.site.render.tables import Cell, Column, Row, Table
 
 # Measured figures quoted in the prose (tests/test_intervals.py, tests/test_ranked.py): kept here,
@@ -82,10 +82,7 @@ def audit_section(root: Path | None, out: Output, lg: str = DEFAULT) -> str:
         id="data-audit",
         title=ui(lg, "method.audit_title"),
         columns=tuple(Column(k, _audit_column(k, lg), k == "id") for k in keys),
-        rows=tuple(
-            Row({k: Cell.text(_plain(r.get(k)), r.get(k) if k == "id" else None) for k in keys})
-            for r in rows
-        ),
+        rows=tuple(Row({k: _audit_cell(k, r.get(k)) for k in keys}) for r in rows),
         note=ui(lg, "method.audit_note_one") if n == 1 else ui(lg, "method.audit_note", n=n),
         ui=lg,
     )
@@ -96,6 +93,17 @@ def _audit_column(key: str, lg: str) -> str:
     """A finding field's column label (method.audit_col_<key>), the field name when unknown."""
     name = f"method.audit_col_{key}"
     return ui(lg, name) if name in message_table(DEFAULT) else key
+
+
+def _audit_cell(key: str, value: object) -> Cell:
+    """A finding's field: the kind is an identifier (code, as the prose writes it), the detail
+    English as the audit writes it (marked lang="en": quoted data on a page of any language)."""
+    plain = _plain(value)
+    if key == "kind" and plain is not None:
+        return Cell(plain, f"<code>{esc(plain)}</code>")
+    if key == "detail" and plain is not None:
+        return Cell(plain, f'<span class="lb-quote" lang="en">{esc(plain)}</span>')
+    return Cell.text(plain, value if key == "id" else None)  # type: ignore[arg-type]
 
 
 def _plain(value: object) -> object:
@@ -124,7 +132,8 @@ def baseline_table(data: SiteData, lg: str = DEFAULT) -> Table | None:
     rows = []
     for s in subs:
         for lang in LANGS:
-            cells = {"model": Cell.text(s.name, s.name), "lang": Cell.text(lang)}
+            name = entry_name(s, lg)
+            cells = {"model": Cell.text(name, name), "lang": Cell.text(lang)}
             for mode, ability, metric, _label in BASELINE_COLUMNS:
                 e = score_entry(s.results, lang, ability, mode, metric)
                 key = f"{mode}_{ability}_{metric}"
@@ -178,7 +187,7 @@ def _prose(lg: str) -> str:
             ui(lg, "method.hedge"),
             ui(lg, "method.strict"),
             ui(lg, "method.baselines"),
-            ui(lg, "method.intervals", sims=COVERAGE_SIMS),
+            ui(lg, "method.intervals", sims=COVERAGE_SIMS, diff_ci=ui(lg, "method.diff_ci")),
             coverage_table(lg),
             ui(lg, "method.ranks", **RANK_FIGURES),
             ui(lg, "method.trust"),
@@ -195,7 +204,7 @@ def methodology_page(data: SiteData, out: Output, lg: str = DEFAULT) -> str:
         parts.append(out.table(table, ""))
     parts.append(agreement_section(out, lg))
     for mode in ("rgb", "strict"):
-        defs = definitions(data, mode)
+        defs = definitions(data, mode, lg)
         if defs:
             parts.append(f"\n### {ui(lg, f'method.defs_heading_{mode}')}\n")
             parts.append(
@@ -211,7 +220,11 @@ def methodology_page(data: SiteData, out: Output, lg: str = DEFAULT) -> str:
     return "\n".join(parts)
 
 
-def translated_methodology_page(data: SiteData, lg: str) -> dict[str, str]:
+def translated_methodology_page(
+    data: SiteData, lg: str, scratch: Output | None = None
+) -> dict[str, str]:
     """The page in language `lg` by docs path; its tables are the English page's (downloads
-    already written), so they go to a scratch Output."""
-    return {localized("methodology.md", lg): methodology_page(data, Output(), lg)}
+    already written), so they go to a scratch Output (the build's translation scratch: their
+    titles in `lg` name the downloads)."""
+    scratch = Output() if scratch is None else scratch
+    return {localized("methodology.md", lg): methodology_page(data, scratch, lg)}

@@ -12,6 +12,7 @@ from leaderboard.core.types import ABILITIES, LANGS, MODES
 from leaderboard.site.pages.model_tables import (
     ability_name,
     cells_table,
+    code_label,
     judge_table,
     scores_table,
 )
@@ -21,6 +22,7 @@ from leaderboard.site.render.i18n import DEFAULT, localized, ui
 from leaderboard.site.render.page import (
     Output,
     badge,
+    entry_name,
     front_matter,
     model_size_and_quant,
     prefix_for,
@@ -33,7 +35,9 @@ def _kv(rows: list[tuple[str, object]]) -> str:
     body = []
     for k, v in rows:
         text = v if isinstance(v, str) else json.dumps(v, ensure_ascii=False, sort_keys=True)
-        body.append(f'<tr><th scope="row">{esc(k)}</th><td><code>{esc(text)}</code></td></tr>')
+        body.append(
+            f'<tr><th scope="row"><code>{esc(k)}</code></th><td><code>{esc(text)}</code></td></tr>'
+        )
     return (
         '\n\n<div class="lb-scroll"><table class="lb-kv"><tbody>'
         + "".join(body)
@@ -44,6 +48,7 @@ def _kv(rows: list[tuple[str, object]]) -> str:
 def _header(sub: Entry, lg: str) -> list[str]:
     """Title, badges and the one-line summary (entry, weights, size, backend, coverage)."""
     prov = sub.results.provenance
+    name = entry_name(sub, lg)
     size, quant = model_size_and_quant(sub, lg)
     cov = coverage(sub.results, None)
     badges = badge("measured", ui(lg, "badge.measured"))
@@ -63,7 +68,7 @@ def _header(sub: Entry, lg: str) -> list[str]:
         expected=cov.expected,
     )
     parts = [
-        front_matter(title=sub.name) + f"# {md_text(sub.name)}\n",
+        front_matter(title=name) + f"# {md_text(name)}\n",
         f"\n<p>{badges}</p>\n",
         f"\n<p>{summary}</p>\n",
     ]
@@ -82,7 +87,7 @@ def _noise_chart(sub: Entry, out: Output, prefix: str, lg: str) -> str:
             if cs:
                 series.append(
                     charts.Series(
-                        f"{lang} {mode}",
+                        f"{lang} {code_label(lg, 'modecode', mode)}",
                         tuple(c.noise_rate for c in cs),
                         tuple(c.accuracy for c in cs),
                         tuple(c.accuracy_ci[0] if c.accuracy_ci else None for c in cs),
@@ -92,9 +97,26 @@ def _noise_chart(sub: Entry, out: Output, prefix: str, lg: str) -> str:
                 )
     if not series:
         return ""
-    alt = ui(lg, "model.chart_alt", name=sub.name) + ui(lg, "abpage.cliff_alt")
-    args = (series, ui(lg, "model.chart_title", name=sub.name), lg)
+    name = entry_name(sub, lg)
+    alt = ui(lg, "model.chart_alt", name=name) + ui(lg, "abpage.cliff_alt")
+    args = (series, ui(lg, "model.chart_title", name=name), lg)
     return out.chart(f"model-{sub.id}-noise", charts.noise_curve, args, alt, prefix, lg)
+
+
+# The interval methods the statistics write into results.json (bootstrap.method), by the words
+# they start with, and their message key: the English page shows the text as stored.
+CI_METHODS = (
+    ("Wilson score interval at the cluster-bootstrap effective n", "model.ci_wilson_eff"),
+    ("percentile, cluster over question ids", "model.ci_percentile_cluster"),  # older files
+)
+
+
+def ci_method(text: str, lg: str) -> str:
+    """The results file's interval method in `lg`: a known method's translation, else as stored."""
+    if lg == DEFAULT:
+        return text
+    key = next((k for start, k in CI_METHODS if text.startswith(start)), None)
+    return text if key is None else ui(lg, key)
 
 
 def _files(sub: Entry) -> str:
@@ -164,7 +186,7 @@ def model_page(sub: Entry, out: Output, lg: str = DEFAULT) -> str:
     ci_text = ui(
         lg,
         "model.ci_text",
-        method=esc(bs.method),
+        method=esc(ci_method(bs.method, lg)),
         resamples=bs.resamples,
         seed=bs.seed,
         confidence=esc(pct(bs.confidence, 0)),

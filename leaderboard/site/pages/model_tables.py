@@ -7,7 +7,7 @@ from leaderboard.board.load import Entry
 from leaderboard.core.types import ABILITIES, LANGS, MODES, PROBES
 from leaderboard.site.render.fmt import esc
 from leaderboard.site.render.i18n import DEFAULT, table, ui
-from leaderboard.site.render.page import judged_cell
+from leaderboard.site.render.page import definition_text, entry_name, judged_cell
 from leaderboard.site.render.tables import Cell, Column, Row, Table
 
 
@@ -19,6 +19,14 @@ def ability_name(ability: str, lg: str = DEFAULT) -> str:
     """An ability's (or probe's) display name; an unknown one as written in the results."""
     key = f"ability.{ability}"
     return ui(lg, key) if key in table(DEFAULT) else ability
+
+
+def code_label(lg: str, group: str, code: str) -> str:
+    """A code the results files use (a language, mode or metric key) as a page in `lg` shows it:
+    the English pages show the code, another language its word from the message tables
+    (`group`.<code>), or the code when they have none."""
+    key = f"{group}.{code}"
+    return ui(lg, key) if lg != DEFAULT and key in table(DEFAULT) else code
 
 
 def scores_table(sub: Entry, lg: str = DEFAULT) -> Table:
@@ -37,10 +45,13 @@ def scores_table(sub: Entry, lg: str = DEFAULT) -> Table:
         first = next(iter(by_mode.values()))
         complete = all(e.complete for e in by_mode.values())
         cells = {
-            "lang": Cell.text(lang),
+            "lang": Cell.text(code_label(lg, "langcode", lang)),
             "ability": Cell.text(ability_name(ability, lg)),
             "metric": Cell(
-                metric, f'<span title="{esc(first.definition)}">{esc(metric)}</span>', metric
+                metric,
+                f'<span title="{esc(definition_text(first, lg))}">'
+                f"{esc(code_label(lg, 'metric', metric))}</span>",
+                metric,
             ),
             "n": Cell.text(first.n_questions, first.n_questions),
             "complete": Cell.text(ui(lg, f"model.complete_{'yes' if complete else 'no'}")),
@@ -60,7 +71,7 @@ def scores_table(sub: Entry, lg: str = DEFAULT) -> Table:
     )
     return Table(
         id=f"model-{sub.id}-scores",
-        title=ui(lg, "model.scores_title", name=sub.name),
+        title=ui(lg, "model.scores_title", name=entry_name(sub, lg)),
         columns=_columns(lg, spec),
         rows=tuple(rows),
         note=ui(lg, "model.scores_note"),
@@ -84,9 +95,11 @@ def cells_table(sub: Entry, lg: str = DEFAULT) -> Table:
             Row(
                 {
                     "lang": Cell.text(c.lang),
-                    "ability": Cell.text(c.ability),
+                    "ability": Cell.text(
+                        c.ability if lg == DEFAULT else ability_name(c.ability, lg)
+                    ),
                     "noise_rate": Cell.text(f"{c.noise_rate:.1f}", c.noise_rate),
-                    "mode": Cell.text(c.mode),
+                    "mode": Cell.text(code_label(lg, "modecode", c.mode)),
                     "accuracy": Cell.rate(c.accuracy, c.accuracy_ci),
                     "rejection": Cell.rate(c.rejection_rate, c.rejection_rate_ci),
                     "over_refusal": Cell.rate(c.over_refusal_rate),
@@ -118,7 +131,7 @@ def cells_table(sub: Entry, lg: str = DEFAULT) -> Table:
     )
     return Table(
         id=f"model-{sub.id}-cells",
-        title=ui(lg, "model.cells_title", name=sub.name),
+        title=ui(lg, "model.cells_title", name=entry_name(sub, lg)),
         columns=_columns(lg, spec),
         rows=tuple(rows),
         ui=lg,
@@ -156,7 +169,7 @@ def judge_table(sub: Entry, lg: str = DEFAULT) -> Table:
             )
     return Table(
         id=f"model-{sub.id}-judge",
-        title=ui(lg, "model.judge_title", name=sub.name),
+        title=ui(lg, "model.judge_title", name=entry_name(sub, lg)),
         columns=(
             Column("lang", ui(lg, "col.lang")),
             Column("metric", ui(lg, "model.col_metric")),

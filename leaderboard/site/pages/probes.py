@@ -15,7 +15,7 @@ from leaderboard.core.schema import ProbeEntry
 from leaderboard.core.types import LANGS
 from leaderboard.site.render import charts
 from leaderboard.site.render.i18n import DEFAULT, localized, ui
-from leaderboard.site.render.page import Output, front_matter, model_cell, prefix_for
+from leaderboard.site.render.page import Output, entry_name, front_matter, model_cell, prefix_for
 from leaderboard.site.render.tables import Cell, Column, Row, Table
 
 PATH = "retrieval-to-answer.md"
@@ -160,7 +160,7 @@ def cliff_table(data: SiteData, mode: str, prefix: str, lg: str = DEFAULT) -> Ta
 def _stack_chart(data: SiteData, out: Output, mode: str, prefix: str, lg: str = DEFAULT) -> str:
     labels, parts = [], {k: [] for k, _ in STACK}
     for s, lang in _measured(data, "chain"):
-        labels.append(f"{s.name} ({lang})")
+        labels.append(ui(lg, "probes.bar_label", name=entry_name(s, lg), lang=lang))
         for key, _ in STACK:
             e = probe_entry(s.results, lang, "chain", key, mode)
             parts[key].append(e.value if e and e.value is not None else 0.0)
@@ -196,8 +196,10 @@ def probes_page(data: SiteData, out: Output, lg: str = DEFAULT) -> str:
 def translated_probes_page(data: SiteData, out: Output, lg: str) -> dict[str, str]:
     """The page in language `lg` by docs path. Its tables are the English page's (downloads
     already written), so they go to a scratch Output; its charts carry translated text, so
-    they are queued on `out` under their own names."""
+    they are queued on `out` under their own names; `out` (the build's translation scratch)
+    collects the tables too, for the downloads page's titles in `lg`."""
     scratch = Output()
     page = probes_page(data, scratch, lg)
     out.pending_charts.update(scratch.pending_charts)
+    out.tables += scratch.tables
     return {localized(PATH, lg): page}

@@ -14,7 +14,7 @@ from leaderboard.retrieval.metrics import unpaired_diff
 from leaderboard.retrieval.results import GridResult, RetrievalBoard, RetrievalResult
 from leaderboard.site.render import charts
 from leaderboard.site.render.fmt import esc, slug
-from leaderboard.site.render.i18n import DEFAULT, localized, ui
+from leaderboard.site.render.i18n import DEFAULT, localized, table, ui
 from leaderboard.site.render.page import Output, badge, front_matter
 from leaderboard.site.render.tables import Cell, Column, Row, Table
 
@@ -54,7 +54,7 @@ def _metrics_table(results: list[RetrievalResult], setting: str, lg: str) -> Tab
         cells = {
             "split": _split_cell(r, lg),
             "lang": Cell.text(r.lang),
-            "retriever": Cell.text(r.retriever),
+            "retriever": Cell.text(retriever_name(r.retriever, lg)),
             "n": Cell(r.n_evaluated, esc(f"{r.n_evaluated} / {r.n_questions}"), r.n_evaluated),
             # a link, not sorted by its text (which differs between languages)
             "view": replace(
@@ -67,11 +67,20 @@ def _metrics_table(results: list[RetrievalResult], setting: str, lg: str) -> Tab
     note = ui(lg, "retr.metrics_note")
     if setting == "corpus" and results and results[0].chunking is not None:
         c = results[0].chunking
-        note += ui(
-            lg, "retr.chunks_note", size=c.size, tokenizer=c.tokenizer, overlap=f"{c.overlap:g}"
-        )
+        tokenizer = c.tokenizer
+        if lg != DEFAULT and tokenizer == ui(DEFAULT, "retr.tokenizer_regex"):
+            tokenizer = ui(lg, "retr.tokenizer_regex")  # the chunker's own name, translated
+        overlap = f"{c.overlap:g}"
+        note += ui(lg, "retr.chunks_note", size=c.size, tokenizer=tokenizer, overlap=overlap)
     title = ui(lg, f"retr.setting_{setting}")
     return Table(f"retrieval-{setting}", title, tuple(cols), tuple(rows), note=note, ui=lg)
+
+
+def retriever_name(retriever: str, lg: str) -> str:
+    """A retriever's id (bm25, dense, hybrid) as a page in `lg` names it: the English page shows
+    the id, another language its name from the message tables (retr.retriever_<id>)."""
+    key = f"retr.retriever_{retriever}"
+    return ui(lg, key) if lg != DEFAULT and key in table(DEFAULT) else retriever
 
 
 def _gap_table(results: list[RetrievalResult], lg: str) -> Table:
@@ -99,7 +108,7 @@ def _gap_table(results: list[RetrievalResult], lg: str) -> Table:
             continue
         cells = {
             "setting": Cell.text(r.setting),
-            "retriever": Cell.text(r.retriever),
+            "retriever": Cell.text(retriever_name(r.retriever, lg)),
             "en": _split_cell(r, lg),
         }
         for m in GAP_METRICS:
@@ -141,8 +150,8 @@ def _paired_table(board: RetrievalBoard, lg: str) -> Table:
                     {
                         "split": Cell.text(p.split),
                         "setting": Cell.text(p.setting),
-                        "a": Cell.text(p.a),
-                        "b": Cell.text(p.b),
+                        "a": Cell.text(retriever_name(p.a, lg)),
+                        "b": Cell.text(retriever_name(p.b, lg)),
                         "metric": Cell.text(c["metric"]),
                         "n": Cell.text(c["n"], c["n"]),  # type: ignore[arg-type]
                         "diff": Cell.rate(c["diff"], tuple(ci) if ci else None),  # type: ignore[arg-type]
@@ -165,7 +174,7 @@ def _grid_section(g: GridResult, out: Output, lg: str) -> str:
     sizes = sorted({c.size for c in g.cells})
     overlaps = sorted({c.overlap for c in g.cells})
     cell = {(c.size, c.overlap): c for c in g.cells}
-    text = f"\n### {esc(g.split)} · {esc(g.retriever)}\n\n"
+    text = f"\n### {esc(g.split)} · {esc(retriever_name(g.retriever, lg))}\n\n"
     if not g.complete:
         text += ui(lg, "retr.grid_incomplete") + "\n\n"
     suffix = "" if lg == DEFAULT else f"-{lg}"  # the charts' text is in the page's language
@@ -178,13 +187,20 @@ def _grid_section(g: GridResult, out: Output, lg: str) -> str:
             [f"{s}" for s in sizes],
             [f"{o:.0%}" for o in overlaps],
             values,
-            ui(lg, "retr.grid_chart_title", split=g.split, retriever=g.retriever, metric=metric),
+            ui(
+                lg,
+                "retr.grid_chart_title",
+                split=g.split,
+                retriever=retriever_name(g.retriever, lg),
+                metric=metric,
+            ),
             ui(lg, "retr.col_overlap"),
             ui(lg, "retr.grid_ylabel"),
             ui(lg, "retr.grid_not_run"),
         )
         name = f"retrieval-grid-{slug(g.split)}-{slug(g.retriever)}-{slug(metric)}{suffix}"
-        alt = ui(lg, "retr.grid_alt", split=g.split, retriever=g.retriever, metric=metric)
+        retriever = retriever_name(g.retriever, lg)
+        alt = ui(lg, "retr.grid_alt", split=g.split, retriever=retriever, metric=metric)
         text += out.chart(name, charts.heatmap, args, alt, "")
     cols = (
         _col("size", lg),
@@ -205,7 +221,8 @@ def _grid_section(g: GridResult, out: Output, lg: str) -> str:
         )
         for c in g.cells
     )
-    title = ui(lg, "retr.grid_table_title")
+    retriever = retriever_name(g.retriever, lg)  # named: the downloads list it among all
+    title = ui(lg, "retr.grid_table_title", split=g.split, retriever=retriever)
     table = Table(f"retrieval-grid-{slug(g.split)}-{slug(g.retriever)}", title, cols, rows, ui=lg)
     return text + out.table(table, "") + "\n"
 
@@ -239,8 +256,11 @@ def retrieval_page(board: RetrievalBoard, out: Output, lg: str = DEFAULT) -> str
 
 def translated_retrieval_page(board: RetrievalBoard, out: Output, lg: str) -> dict[str, str]:
     """The page in language `lg` by docs path: tables to a scratch Output (the English page's
-    downloads are already written), the heat maps, whose text is translated, queued on `out`."""
+    downloads are already written), the heat maps, whose text is translated, queued on `out`;
+    `out` (the build's translation scratch) collects the tables too, for the downloads page's
+    titles in `lg`."""
     scratch = Output()
     page = retrieval_page(board, scratch, lg)
     out.pending_charts.update(scratch.pending_charts)
+    out.tables += scratch.tables
     return {localized(PAGE, lg): page}

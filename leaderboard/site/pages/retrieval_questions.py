@@ -14,9 +14,9 @@ from pathlib import Path
 from leaderboard.core.errors import LeaderboardError
 from leaderboard.retrieval.results import RetrievalResult
 from leaderboard.retrieval.split import Question, load_retrieval_split
-from leaderboard.site.pages.retrieval import question_page_path
+from leaderboard.site.pages.retrieval import question_page_path, retriever_name
 from leaderboard.site.render.fmt import esc
-from leaderboard.site.render.i18n import DEFAULT, localized, ui
+from leaderboard.site.render.i18n import DEFAULT, localized, table, ui
 from leaderboard.site.render.page import front_matter
 
 SNIPPET = 160
@@ -52,7 +52,10 @@ def _text(questions: dict[str, Question], qid: str, ref: dict) -> str | None:
 
 
 def _ref_label(ref: dict, lg: str) -> str:
-    where = f"{ref.get('field')}[{ref.get('index')}]"
+    field = str(ref.get("field"))
+    if f"retr.q_field_{field}" in table(DEFAULT):  # positive / negative: RGB's passage lists
+        field = ui(lg, f"retr.q_field_{field}")
+    where = f"{field}[{ref.get('index')}]"
     if "qid" in ref:
         where = ui(
             lg,
@@ -91,7 +94,10 @@ def _pager(r: RetrievalResult, page: int, n_pages: int, lg: str) -> str:
     return ui(lg, "retr.q_pager", links=" · ".join(links)) + "\n\n"
 
 
-def _block(q, questions: dict[str, Question] | None, lg: str) -> str:
+def _block(q, questions: dict[str, Question] | None, lg: str, data_lang: str = "") -> str:
+    """One question's ranking; its question and passage text are data quoted as written, in
+    `data_lang`: marked so (class lb-quote, lang) for screen readers and the zh pages' scan."""
+    mark_lang = ' class="lb-quote"' + (f' lang="{esc(data_lang)}"' if data_lang else "")
     query = questions[q.qid].query if questions and q.qid in questions else None
     if not q.values:
         first = ui(lg, "retr.q_no_relevant")
@@ -101,7 +107,7 @@ def _block(q, questions: dict[str, Question] | None, lg: str) -> str:
         first = ui(lg, "retr.q_not_ranked")
     summary = f"<b>{esc(q.qid)}</b> · {esc(first)}"
     if query:
-        summary += f" · {esc(query)}"
+        summary += f" · <span{mark_lang}>{esc(query)}</span>"
     items = []
     for d in q.top:
         snippet = _text(questions, q.qid, d.ref) if questions else None
@@ -111,11 +117,11 @@ def _block(q, questions: dict[str, Question] | None, lg: str) -> str:
             f"<li{cls}><code>{esc(d.id)}</code> {esc(f'{d.score:.4g}')} "
             + (f"<strong>✓ {esc(mark)}</strong> " if mark else "")
             + f"<small>{esc(_ref_label(d.ref, lg))}</small>"
-            + (f"<br>{esc(snippet)}" if snippet else "")
+            + (f"<br><span{mark_lang}>{esc(snippet)}</span>" if snippet else "")
             + "</li>"
         )
     none = ui(lg, "retr.q_none")
-    ranks = ", ".join("—" if x is None else str(x) for x in q.relevant_ranks) or none
+    ranks = ui(lg, "sep.list").join("—" if x is None else str(x) for x in q.relevant_ranks) or none
     return (
         f"<details><summary>{summary}</summary><p>{esc(ui(lg, 'retr.q_all_ranks', ranks=ranks))}"
         f"</p><ol>{''.join(items)}</ol></details>"
@@ -128,7 +134,8 @@ def _head(r: RetrievalResult, found: bool, lg: str) -> str:
     partial = ui(lg, "retr.q_partial") if r.partial else ""
     head = (
         front_matter()
-        + f"# {esc(r.split)}{esc(partial)} · {esc(r.setting)} · {esc(r.retriever)}\n\n"
+        + f"# {esc(r.split)}{esc(partial)} · {esc(r.setting)} · "
+        + f"{esc(retriever_name(r.retriever, lg))}\n\n"
         + esc(ui(lg, "retr.q_intro", top=TOP, relevant=rel))
         + "\n\n"
     )
@@ -157,7 +164,7 @@ def question_pages(
         n_pages = max(1, -(-len(r.per_question) // PER_PAGE))
         for page in range(1, n_pages + 1):
             part = r.per_question[(page - 1) * PER_PAGE : page * PER_PAGE]
-            blocks = "".join(_block(q, questions, lg) for q in part)
+            blocks = "".join(_block(q, questions, lg, r.lang) for q in part)
             pages[localized(_page_path(r, page), lg)] = (
                 head + _pager(r, page, n_pages, lg) + f'<div class="lb-retq">{blocks}</div>\n'
             )

@@ -118,7 +118,8 @@ def _type(node: dict[str, Any], lg: str) -> str:
     names (string, integer...) stay as the schema spells them."""
     name = _ref(node)
     if name is not None:
-        return f'<a href="#{esc(name.lower())}">{esc(ui(lg, "subref.block", name=name))}</a>'
+        block = ui(lg, "subref.block", name=f"<code>{esc(name)}</code>")  # a schema name: code
+        return f'<a href="#{esc(name.lower())}">{block}</a>'
     if "anyOf" in node:
         return esc(ui(lg, "subref.or")).join(_type(n, lg) for n in node["anyOf"])
     kind = node.get("type", "any")
@@ -126,7 +127,7 @@ def _type(node: dict[str, Any], lg: str) -> str:
         return ui(lg, "subref.list_of", type=_type(node.get("items", {}), lg))
     if kind == "object" and isinstance(node.get("additionalProperties"), dict):
         return ui(lg, "subref.map_to", type=_type(node["additionalProperties"], lg))
-    return esc(ui(lg, "subref.any") if kind == "any" else kind)
+    return esc(ui(lg, "subref.any")) if kind == "any" else f"<code>{esc(kind)}</code>"
 
 
 def _allowed(node: dict[str, Any], lg: str) -> str:

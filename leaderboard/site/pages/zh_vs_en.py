@@ -7,7 +7,7 @@ from leaderboard.board.ranking import Difference, probe_entry, score_entry, zh_m
 from leaderboard.core.types import ABILITIES
 from leaderboard.site.render import charts
 from leaderboard.site.render.i18n import DEFAULT, localized, ui
-from leaderboard.site.render.page import Output, front_matter, model_cell, prefix_for
+from leaderboard.site.render.page import Output, entry_name, front_matter, model_cell, prefix_for
 from leaderboard.site.render.tables import Cell, Column, Row, Table
 
 
@@ -23,7 +23,7 @@ def _diff_row(s: Entry, a: str, mode: str, prefix: str, lg: str = DEFAULT) -> Ro
     d = zh_minus_en(s.results, a, mode)
     better = "—"
     if d is not None and d.ci is not None and (d.ci[0] > 0 or d.ci[1] < 0):
-        better = "zh" if d.value > 0 else "en"
+        better = "zh" if d.value > 0 else "en"  # language codes: data
     return Row(
         {
             "model": model_cell(s, prefix, compact=True, lg=lg),
@@ -92,19 +92,22 @@ def _reliance_table(data: SiteData, mode: str, prefix: str, lg: str = DEFAULT) -
 def _dumbbell_charts(
     data: SiteData, out: Output, mode: str, prefix: str, lg: str = DEFAULT
 ) -> list[str]:
-    """The charts (drawn once, in English: their SVG text is not translated yet) with alt text
-    and caption in language `lg`."""
+    """The charts with their title, axis label, alt text and caption in language `lg` (a chart
+    of another language is a file of its own, charts/<lg>/)."""
     figures = []
     for a in ("overall", *ABILITIES):
         pairs = []
         for s in sorted(data.submissions, key=lambda s: s.id):
             zh = score_entry(s.results, "zh", a, mode)
             en = score_entry(s.results, "en", a, mode)
-            pairs.append(charts.Pair(s.name, zh.value if zh else None, en.value if en else None))
+            pairs.append(
+                charts.Pair(entry_name(s, lg), zh.value if zh else None, en.value if en else None)
+            )
         if any(p.zh is not None or p.en is not None for p in pairs):
             alt = ui(lg, "zhen.chart_alt", ability=ui(lg, f"ability.{a}"))
-            args = (pairs, f"{ui(DEFAULT, f'ability.{a}')}: zh vs en")
-            figures.append(out.chart(f"zh-vs-en-{a}", charts.dumbbell, args, alt, prefix))
+            title = ui(lg, "zhen.chart_title", ability=ui(lg, f"ability.{a}"))
+            args = (pairs, title, ui(lg, "zhen.chart_xlabel"))
+            figures.append(out.chart(f"zh-vs-en-{a}", charts.dumbbell, args, alt, prefix, lg))
     return figures
 
 
@@ -112,7 +115,8 @@ def zh_vs_en_page(data: SiteData, out: Output, lg: str = DEFAULT) -> str:
     """The page with its interface in language `lg` (the numbers are the same in every one)."""
     path = "zh-vs-en.md"
     prefix = prefix_for(path)
-    parts = [front_matter() + f"# {ui(lg, 'zhen.title')}\n", ui(lg, "zhen.intro") + "\n"]
+    intro = ui(lg, "zhen.intro", diff_ci=ui(lg, "method.diff_ci"))  # one sentence, two pages
+    parts = [front_matter() + f"# {ui(lg, 'zhen.title')}\n", intro + "\n"]
     for mode in ("rgb", "strict"):
         parts.append(f"\n## {ui(lg, f'mode.{mode}').capitalize()}\n")
         parts.append(out.table(_diff_table(data, mode, prefix, lg), prefix))

@@ -184,8 +184,9 @@ class Pair:
     en: float | None
 
 
-def dumbbell(pairs: list[Pair], title: str) -> str:
-    """zh and en score per model, one line each: the segment shows which language is ahead."""
+def dumbbell(pairs: list[Pair], title: str, xlabel: str = "score (%)") -> str:
+    """zh and en score per model, one line each: the segment shows which language is ahead;
+    `xlabel` in the page language (the legend's zh and en are language codes, data)."""
     pairs = [p for p in pairs if p.zh is not None or p.en is not None]
     n = len(pairs)
     with plt.rc_context(_RC):
@@ -214,7 +215,7 @@ def dumbbell(pairs: list[Pair], title: str) -> str:
         ax.set_yticklabels([label(p.label) for p in pairs], fontsize=7)
         ax.set_ylim(-0.7, max(n, 1) - 0.3)
         ax.set_xlim(0, 100)
-        ax.set_xlabel("score (%)")
+        ax.set_xlabel(xlabel)
         ax.set_title(label(title, MAX_TITLE), loc="left")
         ax.grid(True, axis="x", alpha=0.3)
         if pairs:

@@ -22,6 +22,11 @@ def esc(text: object) -> str:
     return html.escape("" if text is None else str(text), quote=True)
 
 
+def inline_code(text: object) -> str:
+    """Escape text for HTML and show its `backtick` spans as code (a command in a message)."""
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", esc(text))
+
+
 def md_text(text: object) -> str:
     """Escape text for a Markdown line (headings): HTML first, then Markdown punctuation."""
     return _MD_SPECIAL.sub(r"\\\1", esc(text).replace("\n", " "))
@@ -43,20 +48,36 @@ def json_for_script(obj: object) -> str:
     )
 
 
-def pct(value: float | None, digits: int = 1) -> str:
-    """A fraction as a percentage without the sign ('81.3'); '—' when missing."""
+MINUS = "\u2212"  # the typographic minus: zh pages write "zh − en" with it, so numbers match
+# How a range of numbers reads when a bound is negative (a dash between signs misreads), per
+# site language; the default language keeps the ASCII hyphen-minus its downloads and tests use.
+_RANGE_WORD = {"en": " to ", "zh": " 至 "}
+
+
+def pct(value: float | None, digits: int = 1, lg: str = "en") -> str:
+    """A fraction as a percentage without the % sign ('81.3'); '—' when missing. On a page of
+    another language than English a negative value carries U+2212, as that page's prose does."""
     if value is None:
         return "—"
-    return f"{100.0 * value:.{digits}f}"
+    text = f"{100.0 * value:.{digits}f}"
+    return text if lg == "en" else text.replace("-", MINUS)
 
 
-def pct_ci(ci: tuple[float, float] | None) -> str:
-    """Bounds joined by an en dash, or by " to " when one is negative (a dash between signs
-    misreads)."""
+def pct_ci(ci: tuple[float, float] | None, lg: str = "en") -> str:
+    """Bounds joined by an en dash, or by the page language's word for "to" when one is negative
+    ("-7.5 to -0.8", "−7.5 至 −0.8")."""
     if ci is None:
         return ""
-    sep = " to " if min(ci) < 0 else "–"
-    return f"{pct(ci[0])}{sep}{pct(ci[1])}"
+    sep = _RANGE_WORD.get(lg, _RANGE_WORD["en"]) if min(ci) < 0 else "–"
+    return f"{pct(ci[0], lg=lg)}{sep}{pct(ci[1], lg=lg)}"
+
+
+def rate_html(value: float | None, ci: tuple[float, float] | None, lg: str = "en") -> str:
+    """A rate as a table shows it: the percentage, its CI underneath (escaped, in `lg`)."""
+    body = esc(pct(value, lg=lg))
+    if ci is not None:
+        body += f' <span class="lb-ci">{esc(pct_ci(ci, lg))}</span>'
+    return body
 
 
 def signed_pct(value: float | None) -> str:

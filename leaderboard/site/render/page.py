@@ -14,8 +14,9 @@ from leaderboard.board.load import Entry, SiteData
 from leaderboard.board.ranking import coverage, is_trivial_baseline
 from leaderboard.board.reported import ReportedModel
 from leaderboard.core.judge_schema import JudgeSummary
+from leaderboard.core.schema import DIFF_LANG, ScoreEntry
 from leaderboard.site.render.fmt import BIDI_CONTROLS, esc, human_count, pct, pct_ci
-from leaderboard.site.render.i18n import DEFAULT, ui
+from leaderboard.site.render.i18n import DEFAULT, table, ui
 from leaderboard.site.render.parallel import pmap
 from leaderboard.site.render.reasons import joined
 from leaderboard.site.render.tables import Cell, Table, render_html
@@ -136,6 +137,42 @@ def badge(kind: str, text: str, title: str = "") -> str:
     return f'<span class="lb-badge lb-{esc(kind)}"{t}>{esc(text)}</span>'
 
 
+def entry_name(sub: Entry, lg: str = DEFAULT) -> str:
+    """The name a page in `lg` shows for an entry. A model's name is data (its model.yaml says it,
+    in every language); a trivial baseline's name describes a policy, so another language has
+    its own in the message tables (name.<id>), and English shows what model.yaml says."""
+    return shown_name(sub.id, sub.name, lg)
+
+
+def shown_name(sub_id: str, name: str, lg: str = DEFAULT) -> str:
+    """entry_name by id and stored name (for documents that carry both, as the instance pages)."""
+    key = f"name.{sub_id}"
+    return ui(lg, key) if lg != DEFAULT and key in table(lg) else name
+
+
+def judge_name(name: str) -> str:
+    """A judge's display name as a table shows it: every place that names a judge already says
+    "judge" (judges/*.yaml may end the name with " as judge" for other uses)."""
+    return name.removesuffix(" as judge")
+
+
+def definition_text(e: ScoreEntry, lg: str = DEFAULT) -> str:
+    """A score entry's definition in `lg`: the English pages show the sentence the results file
+    stores (the statistics wrote it: the documentation of record), another language its
+    translation from the message tables (def.*), or the stored sentence for a metric they lack."""
+    if lg == DEFAULT:
+        return e.definition
+    if e.lang == DIFF_LANG:
+        key = "def.diff_overall" if e.ability == "overall" else "def.diff"
+    elif e.lang == "all":
+        key = "def.all"
+    elif e.metric == "score":
+        key = f"def.{e.mode}.{e.ability}"
+    else:
+        key = f"def.metric.{e.metric}"
+    return ui(lg, key) if key in table(DEFAULT) else e.definition
+
+
 def model_cell(
     sub: Entry, prefix: str, lang: str | None = None, compact: bool = False, lg: str = DEFAULT
 ) -> Cell:
@@ -154,8 +191,9 @@ def model_cell(
         tip = "" if compact else ui(lg, "badge.partial_tip")
         badges += " " + badge("partial", ui(lg, "badge.partial"), tip)
         note = ui(lg, "badge.partial_note", reasons=joined(lg, cov.reasons))
-    cell = Cell.link(sub.name, f"{prefix}models/{sub.id}.html", badges)
-    return Cell(cell.value, cell.html, cell.sort, note)
+    cell = Cell.link(entry_name(sub, lg), f"{prefix}models/{sub.id}.html", badges)
+    # sorted by the stored name in every language: the same order and sort keys on each page
+    return Cell(cell.value, cell.html, sub.name, note)
 
 
 def reported_cell(model: ReportedModel, source: str, lg: str = DEFAULT) -> Cell:
@@ -163,13 +201,14 @@ def reported_cell(model: ReportedModel, source: str, lg: str = DEFAULT) -> Cell:
     return Cell(model.display_name, html, model.display_name)
 
 
-def definitions(data: SiteData, mode: str) -> dict[str, str]:
-    """Ability -> one-sentence definition, taken from the results files (metrics owns them)."""
+def definitions(data: SiteData, mode: str, lg: str = DEFAULT) -> dict[str, str]:
+    """Ability -> one-sentence definition, taken from the results files (metrics owns them), in
+    language `lg` (definition_text)."""
     out: dict[str, str] = {}
     for sub in data.submissions:
         for e in sub.results.scores:
-            if e.mode == mode and e.metric == "score":
-                out.setdefault(e.ability, e.definition)
+            if e.mode == mode and e.metric == "score" and e.lang not in ("all", DIFF_LANG):
+                out.setdefault(e.ability, definition_text(e, lg))
     return out
 
 
@@ -198,6 +237,8 @@ def model_size_and_quant(sub: Entry, lg: str = DEFAULT) -> tuple[str | None, str
     mode = str(quant.get("mode", "none"))
     if mode in ("none", "") and not quant.get("method"):
         quant_text = prov.dtype or ui(lg, "quant.none")
+        if quant_text == "auto":  # the dtype the backend chose: a word, not a dtype name
+            quant_text = ui(lg, "quant.auto")
     else:
         detail = quant.get("quant_type") if mode == "4bit" else None
         method = quant.get("method")
@@ -221,12 +262,11 @@ def judged_cell(
         return Cell.text(None)
     parts = []
     for judge, rate in found:
-        body = esc(pct(rate.value))
+        body = esc(pct(rate.value, lg=lg))
         if rate.ci is not None:
-            body += f' <span class="lb-ci">{esc(pct_ci(rate.ci))}</span>'
-        note = ui(
-            lg, "decision.judge_note", judge=judge.display_name, n=rate.n, total=rate.n_predictions
-        )
+            body += f' <span class="lb-ci">{esc(pct_ci(rate.ci, lg))}</span>'
+        name = judge_name(judge.display_name)
+        note = ui(lg, "decision.judge_note", judge=name, n=rate.n, total=rate.n_predictions)
         if rate.n_unparsable:
             note += ui(lg, "decision.judge_unparsable", n=rate.n_unparsable)
         parts.append(f'{body}<span class="lb-judge">{esc(note)}</span>')

@@ -38,12 +38,21 @@ def _overall(lg: str, m: re.Match[str]) -> str:
     return ui(lg, "reason.no_overall", lang=m.group("lang"), reasons=_sep(lg).join(parts))
 
 
+def _codes(lg: str, text: str) -> str:
+    """A list of language codes ("zh, en") joined as the page language lists things."""
+    return ui(lg, "sep.list").join(c.strip() for c in text.split(","))
+
+
 def _sep(lg: str) -> str:
     return ui(lg, "reason.sep")
 
 
 _SHAPES: tuple[tuple[re.Pattern[str], Callable[[str, re.Match[str]], str]], ...] = (
     (re.compile(r"no (?P<lang>zh|en|all) overall: (?P<rest>.+)"), _overall),
+    (
+        re.compile(r"no overall score for (?P<langs>(?:zh|en)(?:, (?:zh|en))*)"),
+        lambda lg, m: ui(lg, "reason.no_overall_for", langs=_codes(lg, m.group("langs"))),
+    ),
     (re.compile(r"not measured"), lambda lg, m: ui(lg, "reason.not_measured")),
     (re.compile(r"not every instance run"), lambda lg, m: ui(lg, "reason.not_every_instance")),
     (

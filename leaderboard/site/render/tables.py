@@ -15,7 +15,7 @@ import json
 from dataclasses import dataclass, field
 
 from leaderboard.board.export import spreadsheet_safe
-from leaderboard.site.render.fmt import esc, pct, pct_ci
+from leaderboard.site.render.fmt import esc, rate_html
 from leaderboard.site.render.i18n import DEFAULT, ui
 from leaderboard.site.render.reasons import reason
 
@@ -39,6 +39,9 @@ class Cell:
     sort: float | str | None = None
     note: str = ""  # plain text listed once under the table (e.g. why an entry is partial)
     why: str = ""  # why a value is missing: shown under "—" in the table's language
+    # a rate (value, CI): `html` is its English form; a table of another language writes the
+    # numbers as that language does (U+2212, "至" between negative bounds), so it keeps them
+    shown_rate: tuple[float | None, tuple[float, float] | None] | None = None
 
     @staticmethod
     def text(value: object, sort: float | str | None = None) -> Cell:
@@ -57,15 +60,13 @@ class Cell:
     @staticmethod
     def rate(value: float | None, ci: tuple[float, float] | None = None) -> Cell:
         """A fraction shown as a percentage with its CI underneath; exported with its bounds."""
-        body = esc(pct(value))
-        if ci is not None:
-            body += f' <span class="lb-ci">{esc(pct_ci(ci))}</span>'
         exported = {
             "value": value,
             "ci_low": ci[0] if ci else None,
             "ci_high": ci[1] if ci else None,
         }
-        return Cell(exported, body, -1.0 if value is None else round(value, 6))
+        sort = -1.0 if value is None else round(value, 6)
+        return Cell(exported, rate_html(value, ci), sort, shown_rate=(value, ci))
 
 
 @dataclass(frozen=True)
@@ -94,7 +95,8 @@ def _row_html(row: Row, columns: tuple[Column, ...], lg: str) -> str:
         c = row.cells.get(col.key) or Cell.text(None)
         sort = "" if c.sort is None else f' data-sort="{esc(c.sort)}"'
         why = f' <span class="lb-why">{esc(reason(lg, c.why))}</span>' if c.why else ""
-        tds.append(f"<td{sort}>{c.html}{why}</td>")
+        shown = c.html if c.shown_rate is None or lg == DEFAULT else rate_html(*c.shown_rate, lg)
+        tds.append(f"<td{sort}>{shown}{why}</td>")
     cls = f' class="{esc(row.css)}"' if row.css else ""
     return f"<tr{cls}>" + "".join(tds) + "</tr>"
 
@@ -107,8 +109,14 @@ def _cell_notes(table: Table) -> list[str]:
     for r in rows:
         for c in r.cells.values():
             if c.note:
-                by_note.setdefault(c.note, []).append(str(c.value))
-    return [f"{', '.join(names)}: {note}" for note, names in by_note.items()]
+                names = by_note.setdefault(c.note, [])
+                if str(c.value) not in names:  # a model with a row per ability: named once
+                    names.append(str(c.value))
+    lg = table.ui
+    return [
+        ui(lg, "sep.list").join(names) + ui(lg, "sep.label") + note
+        for note, names in by_note.items()
+    ]
 
 
 def render_html(table: Table, download_prefix: str = "") -> str:
@@ -150,7 +158,7 @@ def render_html(table: Table, download_prefix: str = "") -> str:
         f'<a href="{esc(download_prefix)}downloads/{esc(table.id)}.csv">CSV</a> · '
         f'<a href="{esc(download_prefix)}downloads/{esc(table.id)}.json">JSON</a>'
     )
-    note = f"{esc(table.note)} " if table.note else ""
+    note = esc(table.note) + ui(table.ui, "sep.sentence") if table.note else ""
     parts.append(f'<p class="lb-note">{note}{esc(ui(table.ui, "table.download"))} {links}</p>')
     notes = _cell_notes(table)
     if notes:

@@ -1,0 +1,148 @@
+"""The Chinese pages say everything in Chinese (issue 26): code-written English cannot come back.
+
+The scan (tests/site/zh_scan.py) reads every built zh page (text, title, alt, aria-label and the
+SVG charts) for English outside data and symbols. It builds a synthetic repository with two real
+trivial baselines once; with RGB_ZH_SCAN_BUILD=site/build it scans that build of this repository
+instead (the real site: `python -m leaderboard site build` first).
+
+The other tests pin the pieces: the two sentences the review found false, the page language's
+separators and numbers, and the message entries that mirror code (definitions, names, methods).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+from site_factory import make_repo
+from zh_scan import english_words, repository_data, scan
+
+from leaderboard.board.load import load_site_data
+from leaderboard.site.pages.methodology import methodology_page
+from leaderboard.site.pages.zh_vs_en import zh_vs_en_page
+from leaderboard.site.render.fmt import pct_ci
+from leaderboard.site.render.i18n import SITE_LANGS, table, ui
+from leaderboard.site.render.page import Output
+from leaderboard.site.render.tables import Cell, Column, Row, Table, render_html
+
+REPO = Path(__file__).resolve().parents[2]
+BASELINES = ("baseline-refuse", "baseline-refuse-error")
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory):
+    return load_site_data(make_repo(tmp_path_factory.mktemp("zh"), n_models=2, n=3))
+
+
+def test_the_zh_minus_en_method_sentence_has_one_source(data):
+    """The zh-vs-en introduction and the methodology page state the difference's interval method
+    with the same entry (method.diff_ci), which names Newcombe's method, in every language."""
+    for lg in SITE_LANGS:
+        assert (
+            "{diff_ci}" in table(lg)["zhen.intro"] and "{diff_ci}" in table(lg)["method.intervals"]
+        )
+        sentence = ui(lg, "method.diff_ci")
+        assert "Newcombe" in sentence
+        zhen = zh_vs_en_page(data, Output(), lg)
+        method = methodology_page(data, Output(), lg)
+        assert sentence in zhen and sentence in method, lg
+        for wrong in ("percentile bootstrap", "百分位自助法", "bootstrap CI", "自助法置信区间"):
+            assert wrong not in zhen, (lg, wrong)
+
+
+def test_unparsable_verdicts_are_said_to_be_outside_n():
+    """n counts parsed verdicts only: the unparsable ones are "more", never "among" them."""
+    assert "其中" not in ui("zh", "decision.judge_unparsable")
+    assert ui("zh", "decision.judge_unparsable", n=23) == "，另有 23 条无法解析（不计入 n）"
+    assert "more" in ui("en", "decision.judge_unparsable", n=23)
+
+
+def test_numbers_and_lists_in_the_page_language():
+    assert pct_ci((-0.075, -0.008), "zh") == "\u22127.5 至 \u22120.8"
+    assert pct_ci((-0.075, -0.008)) == "-7.5 to -0.8"  # English and the downloads as before
+    assert pct_ci((0.1, 0.2), "zh") == "10.0–20.0"
+    notes = [Row({"m": Cell("SmolLM2", "SmolLM2", note="部分覆盖")}) for _ in range(3)]
+    notes.append(Row({"m": Cell("Qwen", "Qwen", note="部分覆盖")}))
+    rate = Row({"m": Cell.rate(-0.05, (-0.1, 0.0))})
+    html = render_html(Table("t", "T", (Column("m", "M"),), (*notes, rate), note="注。", ui="zh"))
+    assert "<li>SmolLM2、Qwen：部分覆盖</li>" in html  # each name once, 、 and ：
+    assert "注。下载：" in html and "\u22125.0" in html and "\u221210.0 至 0.0" in html
+
+
+def test_a_missing_data_file_is_said_in_chinese():
+    """The loader's English message (data/splits.py) on an instance page: the file is data."""
+    from leaderboard.site.pages.instance_browser import _problem_html
+
+    text = (
+        "data_en/en_fact.json is missing (needed for en counterfactual). Run `rgb-leaderboard "
+        "data fetch` to download it (or `rgb-leaderboard data fetch --from DIR` to copy it)."
+    )
+    zh = _problem_html(text, "zh")
+    assert zh.startswith("缺少数据文件 data_en/en_fact.json（英文（en）的反事实鲁棒性需要它）。")
+    assert "<code>rgb-leaderboard data fetch</code>" in zh and "is missing" not in zh
+    assert "is missing" in _problem_html(text, "en")  # English: as the loader wrote it
+    other = _problem_html("data_zh/zh_fact.json is corrupted", "zh")
+    assert '<span class="lb-quote" lang="en">data_zh/zh_fact.json is corrupted</span>' in other
+
+
+def test_message_entries_that_mirror_code_say_what_the_code_says():
+    """The English entries that mirror a string the code writes into results files must match
+    it, so each translation translates the current text."""
+    from leaderboard.retrieval.chunking import TOKENIZER
+    from leaderboard.stats import aggregate
+    from leaderboard.stats.intervals import METHOD
+
+    en = table("en")
+    for (ability, mode), text in aggregate.DEFINITIONS.items():
+        assert en[f"def.{mode}.{ability}"] == text
+    for metric, text in aggregate.COMPANION_DEFINITIONS.items():
+        assert en[f"def.metric.{metric}"] == text
+    assert en["def.all"] == aggregate.ALL_DEFINITION
+    assert en["def.diff"] == aggregate.DIFF_DEFINITION
+    assert en["def.diff_overall"] == aggregate.DIFF_OVERALL_DEFINITION
+    assert en["model.ci_wilson_eff"] == METHOD
+    assert en["retr.tokenizer_regex"] == TOKENIZER
+    for path in sorted((REPO / "submissions").glob("baseline-*/model.yaml")):
+        name = yaml.safe_load(path.read_text(encoding="utf-8"))["display_name"]
+        assert en[f"name.{path.parent.name}"] == name
+        assert english_words(ui("zh", f"name.{path.parent.name}"), ()) == []
+
+
+def test_the_theme_text_of_the_zh_build_is_the_zh_table():
+    config = yaml.safe_load((REPO / "site" / "mkdocs.yml").read_text(encoding="utf-8"))
+    (i18n,) = [p["i18n"] for p in config["plugins"] if isinstance(p, dict) and "i18n" in p]
+    (zh,) = [lang for lang in i18n["languages"] if lang["locale"] == "zh"]
+    names = [p["toggle"]["name"] for p in zh["theme"]["palette"]]
+    assert names == [ui("zh", "theme.to_dark"), ui("zh", "theme.to_light")]
+    assert [p["toggle"]["name"] for p in config["theme"]["palette"]] == [
+        ui("en", "theme.to_dark"),
+        ui("en", "theme.to_light"),
+    ]
+    assert config["extra"]["generator"] is False
+
+
+@pytest.fixture(scope="module")
+def zh_build(tmp_path_factory) -> tuple[Path, list[str]]:
+    """A build to scan and its data strings: the one named by RGB_ZH_SCAN_BUILD (of this
+    repository), else a synthetic repository with two real trivial baselines, built here."""
+    given = os.environ.get("RGB_ZH_SCAN_BUILD")
+    if given:
+        return Path(given), repository_data(REPO)
+    from leaderboard.site.build import build_site
+
+    root = make_repo(tmp_path_factory.mktemp("zhscan"), n_models=2, n=3)
+    for b in BASELINES:
+        shutil.copytree(REPO / "submissions" / b, root / "submissions" / b)
+    return build_site(root), repository_data(root)
+
+
+@pytest.mark.slow
+def test_no_english_outside_data_and_symbols_on_any_zh_page(zh_build):
+    build, data = zh_build
+    found = scan(build, data)
+    shown = "\n".join(f"{f.page} [{f.where}] {f.word}: {f.context}" for f in found[:25])
+    assert not found, f"{len(found)} English words on the zh pages:\n{shown}"
+    assert (build / "zh" / "index.html").is_file()
