@@ -2,7 +2,8 @@
 
 The system gets only {"question": ..., "lang": ...} (never RGB's passages, never the prompt) and
 answers {"answer": "...", "passage_ids": ["zh-...", ...]}, the ids coming from `rgb-leaderboard
-corpus export`. The ids travel on `Completion.extra["passage_ids"]` into the prediction record,
+corpus export` (the contract: resources/system-api.v1.json, enforced per response by
+system_contract.py). The ids travel on `Completion.extra["passage_ids"]` into the prediction record,
 where the chain attribution finds them. Transient failures (timeouts, dropped connections, 429 and
 5xx) are retried with backoff; anything else becomes an error Completion, never a missing item.
 """
@@ -17,13 +18,12 @@ from typing import TYPE_CHECKING
 import httpx
 
 from leaderboard.backends.openai_compat import RETRY_STATUS, public_url
+from leaderboard.backends.system_contract import API_HEADER, API_VERSION, validate_response
 from leaderboard.core.errors import BackendUnavailable
 from leaderboard.core.types import ChatRequest, Completion, GenerationConfig
 
 if TYPE_CHECKING:
     from leaderboard.core.submission import Submission
-
-MAX_IDS = 100  # a system that "used" more passages than this is not telling which
 
 
 class SystemBackend:
@@ -37,6 +37,7 @@ class SystemBackend:
         self.timeout_s = timeout_s
         self.max_retries = max_retries
         self.calls = 0
+        self.known_ids: frozenset[str] | None = None  # the exported corpus, set by the runner
 
     @classmethod
     def from_submission(cls, sub: Submission) -> SystemBackend:
@@ -53,7 +54,7 @@ class SystemBackend:
         if not requests:
             return []
         with (
-            httpx.Client(timeout=self.timeout_s) as client,
+            httpx.Client(timeout=self.timeout_s, headers={API_HEADER: API_VERSION}) as client,
             ThreadPoolExecutor(max_workers=min(self.concurrency, len(requests))) as pool,
         ):
             return list(pool.map(lambda r: self._one(client, r), requests))
@@ -72,9 +73,10 @@ class SystemBackend:
                 error = f"{type(exc).__name__}: {exc}"
             else:
                 if resp.status_code == 200:
-                    return _parse(resp, time.perf_counter() - t0)
+                    latency = time.perf_counter() - t0
+                    return validate_response(resp, latency, request.lang, self.known_ids)
                 error = f"HTTP {resp.status_code}: {resp.text[:300]}"
-                if resp.status_code not in RETRY_STATUS:
+                if resp.status_code not in RETRY_STATUS and resp.status_code < 500:
                     break
             if attempt < self.max_retries:
                 time.sleep(min(30.0, 0.5 * 2**attempt))
@@ -99,20 +101,6 @@ class SystemBackend:
             "device": "remote",
             "versions": {"httpx": httpx.__version__},
             "calls": self.calls,
+            "contract": f"system-api v{API_VERSION}",
         }
 
-
-def _parse(resp: httpx.Response, latency: float) -> Completion:
-    """{"answer": str, "passage_ids": [str, ...]} or an error Completion saying what is wrong."""
-    try:
-        data = resp.json()
-    except ValueError:
-        return Completion("", error=f"response is not JSON: {resp.text[:300]}", latency_s=latency)
-    if not isinstance(data, dict) or not isinstance(data.get("answer"), str):
-        return Completion("", error="response field 'answer': missing or not a string")
-    ids = data.get("passage_ids", [])
-    if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
-        return Completion("", error="response field 'passage_ids': not a list of strings")
-    if len(ids) > MAX_IDS:
-        return Completion("", error=f"response field 'passage_ids': {len(ids)} ids (max {MAX_IDS})")
-    return Completion(data["answer"].strip(), latency_s=latency, extra={"passage_ids": ids})

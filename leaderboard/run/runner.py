@@ -23,7 +23,7 @@ from leaderboard.core.submission import Submission, submission_dir
 from leaderboard.core.types import Ability, ChatRequest, Lang
 from leaderboard.run import distributed as parallel
 from leaderboard.run import provenance as prov
-from leaderboard.run.assemble import assemble_results
+from leaderboard.run.assemble import assemble_results, system_corpus
 from leaderboard.run.distributed import DataParallel, ShardReport
 from leaderboard.run.generate import GenStats, generate_pending
 from leaderboard.run.plan import Plan, WorkItem, build_plan, widen_to_records
@@ -232,6 +232,8 @@ def run_submission(
     if backend is None and (pending or wants_info):
         say(progress, f"loading {sub.backend} backend for {sub.model} ...")
         backend = load_backend(sub)
+    if hasattr(backend, "known_ids"):  # a `system`: ids outside the exported corpus are errors
+        backend.known_ids = frozenset(system_corpus(sub, plan) or ())  # type: ignore[union-attr]
     if dp is None or reused or pending:  # a rank with nothing to do creates no shard
         _write_predictions(
             backend,
