@@ -8,7 +8,8 @@
 #   e.g. scripts/reference_system.sh submissions/system-bm25-qwen2.5-coder-0.5b bm25 \
 #          llamacpp:qwen2.5-coder-0.5b-instruct-q4_k_m.gguf --limit 100 --no-progress
 #
-# 1. exports the zh and en corpora (`corpus export`, with their licence notice) into .cache/corpus/;
+# 1. exports the zh and en corpora (`corpus export`, with their licence notice) into .cache/corpus/
+#    (RGB_CORPUS_DIR moves it; RGB_CORPUS_LIMIT=N exports the passages of the first N records only);
 # 2. starts the system on 127.0.0.1 at the port of the submission's `system.url`;
 # 3. runs `python -m leaderboard run SYSTEM_SUBMISSION_DIR [run options...]`;
 # 4. stops the system (also on Ctrl-C or error).
@@ -21,6 +22,8 @@ GENERATOR="${3:?$USAGE}"
 shift 3
 PY="${PYTHON:-python}"
 CORPUS="${RGB_CORPUS_DIR:-.cache/corpus}"
+LIMIT=()  # RGB_CORPUS_LIMIT=N: the corpus of the first N records only (match run --limit N)
+[ -n "${RGB_CORPUS_LIMIT:-}" ] && LIMIT=(--limit "$RGB_CORPUS_LIMIT")
 
 PORT="$("$PY" - "$SUB" <<'PYEOF'
 import sys
@@ -41,7 +44,7 @@ PYEOF
 
 mkdir -p "$CORPUS"
 for lang in zh en; do
-  "$PY" -m leaderboard corpus export --lang "$lang" --out "$CORPUS/corpus-$lang.jsonl" >/dev/null
+  "$PY" -m leaderboard corpus export --lang "$lang" --out "$CORPUS/corpus-$lang.jsonl" "${LIMIT[@]}" >/dev/null
 done
 
 LOG="$(mktemp)"

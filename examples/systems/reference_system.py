@@ -32,7 +32,7 @@ from leaderboard.backends.system_contract import openapi_text
 from leaderboard.core.types import ChatRequest, TestInstance
 from leaderboard.protocol.prompts import build_request, messages_as_dicts
 from leaderboard.retrieval.base import Ranking, ranking_from_scores
-from leaderboard.retrieval.bm25 import B, K1, analyser
+from leaderboard.retrieval.bm25 import K1, B, analyser
 from leaderboard.retrieval.hybrid import rrf
 
 TOP_K = 5
@@ -88,7 +88,12 @@ def no_search(lang: str, rows: Rows) -> Search:
     return lambda q: Ranking((), ())
 
 
-RETRIEVERS = {"bm25": bm25_search, "dense": dense_search, "hybrid": hybrid_search, "none": no_search}
+RETRIEVERS = {
+    "bm25": bm25_search,
+    "dense": dense_search,
+    "hybrid": hybrid_search,
+    "none": no_search,
+}
 
 
 def llamacpp_generator(gguf: Path, max_tokens: int = 64, threads: int = 2) -> Generate:

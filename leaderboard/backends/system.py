@@ -103,4 +103,3 @@ class SystemBackend:
             "calls": self.calls,
             "contract": f"system-api v{API_VERSION}",
         }
-

@@ -94,9 +94,7 @@ def validate_response(
     try:
         data = resp.json()
     except ValueError:
-        return Completion(
-            "", error=f"response is not JSON: {resp.text[:200]!r}", latency_s=latency
-        )
+        return Completion("", error=f"response is not JSON: {resp.text[:200]!r}", latency_s=latency)
     checked = check_answer(data, lang, known_ids)
     if isinstance(checked, str):
         return Completion("", error=checked, latency_s=latency)
