@@ -211,7 +211,7 @@ def systems_band(board: SystemsBoard, out: Output, lg: str = DEFAULT) -> str:
     """The section appended to the home page (empty without systems)."""
     if not board.rows:
         return ""
-    head = f"\n## {ui(lg, 'systems.band_heading')}\n\n{ui(lg, 'systems.band_intro', page=PATH)}\n"
+    head = f"\n## {ui(lg, 'systems.band_heading')}\n\n{ui(lg, 'systems.band_intro')}\n"
     return head + out.table(band_table(board, "", lg), "")
 
 
