@@ -20,6 +20,7 @@ from leaderboard.cli import (
     scoring_cmds,
     site_cmds,
     submission_cmds,
+    systems_cmds,
     trust_cmds,
 )
 from leaderboard.core.errors import LeaderboardError
@@ -67,6 +68,7 @@ def _register() -> None:
         trust_cmds,
         retrieval_cmds,
         probe_cmds,
+        systems_cmds,
     ):
         module.register(app, data_app)
 

@@ -120,3 +120,18 @@ def test_a_run_over_the_error_share_is_listed_unranked(rgb_root: Path, tmp_path:
         and strict[0].n == 3
         and (strict[0].a, strict[0].b) == ("broken", "healthy")
     )
+
+
+def test_systems_show_prints_the_table_and_the_pairs(rgb_root: Path) -> None:
+    from typer.testing import CliRunner
+
+    from leaderboard.cli import app
+
+    if not (FLOOR / "results.json").exists():
+        pytest.skip("the floor's run is not in this checkout")
+    res = CliRunner().invoke(
+        app, ["systems", "show", "--repo", str(REPO), "--data-dir", str(rgb_root)]
+    )
+    assert res.exit_code == 0, res.output
+    assert "system-floor-refuse (floor, n=" in res.output and "end-to-end strict" in res.output
+    assert "paired comparisons" in res.output
