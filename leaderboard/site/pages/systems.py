@@ -50,7 +50,7 @@ def _system_cell(row: SystemRow, prefix: str, lg: str) -> Cell:
         tip = ui(lg, "systems.floor_tip")
         badges += " " + badge("baseline", ui(lg, "systems.badge_floor"), tip)
     elif not row.ranked:
-        tip = ui(lg, "systems.unranked_tip", limit=pct(MAX_ERROR_SHARE, 0))
+        tip = ui(lg, "systems.unranked_tip", limit=f"{MAX_ERROR_SHARE:.0%}")
         badges += " " + badge("partial", ui(lg, "systems.badge_unranked"), tip)
     if row.partial_reasons:
         badges += " " + badge("partial", ui(lg, "badge.partial"), ui(lg, "badge.partial_tip"))
@@ -108,7 +108,7 @@ def systems_table(board: SystemsBoard, lang: str, prefix: str, lg: str = DEFAULT
         columns=tuple(cols),
         rows=tuple(rows),
         baseline_rows=tuple(floor),
-        note=ui(lg, "systems.table_note", limit=pct(MAX_ERROR_SHARE, 0)),
+        note=ui(lg, "systems.table_note", limit=f"{MAX_ERROR_SHARE:.0%}"),
         ui=lg,
     )
 
