@@ -236,6 +236,7 @@ def main() -> None:
 
     from leaderboard.backends.hf.backend import HFBackend
     from leaderboard.run.plan import build_plan
+    from leaderboard.run.selection import Selection
 
     work = Path(tempfile.mkdtemp(prefix="bench-runner-"))
     root = data_root()
@@ -254,7 +255,8 @@ def main() -> None:
     }
     per_record = 4
     limit = max(1, -(-args.n // per_record))
-    plan = build_plan(sub, root, limit=limit, allow_partial_data=True, **plan_opts)
+    selection = Selection(limit=limit, allow_partial_data=True, **plan_opts)
+    plan = build_plan(sub, root, selection)
     items = plan.items  # all of them: the runner runs the same plan
     requests = [it.request for it in items]
 
@@ -279,7 +281,7 @@ def main() -> None:
     }
     # CPU of the loop without its probes, estimated by wall-time share (probes are model time)
     ref_cpu_loop = ref_cpu * ref["wall_s"] / (ref["wall_s"] + ref["prefill_s"])
-    run_opts = {"root": root, "limit": limit, "allow_partial_data": True, **plan_opts}
+    run_opts = {"root": root, "selection": selection}
     runs = []
     for bs in sizes:
         backend.batch_setting = backend.batch_size_used = bs

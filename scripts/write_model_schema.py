@@ -2,7 +2,7 @@
 
 Run after changing a field in leaderboard/core/submission.py or settings.py:
     python scripts/write_model_schema.py
-tests/test_site_submission_ref.py fails until the committed copy matches the code.
+tests/site/test_submission_ref.py fails until the committed copy matches the code.
 """
 
 from __future__ import annotations

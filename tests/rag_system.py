@@ -101,7 +101,7 @@ def serve(system: BM25RagSystem, port: int = 0) -> ThreadingHTTPServer:
 
 
 def main() -> None:
-    from leaderboard.backends.base import load_backend  # deferred: loads torch
+    from leaderboard.backends.registry import load_backend  # deferred: loads torch
     from leaderboard.core.submission import load_submission
 
     ap = argparse.ArgumentParser(description=__doc__)

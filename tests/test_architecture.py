@@ -1,9 +1,11 @@
 """The layout ARCHITECTURE.md describes, checked: stage subpackages, imports flowing one way, no
-module that only re-exports, small modules, and nothing at the top level but the subpackages."""
+module that only re-exports, tests mirroring the stages, and nothing at the top level but the
+subpackages. Long modules are reported as a review signal, not failed."""
 
 from __future__ import annotations
 
 import ast
+import warnings
 from pathlib import Path
 
 import pytest
@@ -25,7 +27,7 @@ LAYER = {
     "site": 8,
     "cli": 9,
 }
-MAX_LINES = 320  # "about 300": a module past this is doing more than one job
+REVIEW_LINES = 320  # "about 300": a question for review, not a rule (scripts/review_signals.py)
 
 
 def _modules() -> list[Path]:
@@ -79,10 +81,16 @@ def test_imports_flow_one_way(path: Path) -> None:
         assert LAYER[dst] < LAYER[src], f"{path}:{line}: {src} (layer {LAYER[src]}) imports {dst}"
 
 
-@pytest.mark.parametrize("path", _modules(), ids=lambda p: str(p.relative_to(PKG)))
-def test_small_modules(path: Path) -> None:
-    n = len(path.read_text(encoding="utf-8").splitlines())
-    assert n <= MAX_LINES, f"{path}: {n} lines; split it by responsibility"
+def test_long_modules_are_a_review_signal() -> None:
+    """A module past about 300 lines is a question for its reviewer (one job?), not a failure:
+    where code goes is decided by what it does. The long ones are reported as warnings (and by
+    `python scripts/review_signals.py`), never split to fit a number."""
+    for path in _modules():
+        n = len(path.read_text(encoding="utf-8").splitlines())
+        if n > REVIEW_LINES:
+            warnings.warn(
+                f"review signal: {path.relative_to(PKG)} has {n} lines; one job?", stacklevel=1
+            )
 
 
 @pytest.mark.parametrize("path", _modules(), ids=lambda p: str(p.relative_to(PKG)))
@@ -115,8 +123,45 @@ def test_no_function_level_imports_of_the_package_without_a_reason() -> None:
     assert not bad, bad
 
 
-def test_test_modules_have_unique_basenames() -> None:
-    """pytest imports test files by basename (no packages under tests/): two test_x.py in
-    different folders break collection of the whole suite."""
-    names = [p.name for p in (PKG.parent / "tests").rglob("test_*.py")]
-    assert len(names) == len(set(names)), sorted(n for n in names if names.count(n) > 1)
+# Folders under tests/ that are not a stage: generated-input tests across stages.
+TEST_FOLDERS_BESIDES_STAGES = {"fuzz"}
+# Test modules that check the whole package rather than one stage sit at the top of tests/.
+TOP_LEVEL_TESTS = {"test_architecture.py"}
+
+
+def test_tests_mirror_the_stages() -> None:
+    """tests/<stage>/test_<module>.py: a test sits in the folder of the stage it tests, so the
+    tests of a change are found where the change is. The rule is tolerant: the folder must be a
+    stage (or fuzz), and a test outside tests/cli/ must import something of its folder's stage
+    (a cli test may go through `tests.helpers.cli` alone)."""
+    tests = PKG.parent / "tests"
+    bad = []
+    for path in sorted(tests.rglob("test_*.py")):
+        rel = path.relative_to(tests)
+        if len(rel.parts) == 1:
+            if rel.name not in TOP_LEVEL_TESTS:
+                bad.append(f"{rel}: move it to tests/<stage>/ (stages: {', '.join(LAYER)})")
+            continue
+        folder = rel.parts[0]
+        if folder in TEST_FOLDERS_BESIDES_STAGES:
+            continue
+        if folder not in LAYER or len(rel.parts) != 2:
+            bad.append(f"{rel}: tests/<stage>/test_<module>.py, stage one of {', '.join(LAYER)}")
+            continue
+        stages = {m.split(".")[1] for m, _, _ in _imports(path) if "." in m}
+        if folder != "cli" and folder not in stages:
+            bad.append(f"{rel}: imports nothing from leaderboard.{folder} ({sorted(stages)})")
+    assert not bad, bad
+
+
+def test_test_folders_are_packages() -> None:
+    """Every folder of test modules has an __init__.py, so pytest imports tests/run/test_probes.py
+    and tests/stats/test_probes.py under different names (`tests.run.test_probes`), and
+    `from tests.helpers import ...` works from any depth."""
+    tests = PKG.parent / "tests"
+    missing = sorted(
+        str(d.relative_to(tests.parent))
+        for d in {p.parent for p in tests.rglob("test_*.py")}
+        if not (d / "__init__.py").exists()
+    )
+    assert not missing, missing

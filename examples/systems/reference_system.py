@@ -144,7 +144,7 @@ def llamacpp_generator(gguf: Path, max_tokens: int = 64, threads: int = 2) -> Ge
 
 def backend_generator(model_yaml: Path) -> Generate:
     """Any leaderboard backend from a model.yaml (transformers, OpenAI-compatible, ...)."""
-    from leaderboard.backends.base import load_backend  # deferred: may load torch
+    from leaderboard.backends.registry import load_backend  # deferred: may load torch
     from leaderboard.core.submission import load_submission
 
     sub = load_submission(model_yaml)

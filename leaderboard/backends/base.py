@@ -1,16 +1,18 @@
-"""The one seam between the runner and a model.
+"""The one seam between the runner and a model, and the registry that finds a backend by name.
 
 A backend answers a batch of chat requests with exactly one Completion per request, in order.
-Batching, padding, retries and concurrency all live inside the backend. Backends are imported lazily
-so that `import leaderboard` never pulls in torch, vllm or an HTTP client.
+Batching, padding, retries and concurrency all live inside the backend. Backends register
+themselves by name (`registry.py`, one function each, as inspect_ai's `@modelapi` providers do)
+and are imported only when a submission asks for them, so that `import leaderboard` never pulls
+in torch, vllm or an HTTP client.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from leaderboard.backends.scripted import ScriptedBackend
 from leaderboard.core.errors import BackendUnavailable
 from leaderboard.core.types import ChatRequest, Completion, GenerationConfig
 
@@ -18,37 +20,95 @@ if TYPE_CHECKING:
     from leaderboard.core.submission import Submission
 
 
+@dataclass(frozen=True)
+class BackendDescription:
+    """Provenance of a loaded model: what results.json records about the backend.
+
+    The named fields are what every backend must say (the runner copies them into results
+    Provenance); `extra` holds a backend's own keys (settings, counters). `order` is the key
+    order of `as_dict` (what results.json stores under provenance.extra.backend): each backend
+    keeps the order it has always recorded, so a rerun writes byte-identical provenance.
+    """
+
+    backend: str
+    model: str | None
+    model_revision: str | None
+    dtype: str | None
+    quantization: Mapping[str, object]
+    chat_template_sha256: str | None
+    chat_template_source: str | None
+    batch_size: int | str | None
+    device: str
+    versions: Mapping[str, str | None]
+    extra: Mapping[str, object] = field(default_factory=dict)
+    order: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        clash = sorted(set(self.extra) & set(DESCRIBE_KEYS))
+        if clash:
+            raise ValueError(f"extra repeats the named fields {clash}")
+
+    def as_dict(self) -> dict[str, object]:
+        """Named fields and extras as one dict, in `order` (keys it does not name come after,
+        named fields first)."""
+        merged = {**{k: getattr(self, k) for k in DESCRIBE_KEYS}, **self.extra}
+        keys = [k for k in self.order if k in merged]
+        keys += [k for k in merged if k not in keys]
+        return {k: merged[k] for k in keys}
+
+
+# The fields every backend's description has (the runner copies them into results Provenance).
+DESCRIBE_KEYS: tuple[str, ...] = tuple(
+    f.name for f in fields(BackendDescription) if f.name not in ("extra", "order")
+)
+
+
+def description_dict(described: BackendDescription | Mapping[str, object]) -> dict[str, object]:
+    """A backend's description as the dict results.json stores. A plain mapping is taken as it
+    is, so a backend written before BackendDescription still runs (convert it when touched)."""
+    if isinstance(described, BackendDescription):
+        return described.as_dict()
+    return dict(described)
+
+
 @runtime_checkable
 class Backend(Protocol):
+    @classmethod
+    def from_submission(cls, sub: Submission) -> Backend:
+        """The backend a submission's model.yaml describes (its settings block)."""
+        ...
+
     def generate(
         self, requests: Sequence[ChatRequest], config: GenerationConfig
     ) -> list[Completion]: ...
 
-    def describe(self) -> dict[str, object]:
+    def describe(self) -> BackendDescription:
         """Provenance of the loaded model: versions, device, resolved revision, template hash..."""
         ...
 
 
-# Keys every backend's describe() returns (the runner copies them into results Provenance);
-# backends may add more (counters, settings) which the runner can keep as extras.
-DESCRIBE_KEYS: tuple[str, ...] = (
-    "backend",
-    "model",
-    "model_revision",
-    "dtype",
-    "quantization",
-    "chat_template_sha256",
-    "chat_template_source",
-    "batch_size",
-    "device",
-    "versions",
-)
+# name -> (install hint, loader importing and returning the backend class)
+_REGISTRY: dict[str, tuple[str, Callable[[], type[Backend]]]] = {}
 
-_EXTRA_HINT = {
-    "hf": "pip install 'rgb-leaderboard[hf]'",
-    "vllm": "pip install 'rgb-leaderboard[vllm]'  (needs Linux and a CUDA GPU)",
-    "openai": "pip install httpx",
-}
+
+def register_backend(
+    name: str, install: str
+) -> Callable[[Callable[[], type[Backend]]], Callable[[], type[Backend]]]:
+    """Register a loader under a backend name (the model.yaml `backend:` value). The loader
+    imports its module itself, so a backend's dependencies load only when it is asked for;
+    `install` is what to run when that import fails."""
+
+    def add(loader: Callable[[], type[Backend]]) -> Callable[[], type[Backend]]:
+        if name in _REGISTRY:
+            raise ValueError(f"backend {name!r} is registered twice")
+        _REGISTRY[name] = (install, loader)
+        return loader
+
+    return add
+
+
+def registered_backends() -> tuple[str, ...]:
+    return tuple(sorted(_REGISTRY))
 
 
 def missing_dependency(backend: str, exc: ImportError) -> BackendUnavailable:
@@ -56,34 +116,22 @@ def missing_dependency(backend: str, exc: ImportError) -> BackendUnavailable:
     name = getattr(exc, "name", None) or str(exc)
     return BackendUnavailable(
         f"backend {backend!r} needs the Python package {name!r}, which is not installed "
-        f"({exc}); install it with: {_EXTRA_HINT[backend]}"
+        f"({exc}); install it with: {_install_hint(backend)}"
     )
 
 
-def load_backend(sub: Submission) -> Backend:
-    """Build the backend a submission asks for. Imports are lazy so that `import leaderboard` and
-    the scripted and openai backends never pull in torch or vllm."""
-    if sub.backend == "scripted":
-        return ScriptedBackend.from_submission(sub)
-    if sub.backend == "openai":
-        try:  # deferred: httpx is only needed for this backend
-            from leaderboard.backends.openai_compat import OpenAIBackend
-        except ImportError as exc:
-            raise missing_dependency("openai", exc) from None
-        return OpenAIBackend.from_submission(sub)
-    if sub.backend == "system":
-        try:  # deferred: httpx is only needed for the HTTP backends
-            from leaderboard.backends.system import SystemBackend
-        except ImportError as exc:
-            raise missing_dependency("openai", exc) from None
-        return SystemBackend.from_submission(sub)
-    if sub.backend == "vllm":
-        # deferred: vllm (and CUDA) load only when this backend is asked for
-        from leaderboard.backends.vllm_backend import VLLMBackend
+def _install_hint(backend: str) -> str:
+    entry = _REGISTRY.get(backend)
+    return entry[0] if entry else "pip install the missing package"
 
-        return VLLMBackend.from_submission(sub)
-    try:  # deferred: torch and transformers take seconds to import
-        from leaderboard.backends.hf.backend import HFBackend
+
+def backend_class(name: str) -> type[Backend]:
+    """The class registered under `name`, imported now."""
+    if name not in _REGISTRY:
+        raise BackendUnavailable(
+            f"no backend {name!r}; registered: {', '.join(registered_backends())}"
+        )
+    try:
+        return _REGISTRY[name][1]()
     except ImportError as exc:
-        raise missing_dependency("hf", exc) from None
-    return HFBackend.from_submission(sub)
+        raise missing_dependency(name, exc) from None

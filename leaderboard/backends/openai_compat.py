@@ -8,49 +8,52 @@ is never stored on the object, logged, recorded, or left in an error message.
 
 from __future__ import annotations
 
-import email.utils
 import os
-import random
 import threading
 import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Any, Literal
-from urllib.parse import urlsplit, urlunsplit
+from typing import TYPE_CHECKING, Any
 
 import httpx
 
+from leaderboard.backends.base import BackendDescription
+from leaderboard.backends.http import RetryingTransport, public_url
+from leaderboard.backends.messages import SystemPolicy, apply_system_policy
 from leaderboard.core.errors import BackendUnavailable
 from leaderboard.core.text import TRIM_FIELD, drop_incomplete_tail
-from leaderboard.core.types import ChatMessage, ChatRequest, Completion, GenerationConfig
+from leaderboard.core.types import ChatRequest, Completion, GenerationConfig
 
 if TYPE_CHECKING:
     from leaderboard.core.submission import Submission
 
-RETRY_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
-MAX_RETRY_AFTER_S = 120.0
+# the order results.json has always recorded this backend's description in
+_ORDER = (
+    "backend",
+    "model",
+    "model_revision",
+    "server_models",
+    "base_url",
+    "dtype",
+    "quantization",
+    "chat_template_sha256",
+    "chat_template_source",
+    "system_prompt",
+    "batch_size",
+    "concurrency",
+    "timeout_s",
+    "max_retries",
+    "device",
+    "versions",
+    "stats",
+)
 
-SystemPolicy = Literal["system", "merge", "none"]
 
-
-def apply_system_policy(
-    messages: Sequence[ChatMessage], policy: SystemPolicy
-) -> list[dict[str, str]]:
-    """Messages as chat dicts, with the system prompt kept, merged into the first user turn
-    (for models whose template has no system role) or dropped."""
-    system = "\n\n".join(m.content for m in messages if m.role == "system")
-    turns = [{"role": m.role, "content": m.content} for m in messages if m.role != "system"]
-    if not system or policy == "none":
-        return turns
-    if policy == "merge" and turns:
-        turns[0] = {**turns[0], "content": f"{system}\n\n{turns[0]['content']}"}
-        return turns
-    return [{"role": "system", "content": system}, *turns]
-
-
-@dataclass
+@dataclass(frozen=True)
 class HTTPStats:
+    """What the backend did so far (a snapshot; the counters move under a lock)."""
+
     requests: int = 0  # HTTP attempts, retries included
     retries: int = 0
     failures: int = 0  # requests that ended as error Completions
@@ -82,13 +85,36 @@ class OpenAIBackend:
         self.timeout_s = timeout_s
         self.max_retries = max_retries
         self.system_prompt = system_prompt
-        self.backoff_base_s = backoff_base_s
-        self.backoff_max_s = backoff_max_s
-        self.stats = HTTPStats()
+        self.transport = RetryingTransport(
+            max_retries=max_retries,
+            backoff_base_s=backoff_base_s,
+            backoff_max_s=backoff_max_s,
+            describe_error=self._describe_error,
+        )
         self.server_models: set[str] = set()
-        self._lock = threading.Lock()
-        self._rng = random.Random()
+        self._lock = threading.Lock()  # the usage counters below move from pool threads
+        self._failures = 0
+        self._prompt_tokens = 0
+        self._completion_tokens = 0
+        self._model_time_s = 0.0
         self._key()  # fail early when the variable is missing; the value is not kept
+
+    @property
+    def stats(self) -> HTTPStats:
+        with self._lock:
+            return HTTPStats(
+                requests=self.transport.counter.requests,
+                retries=self.transport.counter.retries,
+                failures=self._failures,
+                prompt_tokens=self._prompt_tokens,
+                completion_tokens=self._completion_tokens,
+                model_time_s=self._model_time_s,
+            )
+
+    def _describe_error(self, exc: httpx.TransportError) -> str:
+        if isinstance(exc, httpx.TimeoutException):
+            return f"timeout after {self.timeout_s}s ({type(exc).__name__})"
+        return f"connection error: {type(exc).__name__}: {exc}"
 
     @classmethod
     def from_submission(cls, sub: Submission) -> OpenAIBackend:
@@ -147,33 +173,14 @@ class OpenAIBackend:
         self, client: httpx.Client, request: ChatRequest, config: GenerationConfig, key: str | None
     ) -> Completion:
         url = f"{self.base_url}/chat/completions"
-        body = self._body(request, config)
         t0 = time.perf_counter()
-        error = "no attempt made"
-        for attempt in range(self.max_retries + 1):
-            if attempt:
-                self._count(retries=1)
-            retry_after: float | None = None
-            try:
-                self._count(requests=1)
-                resp = client.post(url, json=body)
-            except httpx.TimeoutException as exc:
-                error = f"timeout after {self.timeout_s}s ({type(exc).__name__})"
-            except httpx.TransportError as exc:
-                error = f"connection error: {type(exc).__name__}: {exc}"
-            else:
-                if resp.status_code == 200:
-                    return self._parse(resp, time.perf_counter() - t0, attempt + 1, key)
-                error = f"HTTP {resp.status_code}: {resp.text[:300]}"
-                if resp.status_code not in RETRY_STATUS:
-                    break
-                retry_after = parse_retry_after(resp.headers.get("retry-after"))
-            if attempt < self.max_retries:
-                time.sleep(self._delay(attempt, retry_after))
-        self._count(failures=1)
+        reply = self.transport.post(client, url, self._body(request, config))
+        if reply.response is not None:
+            return self._parse(reply.response, time.perf_counter() - t0, reply.attempts, key)
+        self._count_failure()
         return Completion(
             "",
-            error=redact(f"{error} (after {attempt + 1} attempt(s) to {url})", key),
+            error=redact(f"{reply.error} (after {reply.attempts} attempt(s) to {url})", key),
             latency_s=time.perf_counter() - t0,
         )
 
@@ -185,7 +192,7 @@ class OpenAIBackend:
             choice = data["choices"][0]
             text = choice["message"]["content"] or ""
         except (ValueError, KeyError, IndexError, TypeError) as exc:
-            self._count(failures=1)
+            self._count_failure()
             return Completion(
                 "",
                 error=redact(f"malformed response ({type(exc).__name__}): {resp.text[:300]}", key),
@@ -197,9 +204,9 @@ class OpenAIBackend:
             usage.get("completion_tokens"),
         )
         with self._lock:
-            self.stats.prompt_tokens += prompt_tokens or 0
-            self.stats.completion_tokens += completion_tokens or 0
-            self.stats.model_time_s += latency
+            self._prompt_tokens += prompt_tokens or 0
+            self._completion_tokens += completion_tokens or 0
+            self._model_time_s += latency
             if isinstance(data.get("model"), str):
                 self.server_models.add(data["model"])
         # a server that cut the answer inside a character sends its U+FFFD: drop it, say so
@@ -218,65 +225,35 @@ class OpenAIBackend:
             extra=extra,
         )
 
-    def _delay(self, attempt: int, retry_after: float | None) -> float:
-        if retry_after is not None:
-            return min(retry_after, MAX_RETRY_AFTER_S)
-        base = min(self.backoff_max_s, self.backoff_base_s * 2**attempt)
+    def _count_failure(self) -> None:
         with self._lock:
-            return base * (
-                0.5 + 0.5 * self._rng.random()
-            )  # jitter spreads out synchronized retries
+            self._failures += 1
 
-    def _count(self, **kw: int) -> None:
-        with self._lock:
-            for name, n in kw.items():
-                setattr(self.stats, name, getattr(self.stats, name) + n)
-
-    def describe(self) -> dict[str, object]:
-        return {
-            "backend": "openai",
-            "model": self.model,
-            "model_revision": None,
-            "server_models": sorted(self.server_models),
-            "base_url": public_url(self.base_url),
-            "dtype": None,
-            "quantization": {"mode": "server-side"},
-            "chat_template_sha256": None,
-            "chat_template_source": "server",
-            "system_prompt": self.system_prompt,
-            "batch_size": None,
-            "concurrency": self.concurrency,
-            "timeout_s": self.timeout_s,
-            "max_retries": self.max_retries,
-            "device": "remote",
-            "versions": {"httpx": httpx.__version__},
-            "stats": asdict(self.stats),
-        }
-
-
-def parse_retry_after(value: str | None) -> float | None:
-    """Retry-After is either delay-seconds or an HTTP date (RFC 9110 10.2.3)."""
-    if not value:
-        return None
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    return max(0.0, when.timestamp() - time.time())
+    def describe(self) -> BackendDescription:
+        return BackendDescription(
+            backend="openai",
+            model=self.model,
+            model_revision=None,
+            dtype=None,
+            quantization={"mode": "server-side"},
+            chat_template_sha256=None,
+            chat_template_source="server",
+            batch_size=None,
+            device="remote",
+            versions={"httpx": httpx.__version__},
+            extra={
+                "server_models": sorted(self.server_models),
+                "base_url": public_url(self.base_url),
+                "system_prompt": self.system_prompt,
+                "concurrency": self.concurrency,
+                "timeout_s": self.timeout_s,
+                "max_retries": self.max_retries,
+                "stats": asdict(self.stats),
+            },
+            order=_ORDER,
+        )
 
 
 def redact(text: str, key: str | None) -> str:
     """Servers sometimes echo a rejected key in their error body: never let it reach a file."""
     return text.replace(key, "***") if key else text
-
-
-def public_url(url: str) -> str:
-    """The URL without any user:password part, safe to record."""
-    parts = urlsplit(url)
-    host = parts.hostname or ""
-    netloc = f"{host}:{parts.port}" if parts.port else host
-    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))

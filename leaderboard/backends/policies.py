@@ -12,6 +12,7 @@ The refusal and error sentences are the ones the RGB system prompt tells the mod
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable
 from functools import cache
 
@@ -57,17 +58,18 @@ def _posseg():
 def _unique(items: list[str]) -> list[str]:
     seen: set[str] = set()
     out = []
-    for item in (i.strip(" ,.;:，。；：") for i in items):
+    for item in (i.strip(_STRIP) for i in items):
         if item and item not in seen:
             seen.add(item)
             out.append(item)
     return out
 
 
-def candidates(passages: tuple[str, ...], lang: Lang) -> list[str]:
-    """Every candidate answer in the passages, in order of appearance: numbers, dates and named
-    entities (zh: jieba person/place/organisation/other proper-noun tags, titles in 《》 and quoted
-    terms; en: capitalised spans), each once."""
+_STRIP = " ,.;:，。；："
+
+
+def _spans(passages: tuple[str, ...], lang: Lang) -> list[str]:
+    """Every candidate span of the passages, in order of appearance, repeats kept."""
     found: list[tuple[int, int, str]] = []
     for k, text in enumerate(passages):
         if lang == "zh":
@@ -83,7 +85,48 @@ def candidates(passages: tuple[str, ...], lang: Lang) -> list[str]:
             for pattern in (_EN_DATE, _EN_NUMBER, _EN_NAME):
                 found.extend((k, m.start(), m.group()) for m in pattern.finditer(text))
     found.sort(key=lambda t: (t[0], t[1]))
-    return _unique([t[2] for t in found])
+    return [item for item in (t[2].strip(_STRIP) for t in found) if item]
+
+
+def candidates(passages: tuple[str, ...], lang: Lang) -> list[str]:
+    """Every candidate answer in the passages, in order of appearance: numbers, dates and named
+    entities (zh: jieba person/place/organisation/other proper-noun tags, titles in 《》 and quoted
+    terms; en: capitalised spans), each once."""
+    return _unique(_spans(passages, lang))
+
+
+def top_candidates(passages: tuple[str, ...], lang: Lang, k: int) -> list[str]:
+    """The k candidates (see candidates) found most often in the passages (as spans, not as
+    substrings: "A" inside every capitalised word does not count); ties keep the order of
+    appearance."""
+    counts = Counter(_spans(passages, lang))
+    return sorted(counts, key=lambda c: -counts[c])[:k]  # stable: Counter keeps first appearance
+
+
+# Committing to one candidate, and offering k of them as options (issue 25: hedging must not score
+# above committing to the top candidate).
+HEDGE_K = 3
+_COMMIT: dict[Lang, str] = {"zh": "答案是{}。", "en": "The answer is {}."}
+_HEDGE: dict[Lang, tuple[str, str, str]] = {
+    "zh": ("可能是{}。", "、", "或"),
+    "en": ("It could be {}.", ", ", " or "),
+}
+
+
+def _commit(request: ChatRequest) -> str:
+    lang = _lang(request)
+    top = top_candidates(request.passages, lang, 1)
+    return _COMMIT[lang].format(top[0]) if top else ""
+
+
+def _hedge(request: ChatRequest) -> str:
+    lang = _lang(request)
+    top = top_candidates(request.passages, lang, HEDGE_K)
+    if not top:
+        return ""
+    frame, sep, last = _HEDGE[lang]
+    options = top[0] if len(top) == 1 else sep.join(top[:-1]) + last + top[-1]
+    return frame.format(options)
 
 
 def _lang(request: ChatRequest) -> Lang:
@@ -101,6 +144,8 @@ POLICIES: dict[str, Policy] = {
     "copy_all": lambda r: "\n".join(r.passages),
     "copy_first": lambda r: r.passages[0] if r.passages else "",
     "candidates": lambda r: _LIST_SEP[_lang(r)].join(candidates(r.passages, _lang(r))),
+    "top_candidate": _commit,
+    "hedge": _hedge,
 }
 POLICY_DESCRIPTIONS: dict[str, str] = {
     "empty": "answers nothing (an empty string)",
@@ -110,4 +155,7 @@ POLICY_DESCRIPTIONS: dict[str, str] = {
     "copy_all": "copies every passage shown, in order",
     "copy_first": "copies the first passage shown",
     "candidates": "lists every number, date and named entity found in the passages",
+    "top_candidate": "answers with the candidate that occurs most often in the passages",
+    "hedge": "offers the three most frequent candidates of the passages as options "
+    "(可能是X、Y或Z / It could be X, Y or Z)",
 }

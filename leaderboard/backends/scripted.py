@@ -18,10 +18,29 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 
+from leaderboard.backends.base import BackendDescription
 from leaderboard.backends.policies import POLICIES
 from leaderboard.core.settings import ScriptedSettings
 from leaderboard.core.submission import Submission
 from leaderboard.core.types import ChatRequest, Completion, GenerationConfig
+
+# the order results.json has always recorded this backend's description in
+_ORDER = (
+    "backend",
+    "model",
+    "model_revision",
+    "policy",
+    "rules",
+    "dtype",
+    "quantization",
+    "chat_template_sha256",
+    "chat_template_source",
+    "batch_size",
+    "device",
+    "versions",
+    "token_counting",
+)
+
 
 Responder = Callable[[ChatRequest], str]
 
@@ -144,19 +163,22 @@ class ScriptedBackend:
             )
         return out
 
-    def describe(self) -> dict[str, object]:
-        return {
-            "backend": "scripted",
-            "model": self._model,
-            "model_revision": None,
-            "policy": "callable" if callable(self._responses) else self._policy,
-            "rules": len(self._rules),
-            "dtype": None,
-            "quantization": {"mode": "none"},
-            "chat_template_sha256": None,
-            "chat_template_source": "none",
-            "batch_size": None,
-            "device": "none",
-            "versions": {},
-            "token_counting": "whitespace words + CJK characters",
-        }
+    def describe(self) -> BackendDescription:
+        return BackendDescription(
+            backend="scripted",
+            model=self._model,
+            model_revision=None,
+            dtype=None,
+            quantization={"mode": "none"},
+            chat_template_sha256=None,
+            chat_template_source="none",
+            batch_size=None,
+            device="none",
+            versions={},
+            extra={
+                "policy": "callable" if callable(self._responses) else self._policy,
+                "rules": len(self._rules),
+                "token_counting": "whitespace words + CJK characters",
+            },
+            order=_ORDER,
+        )

@@ -5,7 +5,8 @@ answers {"answer": "...", "passage_ids": ["zh-...", ...]}, the ids coming from `
 corpus export` (the contract: resources/system-api.v1.json, enforced per response by
 system_contract.py). The ids travel on `Completion.extra["passage_ids"]` into the prediction record,
 where the chain attribution finds them. Transient failures (timeouts, dropped connections, 429 and
-5xx) are retried with backoff; anything else becomes an error Completion, never a missing item.
+5xx) are retried by the shared transport (`http.RetryingTransport`: backoff with jitter,
+Retry-After honoured); anything else becomes an error Completion, never a missing item.
 """
 
 from __future__ import annotations
@@ -17,13 +18,31 @@ from typing import TYPE_CHECKING
 
 import httpx
 
-from leaderboard.backends.openai_compat import RETRY_STATUS, public_url
+from leaderboard.backends.base import BackendDescription
+from leaderboard.backends.http import RetryingTransport, public_url
 from leaderboard.backends.system_contract import API_HEADER, API_VERSION, validate_response
 from leaderboard.core.errors import BackendUnavailable
 from leaderboard.core.types import ChatRequest, Completion, GenerationConfig
 
 if TYPE_CHECKING:
     from leaderboard.core.submission import Submission
+
+# the order results.json has always recorded this backend's description in
+_ORDER = (
+    "backend",
+    "model",
+    "model_revision",
+    "url",
+    "dtype",
+    "quantization",
+    "chat_template_sha256",
+    "chat_template_source",
+    "batch_size",
+    "concurrency",
+    "device",
+    "versions",
+    "calls",
+)
 
 
 class SystemBackend:
@@ -36,8 +55,13 @@ class SystemBackend:
         self.concurrency = concurrency
         self.timeout_s = timeout_s
         self.max_retries = max_retries
-        self.calls = 0
+        self.transport = RetryingTransport(max_retries=max_retries)
         self.known_ids: frozenset[str] | None = None  # the exported corpus, set by the runner
+
+    @property
+    def calls(self) -> int:
+        """HTTP attempts so far, retries included (counted under the transport's lock)."""
+        return self.transport.counter.requests
 
     @classmethod
     def from_submission(cls, sub: Submission) -> SystemBackend:
@@ -64,42 +88,33 @@ class SystemBackend:
             return Completion("", error="request without a bare question (not built by the runner)")
         body = {"question": request.question, "lang": request.lang}
         t0 = time.perf_counter()
-        error = "no attempt made"
-        for attempt in range(self.max_retries + 1):
-            self.calls += 1
-            try:
-                resp = client.post(self.url, json=body)
-            except httpx.TransportError as exc:  # timeouts included
-                error = f"{type(exc).__name__}: {exc}"
-            else:
-                if resp.status_code == 200:
-                    latency = time.perf_counter() - t0
-                    return validate_response(resp, latency, request.lang, self.known_ids)
-                error = f"HTTP {resp.status_code}: {resp.text[:300]}"
-                if resp.status_code not in RETRY_STATUS and resp.status_code < 500:
-                    break
-            if attempt < self.max_retries:
-                time.sleep(min(30.0, 0.5 * 2**attempt))
+        reply = self.transport.post(client, self.url, body)
+        if reply.response is not None:
+            latency = time.perf_counter() - t0
+            return validate_response(reply.response, latency, request.lang, self.known_ids)
         return Completion(
             "",
-            error=f"{error} (system at {public_url(self.url)})",
+            error=f"{reply.error} (system at {public_url(self.url)})",
             latency_s=time.perf_counter() - t0,
         )
 
-    def describe(self) -> dict[str, object]:
-        return {
-            "backend": "system",
-            "model": None,
-            "model_revision": None,
-            "url": public_url(self.url),
-            "dtype": None,
-            "quantization": {"mode": "system-side"},
-            "chat_template_sha256": None,
-            "chat_template_source": "system",
-            "batch_size": None,
-            "concurrency": self.concurrency,
-            "device": "remote",
-            "versions": {"httpx": httpx.__version__},
-            "calls": self.calls,
-            "contract": f"system-api v{API_VERSION}",
-        }
+    def describe(self) -> BackendDescription:
+        return BackendDescription(
+            backend="system",
+            model=None,
+            model_revision=None,
+            dtype=None,
+            quantization={"mode": "system-side"},
+            chat_template_sha256=None,
+            chat_template_source="system",
+            batch_size=None,
+            device="remote",
+            versions={"httpx": httpx.__version__},
+            extra={
+                "url": public_url(self.url),
+                "concurrency": self.concurrency,
+                "calls": self.calls,
+                "contract": f"system-api v{API_VERSION}",
+            },
+            order=_ORDER,
+        )

@@ -13,15 +13,33 @@ import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
+from leaderboard.backends.base import BackendDescription
 from leaderboard.backends.batching import run_batches
 from leaderboard.backends.environment import device_name
-from leaderboard.backends.openai_compat import apply_system_policy
+from leaderboard.backends.messages import apply_system_policy
 from leaderboard.core.errors import BackendUnavailable
 from leaderboard.core.text import TRIM_FIELD, drop_incomplete_tail
 from leaderboard.core.types import ChatRequest, Completion, GenerationConfig
 
 if TYPE_CHECKING:
     from leaderboard.core.submission import Submission
+
+# the order results.json has always recorded this backend's description in
+_ORDER = (
+    "backend",
+    "model",
+    "model_revision",
+    "dtype",
+    "quantization",
+    "chat_template_sha256",
+    "chat_template_source",
+    "system_prompt",
+    "batch_size",
+    "tensor_parallel_size",
+    "device",
+    "versions",
+    "stats",
+)
 
 
 def import_vllm() -> Any:
@@ -145,7 +163,7 @@ class VLLMBackend:
             )
         return completions
 
-    def describe(self) -> dict[str, object]:
+    def describe(self) -> BackendDescription:
         template = self.chat_template_text or _tokenizer_template(self.llm)
         versions: dict[str, str | None] = {}
         for name in ("vllm", "torch", "transformers"):
@@ -153,27 +171,30 @@ class VLLMBackend:
                 versions[name] = importlib.metadata.version(name)
             except importlib.metadata.PackageNotFoundError:
                 versions[name] = None
-        return {
-            "backend": "vllm",
-            "model": self.model_id,
-            "model_revision": self.revision,
-            "dtype": str(getattr(self.llm.llm_engine.model_config, "dtype", None)),
-            "quantization": {"mode": "none"},
-            "chat_template_sha256": hashlib.sha256(template.encode()).hexdigest()
+        return BackendDescription(
+            backend="vllm",
+            model=self.model_id,
+            model_revision=self.revision,
+            dtype=str(getattr(self.llm.llm_engine.model_config, "dtype", None)),
+            quantization={"mode": "none"},
+            chat_template_sha256=hashlib.sha256(template.encode()).hexdigest()
             if template
             else None,
-            "chat_template_source": "path" if self.chat_template_text else "tokenizer",
-            "system_prompt": self.system_prompt,
-            "batch_size": "vllm-continuous",
-            "tensor_parallel_size": self.tensor_parallel_size,
-            "device": device_name(),
-            "versions": versions,
-            "stats": {
-                "prompt_tokens": self.prompt_tokens,
-                "completion_tokens": self.completion_tokens,
-                "model_time_s": self.model_time_s,
+            chat_template_source="path" if self.chat_template_text else "tokenizer",
+            batch_size="vllm-continuous",
+            device=device_name(),
+            versions=versions,
+            extra={
+                "system_prompt": self.system_prompt,
+                "tensor_parallel_size": self.tensor_parallel_size,
+                "stats": {
+                    "prompt_tokens": self.prompt_tokens,
+                    "completion_tokens": self.completion_tokens,
+                    "model_time_s": self.model_time_s,
+                },
             },
-        }
+            order=_ORDER,
+        )
 
 
 def _tokenizer_template(llm: Any) -> str | None:

@@ -1,4 +1,5 @@
-"""`rgb-leaderboard` command line. Each command group lives in its own module and registers itself.
+"""`rgb-leaderboard` command line: one module per command or command group, named after it
+(`verify` in cli/verify.py, `data fetch|status|audit` in cli/data.py), each registering itself.
 
 Errors the user can act on (LeaderboardError) are printed without a traceback and exit with code 2.
 """
@@ -11,17 +12,24 @@ import typer
 
 from leaderboard import __version__
 from leaderboard.cli import (
-    data_cmds,
-    judge_cmds,
-    probe_cmds,
-    retrieval_cmds,
-    run_cmds,
-    scorers_cmds,
-    scoring_cmds,
-    site_cmds,
-    submission_cmds,
-    systems_cmds,
-    trust_cmds,
+    compare,
+    corpus,
+    data,
+    instances,
+    judge,
+    model,
+    predictions,
+    probes,
+    rescore,
+    retrieval,
+    run,
+    score,
+    scorers,
+    site,
+    submissions,
+    systems,
+    validate,
+    verify,
 )
 from leaderboard.core.errors import LeaderboardError
 
@@ -57,18 +65,26 @@ def _root(
 
 
 def _register() -> None:
+    # the order of `--help`: data, then the commands in the order a user meets them
     for module in (
-        data_cmds,
-        scoring_cmds,
-        scorers_cmds,
-        run_cmds,
-        judge_cmds,
-        submission_cmds,
-        site_cmds,
-        trust_cmds,
-        retrieval_cmds,
-        probe_cmds,
-        systems_cmds,
+        data,
+        instances,
+        score,
+        compare,
+        scorers,
+        run,
+        judge,
+        model,
+        validate,
+        submissions,
+        site,
+        verify,
+        rescore,
+        predictions,
+        retrieval,
+        corpus,
+        probes,
+        systems,
     ):
         module.register(app, data_app)
 

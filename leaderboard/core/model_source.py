@@ -1,5 +1,6 @@
-"""Where a submission's weights are: a hub id, a local folder or .gguf file, or a file shipped
-inside an installed Python package ("pkg:package/path"), turned into from_pretrained arguments.
+"""Where a submission's weights are: a hub id, a local folder or .gguf file, a file shipped
+inside an installed Python package ("pkg:package/path"), or a file joined from parts
+("parts:<file>", see core/weights.py), turned into from_pretrained arguments.
 """
 
 from __future__ import annotations
@@ -10,8 +11,12 @@ from pathlib import Path
 from typing import Literal
 
 from leaderboard.core.errors import ConfigError
+from leaderboard.core.settings import WeightParts
+from leaderboard.core.weights import ensure_joined
 
 PKG_PREFIX = "pkg:"
+PARTS_PREFIX = "parts:"
+Source = Literal["hub", "local", "package", "parts"]
 
 
 @dataclass(frozen=True)
@@ -20,12 +25,14 @@ class ResolvedModel:
 
     path_or_id: str
     gguf_file: str | None
-    source: Literal["hub", "local", "package"]
+    source: Source
 
 
-def model_source(model: str) -> Literal["hub", "local", "package"]:
+def model_source(model: str) -> Source:
     if model.startswith(PKG_PREFIX):
         return "package"
+    if model.startswith(PARTS_PREFIX):
+        return "parts"
     if model.startswith(("/", "./", "../", "~")) or Path(model).suffix == ".gguf":
         return "local"
     return "hub"
@@ -53,12 +60,29 @@ def package_file(ref: str) -> Path:
     return path
 
 
-def resolve_model(model: str, gguf_file: str | None, base: Path | None) -> ResolvedModel:
-    """A .gguf file (directly or via pkg:) becomes (its folder, its name), as transformers wants."""
+def part_file(ref: str, base: Path | None) -> Path:
+    """One part of split weights: "pkg:package/path" or a path relative to the submission."""
+    if ref.startswith(PKG_PREFIX):
+        return package_file(ref)
+    path = Path(ref).expanduser()
+    if not path.is_absolute() and base is not None:
+        path = base / path
+    return path
+
+
+def resolve_model(
+    model: str, gguf_file: str | None, base: Path | None, weights: WeightParts | None = None
+) -> ResolvedModel:
+    """A .gguf file (directly, via pkg: or joined from parts) becomes (its folder, its name), as
+    transformers wants. Parts are joined into the cache first and checked by sha256."""
     source = model_source(model)
     if source == "hub":
         return ResolvedModel(model, gguf_file, "hub")
-    if source == "package":
+    if source == "parts":
+        if weights is None:
+            raise ConfigError(f"model {model!r}: needs a 'weights:' block listing the parts")
+        path = ensure_joined(weights, base, part_file)
+    elif source == "package":
         path = package_file(model)
     else:
         path = Path(model).expanduser()

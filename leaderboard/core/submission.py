@@ -21,6 +21,7 @@ from pydantic import (
 
 from leaderboard.core.errors import ConfigError
 from leaderboard.core.model_source import (
+    PARTS_PREFIX,
     ResolvedModel,
     model_source,
     resolve_model,
@@ -29,6 +30,7 @@ from leaderboard.core.safe_io import read_text
 from leaderboard.core.settings import (
     Dtype,
     Generation,
+    LlamaCppSettings,
     OpenAISettings,
     Quantization,
     RunPlan,
@@ -36,6 +38,7 @@ from leaderboard.core.settings import (
     StrictModel,
     SystemSettings,
     VLLMSettings,
+    WeightParts,
     former_fake_name,
 )
 from leaderboard.core.yaml_lines import line_of, validate_yaml_file
@@ -68,7 +71,8 @@ class Submission(StrictModel):
     model: str = Field(
         min_length=1,
         description="What to load: a hub id, a local folder or .gguf file (relative to the "
-        "submission folder), pkg:<package>/<path> for a file shipped in a Python package, or "
+        "submission folder), pkg:<package>/<path> for a file shipped in a Python package, "
+        "parts:<file> for weights joined from the parts listed under `weights`, or "
         "(openai backend) the name the server knows the model by.",
         examples=["Qwen/Qwen2.5-7B-Instruct"],
     )
@@ -78,17 +82,24 @@ class Submission(StrictModel):
     gguf_file: str | None = Field(
         None, description="A .gguf file inside `model` to load (transformers dequantizes it)."
     )
+    weights: WeightParts | None = Field(
+        None,
+        validate_default=True,
+        description="Weights split into parts (with `model: parts:<file>`): the parts in order "
+        "and the joined file's sha256; `rgb-leaderboard model fetch` joins them into a cache.",
+    )
     revision: str | None = Field(
         None,
         description="The hub commit of the weights; a ranked entry needs the full 40-hex commit "
         "(`rgb-leaderboard submissions pin PATH` writes it).",
         examples=["a09a35458c702b33eeacc393d103063234e8bc28"],
     )
-    backend: Literal["hf", "openai", "vllm", "scripted", "system"] = Field(
+    backend: Literal["hf", "llamacpp", "openai", "vllm", "scripted", "system"] = Field(
         "hf",
-        description="What generates the answers: transformers (hf), an OpenAI-compatible server, "
-        "the vLLM engine, the scripted in-package backend (baselines; `fake` is its former "
-        "name), or a whole RAG system behind an HTTP endpoint (system).",
+        description="What generates the answers: transformers (hf), llama.cpp in-process "
+        "(llamacpp, GGUF files), an OpenAI-compatible server, the vLLM engine, the scripted "
+        "in-package backend (baselines; `fake` is its former name), or a whole RAG system "
+        "behind an HTTP endpoint (system).",
     )
     params: str | None = Field(
         None, description="The parameter count shown on the site.", examples=["7B"]
@@ -147,6 +158,9 @@ class Submission(StrictModel):
     vllm: VLLMSettings | None = Field(
         None, validate_default=True, description="Engine settings for backend vllm."
     )
+    llamacpp: LlamaCppSettings | None = Field(
+        None, validate_default=True, description="Engine settings for backend llamacpp."
+    )
     scripted: ScriptedSettings | None = Field(
         None, validate_default=True, description="Policy settings for backend scripted."
     )
@@ -204,7 +218,20 @@ class Submission(StrictModel):
     def _former_fake_name(cls, data: Any) -> Any:
         return former_fake_name(data)
 
-    @field_validator("openai", "vllm", "scripted", "system")
+    @field_validator("weights")
+    @classmethod
+    def _weights_with_parts_model(cls, v: WeightParts | None, info: ValidationInfo) -> Any:
+        model = info.data.get("model") or ""
+        if v is None and model.startswith(PARTS_PREFIX):
+            raise ValueError(f"model {model!r} needs a 'weights:' block listing the parts")
+        if v is not None and model != f"{PARTS_PREFIX}{v.file}":
+            raise ValueError(
+                f"is set, so 'model' must be '{PARTS_PREFIX}{v.file}' (the joined file) "
+                f"(got {model!r})"
+            )
+        return v
+
+    @field_validator("openai", "vllm", "llamacpp", "scripted", "system")
     @classmethod
     def _settings_match_backend(cls, v: Any, info: ValidationInfo) -> Any:
         backend = info.data.get("backend")
@@ -218,7 +245,8 @@ class Submission(StrictModel):
                 raise ValueError("backend 'openai' needs an 'openai:' block with at least base_url")
             if name == "system":
                 raise ValueError("backend 'system' needs a 'system:' block with at least url")
-            return VLLMSettings() if name == "vllm" else ScriptedSettings()
+            defaults = {"vllm": VLLMSettings, "llamacpp": LlamaCppSettings}
+            return defaults.get(name, ScriptedSettings)()
         return v
 
     @property
@@ -232,8 +260,9 @@ class Submission(StrictModel):
         return self._source_path
 
     def resolve_model(self) -> ResolvedModel:
-        """`model` (+ gguf_file) as from_pretrained arguments; ConfigError if it is missing."""
-        return resolve_model(self.model, self.gguf_file, submission_dir(self))
+        """`model` (+ gguf_file) as from_pretrained arguments; ConfigError if it is missing.
+        Weights in parts are joined into the cache first (once) and checked by sha256."""
+        return resolve_model(self.model, self.gguf_file, submission_dir(self), self.weights)
 
     def resolve_chat_template(self) -> str | None:
         """The Jinja text of a chat template given as a path, None for "auto" and "none"."""

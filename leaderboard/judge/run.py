@@ -23,7 +23,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from leaderboard import __version__
-from leaderboard.backends.base import Backend
+from leaderboard.backends.base import Backend, description_dict
 from leaderboard.core.errors import ResultsError
 from leaderboard.core.files import repair_truncated_tail
 from leaderboard.core.judge_config import JudgeConfig
@@ -237,7 +237,7 @@ def run_judge(
         stats.judged += len(chunk)
         if on_chunk is not None:
             on_chunk(stats.judged, len(todo), int((time.perf_counter() - t0) * 1000))
-    return stats, prov.jsonable(backend.describe())  # type: ignore[return-value]
+    return stats, prov.jsonable(description_dict(backend.describe()))  # type: ignore[return-value]
 
 
 def judge_provenance(

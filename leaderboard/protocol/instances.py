@@ -6,8 +6,9 @@ integration loop that keeps all first passages when there are more groups than p
 the random calls in the reference order (group shuffles, sample, final shuffle) after seeding
 with 2333.
 The reference calls `random.seed(2333)` and module-level functions; a private `random.Random(2333)`
-yields the same sequence without touching global state (tests/test_instances.py checks equality with
-a literal port of the reference on every record). Records are never mutated: lists are copied first.
+yields the same sequence without touching global state (tests/protocol/test_instances.py checks
+equality with a literal port of the reference on every record). Records are never mutated: lists
+are copied first.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from leaderboard import __version__
-from leaderboard.backends.base import Backend
+from leaderboard.backends.base import Backend, description_dict
 from leaderboard.backends.environment import device_name
 from leaderboard.core.schema import CellMetrics, PredictionRecord, Provenance, Results
 from leaderboard.core.submission import Submission
@@ -92,7 +92,7 @@ def _answer_shown(split: PlannedSplit) -> frozenset[int]:
 def backend_info(backend: Backend | None, previous: Results | None) -> dict[str, object]:
     """The backend's own description; with no backend, what the run that generated recorded."""
     if backend is not None:
-        return dict(prov.jsonable(backend.describe()))  # type: ignore[arg-type]
+        return dict(prov.jsonable(description_dict(backend.describe())))  # type: ignore[arg-type]
     if previous is not None:  # nothing generated: keep what the run that generated recorded
         p = previous.provenance
         return {

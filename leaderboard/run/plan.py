@@ -31,6 +31,9 @@ from leaderboard.protocol.instances import build_instances
 from leaderboard.protocol.probes import build_probe_instances
 from leaderboard.protocol.prompts import build_request, passage_sha256, prompt_sha256
 from leaderboard.run.probes import chain_rank
+from leaderboard.run.selection import Selection
+
+ALL = Selection()  # the submission's own run plan
 
 
 @dataclass(frozen=True)
@@ -60,7 +63,7 @@ class Plan:
 
 
 def _effective_rates(
-    sub: Submission, noise_rates: dict[Ability, Sequence[float]] | None
+    sub: Submission, noise_rates: Mapping[Ability, Sequence[float]] | None
 ) -> dict[Ability, list[float]]:
     rates = {a: list(r) for a, r in sub.run.noise_rates.items()}
     for ability, values in (noise_rates or {}).items():
@@ -189,21 +192,14 @@ def _plan_split(
     plan.items.extend(items)
 
 
-def build_plan(
-    sub: Submission,
-    root: Path,
-    *,
-    limit: int | None = None,
-    languages: Sequence[Lang] | None = None,
-    abilities: Sequence[Ability] | None = None,
-    noise_rates: dict[Ability, Sequence[float]] | None = None,
-    allow_partial_data: bool | None = None,
-) -> Plan:
+def build_plan(sub: Submission, root: Path, selection: Selection = ALL) -> Plan:
     """Instances and requests for the run, plus why the results will be partial (if they are)."""
-    langs = list(languages or sub.run.languages)
-    abls = list(abilities or sub.run.abilities)
-    rates = _effective_rates(sub, noise_rates)
-    allow = sub.run.allow_partial_data if allow_partial_data is None else allow_partial_data
+    limit = selection.limit
+    langs = list(selection.languages or sub.run.languages)
+    abls = list(selection.abilities or sub.run.abilities)
+    rates = _effective_rates(sub, selection.noise_rates)
+    allow = selection.allow_partial_data
+    allow = sub.run.allow_partial_data if allow is None else allow
     plan = Plan(
         splits=[], skipped=[], partial_reasons=_selection_reasons(limit, langs, abls, rates)
     )
@@ -256,7 +252,9 @@ def widen_to_records(
         return plan
     abls = protocol_abilities(sub, records.values())
     try:
-        full = build_plan(sub, root, abilities=abls, allow_partial_data=allow_partial_data)
+        full = build_plan(
+            sub, root, Selection(abilities=tuple(abls), allow_partial_data=allow_partial_data)
+        )
     except (ConfigError, DataError):
         return plan  # the protocol cannot be rebuilt here (data gone): score what was planned
     extra, stale = [], 0

@@ -64,6 +64,8 @@ def model_identity(sub: Submission) -> dict[str, object]:
     if sub.backend in ("openai", "scripted", "system"):
         served = sub.openai.model if sub.openai and sub.openai.model else sub.model
         return {"served_model": served, "revision": sub.revision}
+    if sub.weights is not None:  # joined from parts: the declared hash, no weights needed
+        return {"gguf_file": sub.weights.file, "sha256": sub.weights.sha256}
     resolved = sub.resolve_model()
     if resolved.source == "hub":
         return {

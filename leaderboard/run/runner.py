@@ -5,100 +5,54 @@ seam. Generation is resumable at instance granularity: predictions are appended 
 every chunk, and a rerun of the same command skips every key already on disk under the same
 fingerprint, so the results always come from ALL matching predictions on disk (within the plan).
 
-The steps live in their own modules (plan, resume, generate, distributed, assemble); every file
-of the run's folder is read and written through one `RunStore`.
+`run_submission` is the single-process run and returns Results only. Its steps are public here
+because the two other entry points share them: `dry_run.plan_submission` (what a run would do,
+with no backend) stops after `prepare`, and `shard.run_shard` (a data-parallel process under
+`accelerate launch`) inserts its share, shard and wait between them. The steps live in their own
+modules (plan, resume, generate, assemble); every file of the run's folder is read and written
+through one `RunStore`.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from leaderboard.backends.base import Backend, load_backend
+from leaderboard.backends.base import Backend
+from leaderboard.backends.registry import load_backend
 from leaderboard.core.errors import ConfigError
 from leaderboard.core.schema import PredictionRecord, Results
 from leaderboard.core.submission import Submission, submission_dir
-from leaderboard.core.types import Ability, ChatRequest, Lang
 from leaderboard.run import distributed as parallel
 from leaderboard.run import provenance as prov
 from leaderboard.run.assemble import assemble_results, system_corpus
-from leaderboard.run.distributed import DataParallel, ShardReport
 from leaderboard.run.generate import GenStats, generate_pending
-from leaderboard.run.plan import Plan, WorkItem, build_plan, widen_to_records
+from leaderboard.run.plan import ALL, Plan, WorkItem, build_plan, widen_to_records
 from leaderboard.run.resume import check_prompts, group_pending, load_existing, say
+from leaderboard.run.selection import Selection
 from leaderboard.run.store import RunStore
 
 CHUNK_FACTOR = 4  # unique prompts per append = CHUNK_FACTOR x batch size
 AUTO_BATCH_GUESS = 8  # chunking guess when batch_size is "auto" (the backend picks the real size)
 
+Pending = list[tuple[WorkItem, list[WorkItem]]]  # a unique prompt's lead item and its copies
+
 
 @dataclass(frozen=True)
-class DryRunReport:
-    """What `run --dry-run` prints: counts per split, what resume will skip, and the
-    first prompt."""
+class Prepared:
+    """A run after planning and resume, before any generation: the plan, the predictions already
+    on disk under this fingerprint, and what is left (reused copies, unique prompts pending)."""
 
-    submission_id: str
+    plan: Plan
     fingerprint: str
-    out_dir: Path
-    splits: list[tuple[str, str, str, bool, int, int]]  # lang, ability, file, complete, n, done
-    skipped: list[str]
-    partial_reasons: list[str]
-    total: int
-    done: int
-    to_generate: int  # unique prompts still to generate
-    first_request: ChatRequest | None
-
-    def render(self) -> str:
-        lines = [
-            f"submission {self.submission_id}  fingerprint {self.fingerprint}",
-            f"output folder {self.out_dir}",
-            f"{'split':<24}{'data file':<26}{'instances':>10}{'on disk':>9}",
-        ]
-        for lang, ability, name, complete, n, done in self.splits:
-            flag = "" if complete else "  (partial file)"
-            lines.append(f"{lang + '/' + ability:<24}{name:<26}{n:>10}{done:>9}{flag}")
-        lines.append(
-            f"total {self.total} instances, {self.done} already predicted, "
-            f"{self.to_generate} unique prompts to generate"
-        )
-        lines += [f"skipped: {s}" for s in self.skipped]
-        lines += [f"partial: {r}" for r in self.partial_reasons]
-        if self.first_request is not None:
-            lines.append("--- first prompt ---")
-            for m in self.first_request.messages:
-                lines.append(f"[{m.role}]")
-                lines.append(m.content)
-        return "\n".join(lines)
-
-
-def _dry_run_report(
-    sub: Submission,
-    plan: Plan,
-    fp: str,
-    out_dir: Path,
-    existing: dict[str, PredictionRecord],
-    n_pending: int,
-) -> DryRunReport:
-    def done(items: Sequence[WorkItem]) -> int:
-        return sum(1 for it in items if it.instance.key in existing)
-
-    return DryRunReport(
-        submission_id=sub.id,
-        fingerprint=fp,
-        out_dir=out_dir,
-        splits=[
-            (s.lang, s.ability, s.source.name, bool(s.source.complete), len(s.items), done(s.items))
-            for s in plan.splits
-        ],
-        skipped=plan.skipped,
-        partial_reasons=plan.partial_reasons,
-        total=len(plan.items),
-        done=done(plan.items),
-        to_generate=n_pending,
-        first_request=plan.items[0].request,
-    )
+    store: RunStore
+    existing: dict[str, PredictionRecord]
+    reused: list[PredictionRecord]
+    pending: Pending
+    started: str  # ISO time, for provenance
+    t_start: float  # perf_counter at the start, for the wall time
+    t_wall: float  # time.time() at the start (rank 0 tells markers of an earlier launch by it)
 
 
 def _resolve_out_dir(sub: Submission, out_dir: Path | None, limit: int | None) -> Path:
@@ -112,13 +66,56 @@ def _resolve_out_dir(sub: Submission, out_dir: Path | None, limit: int | None) -
     return resolved
 
 
-def _write_predictions(
+def prepare(
+    sub: Submission,
+    *,
+    root: Path,
+    selection: Selection,
+    out_dir: Path | None,
+    overwrite: bool,
+    retry_errors: bool,
+    dry_run: bool,
+    progress: bool,
+) -> Prepared:
+    """Plan the selection, read what is on disk (moving other settings' predictions aside only
+    with `overwrite` and never in a dry run) and split the plan into reused and pending."""
+    started, t_start, t_wall = prov.now_iso(), time.perf_counter(), time.time()
+    folder = _resolve_out_dir(sub, out_dir, selection.limit)
+    plan = build_plan(sub, Path(root), selection)
+    fp = prov.fingerprint(sub)
+    store = RunStore(folder)
+    existing = load_existing(store, fp, overwrite=overwrite, dry_run=dry_run, progress=progress)
+    check_prompts(plan.items, existing, store)
+    reused, pending = group_pending(plan.items, existing, retry_errors)
+    return Prepared(plan, fp, store, existing, reused, pending, started, t_start, t_wall)
+
+
+def backend_for(
+    sub: Submission,
+    backend: Backend | None,
+    *,
+    needed: bool,
+    progress: bool,
+    plan: Plan | None = None,
+) -> Backend | None:
+    """The caller's backend, or the submission's loaded now when the run needs one (something
+    to generate, or a first results.json that records the model's description). A `system` gets
+    the ids of the exported corpus, so an id outside it is an error for that question."""
+    if backend is None and needed:
+        say(progress, f"loading {sub.backend} backend for {sub.model} ...")
+        backend = load_backend(sub)
+    if plan is not None and hasattr(backend, "known_ids"):
+        backend.known_ids = frozenset(system_corpus(sub, plan) or ())  # type: ignore[union-attr]
+    return backend
+
+
+def write_predictions(
     backend: Backend | None,
     sub: Submission,
     store: RunStore,
     fp: str,
     reused: list[PredictionRecord],
-    pending: list[tuple[WorkItem, list[WorkItem]]],
+    pending: Pending,
     *,
     n_existing: int,
     chunk_size: int | None,
@@ -152,126 +149,106 @@ def _write_predictions(
             )
 
 
-def _split_for_processes(
-    plan: Plan, store: RunStore, fp: str, *, overwrite: bool, retry_errors: bool
-) -> DataParallel | None:
-    """This process's share when launched as several (None for a plain single process)."""
-    rank, world = parallel.world()
-    if world == 1:
-        return None
-    if overwrite:
-        raise ConfigError(
-            "--overwrite cannot be used with several processes (each one would move the old "
-            "files aside under the others); use a new output folder (--out DIR), or run "
-            "--overwrite as one process."
-        )
-    dp = parallel.split_work(
-        plan.items, store, fp, retry_errors=retry_errors, rank=rank, world=world
+def finish(
+    sub: Submission,
+    prep: Prepared,
+    *,
+    root: Path,
+    selection: Selection,
+    stats: GenStats,
+    backend: Backend | None,
+    previous: Results | None,
+    command: str | None,
+    resamples: int,
+    data_parallel: dict[str, object] | None = None,
+) -> Results:
+    """Merge shards (this run's, or ones a crashed data-parallel run left), score every matching
+    prediction on disk over the widened plan, and write results.json."""
+    store = prep.store
+    store.merge_shards()
+    records = load_existing(store, prep.fingerprint, progress=False)
+    plan = widen_to_records(prep.plan, sub, Path(root), records, selection.allow_partial_data)
+    results = assemble_results(
+        sub,
+        plan,
+        records,
+        prep.fingerprint,
+        stats,
+        backend,
+        previous,
+        started=prep.started,
+        wall_s=time.perf_counter() - prep.t_start,
+        command=command,
+        resamples=resamples,
+        data_parallel=data_parallel,
+        out_dir=store.folder,
     )
-    store.clear_marker(rank)
-    return dp
-
-
-def _finish_shard(store: RunStore, dp: DataParallel, fp: str, stats: GenStats) -> ShardReport:
-    """A rank > 0 is done: mark its share as on disk (when it had one) and leave the rest to
-    rank 0."""
-    if dp.mine:
-        parallel.write_marker(store, dp, fp, stats)
-    return ShardReport(dp.rank, dp.world, store.shard_path(dp.rank), len(dp.mine), stats.generated)
+    store.write_results(results)
+    store.compact()
+    return results
 
 
 def run_submission(
     sub: Submission,
     *,
     root: Path,
+    selection: Selection = ALL,
     out_dir: Path | None = None,
     backend: Backend | None = None,
-    limit: int | None = None,
-    languages: Sequence[Lang] | None = None,
-    abilities: Sequence[Ability] | None = None,
-    noise_rates: dict[Ability, Sequence[float]] | None = None,
-    dry_run: bool = False,
-    allow_partial_data: bool | None = None,
     overwrite: bool = False,
     retry_errors: bool = False,
     chunk_size: int | None = None,
     progress: bool = True,
     command: str | None = None,
     resamples: int = 1000,
-) -> Results | DryRunReport | ShardReport:
-    """Run (or resume) a submission and write predictions + results.json into `out_dir`.
+) -> Results:
+    """Run (or resume) a submission in this process and write predictions + results.json into
+    `out_dir` (default: the submission's folder).
 
-    Under `accelerate launch` / torchrun (WORLD_SIZE > 1) each process generates its share into
-    its own shard; ranks > 0 return a ShardReport, rank 0 merges, scores and writes results.
+    One process only: under `accelerate launch` / torchrun (WORLD_SIZE > 1) every process would
+    generate everything, so this refuses and `shard.run_shard` is the entry point there.
     """
-    started, t_start, t_wall = prov.now_iso(), time.perf_counter(), time.time()
-    out_dir = _resolve_out_dir(sub, out_dir, limit)
-    plan = build_plan(
-        sub,
-        Path(root),
-        limit=limit,
-        languages=languages,
-        abilities=abilities,
-        noise_rates=noise_rates,
-        allow_partial_data=allow_partial_data,
-    )
-    fp = prov.fingerprint(sub)
-    store = RunStore(out_dir)
-    existing = load_existing(store, fp, overwrite=overwrite, dry_run=dry_run, progress=progress)
-    check_prompts(plan.items, existing, store)
-    reused, pending = group_pending(plan.items, existing, retry_errors)
-    if dry_run:
-        return _dry_run_report(sub, plan, fp, out_dir, existing, len(pending))
-    dp = _split_for_processes(plan, store, fp, overwrite=overwrite, retry_errors=retry_errors)
-    if dp is not None:
-        pending = [p for p in pending if p[0].prompt_sha256 in dp.mine]
-        reused = reused if dp.rank == 0 else []  # rank 0 records identical-prompt copies
-    stats = GenStats()
-    previous = store.previous_results(fp)
-    wants_info = previous is None and (dp is None or dp.rank == 0)
-    if backend is None and (pending or wants_info):
-        say(progress, f"loading {sub.backend} backend for {sub.model} ...")
-        backend = load_backend(sub)
-    if hasattr(backend, "known_ids"):  # a `system`: ids outside the exported corpus are errors
-        backend.known_ids = frozenset(system_corpus(sub, plan) or ())  # type: ignore[union-attr]
-    if dp is None or reused or pending:  # a rank with nothing to do creates no shard
-        _write_predictions(
-            backend,
-            sub,
-            store,
-            fp,
-            reused,
-            pending,
-            n_existing=len(existing),
-            chunk_size=chunk_size,
-            progress=progress,
-            stats=stats,
-            rank=None if dp is None else dp.rank,
+    _, world = parallel.world()
+    if world > 1:
+        raise ConfigError(
+            f"launched as {world} processes (WORLD_SIZE={world}): run_submission is the "
+            "single-process run; use leaderboard.run.shard.run_shard (what `rgb-leaderboard run` "
+            "calls under `accelerate launch`)"
         )
-    dp_info = None
-    if dp is not None:
-        if dp.rank > 0:
-            return _finish_shard(store, dp, fp, stats)
-        markers = parallel.wait_for_ranks(store, dp, fp, progress=progress, since=t_wall)
-        dp_info = parallel.describe(dp, stats, markers)
-        stats = parallel.combine_stats(stats, markers)
-    store.merge_shards()  # this run's shards, or ones a crashed run left
-    records = load_existing(store, fp, progress=False)
-    results = assemble_results(
+    prep = prepare(
         sub,
-        widen_to_records(plan, sub, Path(root), records, allow_partial_data),
-        records,
-        fp,
-        stats,
+        root=root,
+        selection=selection,
+        out_dir=out_dir,
+        overwrite=overwrite,
+        retry_errors=retry_errors,
+        dry_run=False,
+        progress=progress,
+    )
+    stats = GenStats()
+    previous = prep.store.previous_results(prep.fingerprint)
+    needed = bool(prep.pending) or previous is None
+    backend = backend_for(sub, backend, needed=needed, progress=progress, plan=prep.plan)
+    write_predictions(
         backend,
-        previous,
-        started=started,
-        wall_s=time.perf_counter() - t_start,
+        sub,
+        prep.store,
+        prep.fingerprint,
+        prep.reused,
+        prep.pending,
+        n_existing=len(prep.existing),
+        chunk_size=chunk_size,
+        progress=progress,
+        stats=stats,
+    )
+    return finish(
+        sub,
+        prep,
+        root=root,
+        selection=selection,
+        stats=stats,
+        backend=backend,
+        previous=previous,
         command=command,
         resamples=resamples,
-        data_parallel=dp_info,
-        out_dir=store.folder,
     )
-    store.write_results(results)
-    store.compact()
-    return results

@@ -3,7 +3,7 @@
 An element is found when one of its alternatives occurs in the normal form at number (and en
 word) boundaries, outside any fake answer containing it, and not negated ("It is not Norway",
 "答案不是X"). The answer part is judged, not any substring of a long output (issue 11):
-- a copy — a response at least half made of verbatim passage text, with COPY_MIN copied
+- a copy — a response at least half made of verbatim passage text, with profile.copy_min copied
   characters or more, over two sentences or more — credits nothing, even when the gold string is
   inside it (one quoted passage sentence that states the answer is an answer);
 - a candidate list — many short items (every entity of the passages) — credits nothing.
@@ -16,34 +16,32 @@ from functools import lru_cache
 
 from leaderboard.core.types import Answer, Lang
 from leaderboard.scoring.normalize import mask, normalize, occurrences
+from leaderboard.scoring.profile import profile
 
-# Copy detection on the normal form: chunks of CHUNK characters looked up verbatim in the
-# passages; a copy has at least COPY_MIN copied characters and at least half its chunks copied.
-CHUNK = {"zh": 8, "en": 16}
-COPY_MIN = {"zh": 80, "en": 120}
-# ... and it spans at least two sentences (one quoted sentence that states the answer is an answer).
+# Copy detection on the normal form (per language: profile.chunk, profile.copy_min): chunks looked
+# up verbatim in the passages; a copy has enough copied characters and at least half its chunks
+# copied, and it spans at least two sentences (one quoted sentence that states the answer is an
+# answer).
 _SENTENCE_END = re.compile(r"[。！？!?\n]|\.(?=\s)")
 # A candidate list has at least LIST_MIN items (and twice the answer's elements plus 2),
-# 80% of them short.
+# 80% of them short (profile.short_item characters at most).
 LIST_MIN = 8
 _LIST_SEP = re.compile(r"[、,，;；\n/|]")
-_SHORT_ITEM = {"zh": 12, "en": 30}
-
-_ZH_NEGATION = re.compile(r"(?:不是|并非|并不是|而非|不为|不在|不属于|没有|非)$")
-_EN_NEGATION = frozenset(
-    {"not", "isnt", "wasnt", "arent", "werent", "never", "no", "nor", "neither", "doesnt"}
-    | {"didnt", "dont", "cannot"}
-)
-_EN_CANCEL = frozenset({"but", "rather", "instead", "only"})
 
 
 def _negated(norm: str, start: int, lang: Lang) -> bool:
-    if lang == "zh":
-        return _ZH_NEGATION.search(norm, max(0, start - 4), start) is not None
-    for word in reversed(norm[max(0, start - 40) : start].split()[-3:]):
-        if word in _EN_CANCEL:
+    """Is the answer found at `start` negated ("It is not Norway", "答案不是X")? profile.py says how
+    far a negation word reaches per language."""
+    prof = profile(lang)
+    neg = prof.answer_negation
+    before = norm[max(0, start - neg.reach) : start]
+    if not prof.word_boundaries:
+        return before.endswith(neg.words)
+    words = before.split()
+    for word in reversed(words[max(0, len(words) - neg.last_words) :]):
+        if word in neg.cancel:
             return False
-        if word in _EN_NEGATION:
+        if word in neg.words:
             return True
     return False
 
@@ -64,27 +62,16 @@ def matchers(
     return tuple(out)
 
 
-# Any negation word at all (one search per text; most answers have none).
-_ANY_NEGATION = {
-    "zh": re.compile(r"不是|并非|而非|不为|不在|不属于|没有|非"),
-    "en": re.compile(
-        r"\b(?:not|isnt|wasnt|arent|werent|never|no|nor|neither|doesnt|didnt|dont|cannot)\b"
-    ),
-}
-
-
-def found(norm: str, alt: str, covering: tuple[str, ...], lang: Lang, negations: bool) -> bool:
+def found(norm: str, alt: str, covering: tuple[str, ...], lang: Lang) -> bool:
+    """Does `alt` occur at a boundary, outside the fake answers covering it, not negated?"""
     text = mask(norm, covering) if covering else norm
-    if not negations:
-        return next(occurrences(text, alt, lang), None) is not None
     return any(not _negated(text, s, lang) for s in occurrences(text, alt, lang))
 
 
 def labels(norm: str, answer: Answer, lang: Lang, fakeanswer: Answer = ()) -> tuple[int, ...]:
     """Per answer element 1/0: asserted (not negated), outside fake answers containing it."""
-    negations = _ANY_NEGATION[lang].search(norm) is not None
     return tuple(
-        int(any(found(norm, alt, covering, lang, negations) for alt, covering in alternatives))
+        int(any(found(norm, alt, covering, lang) for alt, covering in alternatives))
         for alternatives in matchers(answer, fakeanswer, lang)
     )
 
@@ -100,13 +87,14 @@ def _two_sentences(text: str) -> bool:
 
 def is_copy(text: str, norm: str, docs: tuple[str, ...], lang: Lang) -> bool:
     """Is the response mostly verbatim passage text, and longer than one sentence?"""
-    if not docs or len(norm) < COPY_MIN[lang] or not _two_sentences(text):
+    prof = profile(lang)
+    if not docs or len(norm) < prof.copy_min or not _two_sentences(text):
         return False
     passages = _passages(docs, lang)
-    n = CHUNK[lang]
+    n = prof.chunk
     chunks = range(0, len(norm) - n + 1, n)
     copied = sum(1 for i in chunks if norm[i : i + n] in passages)
-    return copied * n >= COPY_MIN[lang] and 2 * copied >= len(chunks)
+    return copied * n >= prof.copy_min and 2 * copied >= len(chunks)
 
 
 def is_candidate_list(text: str, answer: Answer, lang: Lang) -> bool:
@@ -117,5 +105,5 @@ def is_candidate_list(text: str, answer: Answer, lang: Lang) -> bool:
     items = [x for x in (i.strip() for i in _LIST_SEP.split(text)) if x]
     if len(items) < need:
         return False
-    short = sum(1 for x in items if len(x) <= _SHORT_ITEM[lang])
+    short = sum(1 for x in items if len(x) <= profile(lang).short_item)
     return short >= 0.8 * len(items)

@@ -20,25 +20,15 @@ import re
 
 from leaderboard.core.types import Lang
 from leaderboard.scoring.normalize import normalize
-from leaderboard.scoring.phrases import PhraseTable, negated_verb, phrase_table
+from leaderboard.scoring.phrases import PhraseTable, phrase_table
+from leaderboard.scoring.profile import profile
 
-_SENTENCES = {
-    "zh": re.compile(r"[。！？!?\n;；]+|(?<=[.])\s+"),
-    "en": re.compile(r"(?<=[.!?])\s+|[\n;；。！？]+"),
-}
 _CLAUSES = re.compile(r"[，,:：、]")
-_NEGATED_CLAIM = {
-    "zh": re.compile(r"(?:没有|没|不存在|并无|未发现|无|并没有|不含).{0,4}$"),  # 没有事实性错误
-    "en": re.compile(r"(?:\b(?:no|not|without|free of|never)(?: \w+){0,2})$"),
-}
-_RESIDUE = {"zh": 1, "en": 1}
 
 
 def sentences(text: str, lang: Lang) -> list[str]:
-    return [s for s in _SENTENCES[lang].split(text) if s.strip()]
-
-
-_DENIAL_REACH = {"zh": 8, "en": 24}  # characters after a refusal hit where an error word denies
+    """The sentences of the raw text (the profile's sentence splitter)."""
+    return [s for s in profile(lang).sentences.split(text) if s.strip()]
 
 
 def _refusal_at(ns: str, table: PhraseTable) -> int | None:
@@ -46,9 +36,10 @@ def _refusal_at(ns: str, table: PhraseTable) -> int | None:
     hit followed at once by an error word denies an error ("文档中没有任何错误", "do not contain
     any errors"), it does not refuse."""
     starts = []
-    for pattern in (table.rejection_re, table.negated_verb_re, table.absence_re):
-        for m in pattern.finditer(ns):
-            if not table.any_error_re.search(ns, m.end(), m.end() + _DENIAL_REACH[table.lang]):
+    any_error, reach = table.patterns["any_error"], table.profile.denial_reach
+    for kind in ("rejection", "negated_verb", "absence"):
+        for m in table.patterns[kind].finditer(ns):
+            if not any_error.search(ns, m.end(), m.end() + reach):
                 starts.append(m.start())
                 break
     return min(starts) if starts else None
@@ -56,26 +47,26 @@ def _refusal_at(ns: str, table: PhraseTable) -> int | None:
 
 def _reported(prefix: str, table: PhraseTable) -> bool:
     """A reporting verb before the phrase whose subject is not the documents or the speaker."""
-    m = table.reporting_re.search(prefix)
+    m = table.patterns["reporting"].search(prefix)
     if m is None:
         return False
     subject = prefix[: m.start()]
-    if table.document_re.search(subject) or not subject.strip():
+    if table.patterns["document_words"].search(subject) or not subject.strip():
         return False
     # the response's own voice: "我", "we", "需要指出", "it should be noted"
-    return table.speaker_re.search(subject) is None
+    return table.patterns["speaker"].search(subject) is None
 
 
 def _residue(ns: str, table: PhraseTable, query_norm: str) -> int:
     """What is left of a piece once preamble words, document words and the question are removed
     (characters for zh, words for en)."""
-    rest = table.preamble_re.sub(" ", ns)
-    rest = table.document_re.sub(" ", rest)
+    rest = table.patterns["preamble"].sub(" ", ns)
+    rest = table.patterns["document_words"].sub(" ", rest)
     if query_norm:
         rest = rest.replace(query_norm, " ")
-    if table.lang == "zh":
-        return len(rest.replace(" ", ""))
-    return len(rest.split())
+    if table.profile.word_boundaries:
+        return len(rest.split())
+    return len(rest.replace(" ", ""))
 
 
 def _is_filler(raw: str, ns: str, table: PhraseTable, query_norm: str) -> bool:
@@ -84,16 +75,16 @@ def _is_filler(raw: str, ns: str, table: PhraseTable, query_norm: str) -> bool:
         return True
     if query_norm and (ns in query_norm or (query_norm in ns and len(ns) <= len(query_norm) + 2)):
         return True
-    return _residue(ns, table, query_norm) <= _RESIDUE[table.lang]
+    return _residue(ns, table, query_norm) <= table.profile.residue
 
 
 def _content_after_contrast(ns: str, start: int, table: PhraseTable, query_norm: str) -> bool:
     """After the refusal phrase, a contrast word followed by something that is not a refusal."""
-    for m in table.contrast_re.finditer(ns, start):
+    for m in table.patterns["contrast"].finditer(ns, start):
         rest = ns[m.end() :]
         if (
             _refusal_at(rest, table) is None
-            and _residue(rest, table, query_norm) > _RESIDUE[table.lang]
+            and _residue(rest, table, query_norm) > table.profile.residue
         ):
             return True
     return False
@@ -102,12 +93,9 @@ def _content_after_contrast(ns: str, start: int, table: PhraseTable, query_norm:
 def own_refusal(text: str, lang: Lang, norm: str, query: str = "") -> bool:
     """Does the response itself decline to answer (before giving any answer-like statement)?"""
     table = phrase_table(lang)
-    # Cheap pre-filter on the whole normal form: a phrase, else a negated verb; sentences and
-    # clauses then locate either one.
-    phrase = table.claim_hint_re.search(norm) is not None and (
-        table.rejection_re.search(norm) is not None
-    )
-    if not phrase and negated_verb(norm, table) is None and not table.absence_re.search(norm):
+    # Nothing to locate without a refusal phrase, a negated verb or an absence in the whole text;
+    # sentences and clauses then locate the first one.
+    if not any(table.patterns[k].search(norm) for k in ("rejection", "negated_verb", "absence")):
         return False
     query_norm = normalize(query, lang) if query else ""
     pieces = sentences(text, lang)
@@ -123,16 +111,18 @@ def own_refusal(text: str, lang: Lang, norm: str, query: str = "") -> bool:
         prefix = ns[:at]
         # anything but filler before the refusal: each clause before it must name the documents
         # or be filler ("答案是X，不过文档没有给出更多细节" answers first)
-        needs_clauses = at > 0 and _residue(prefix, table, query_norm) > _RESIDUE[lang]
+        needs_clauses = at > 0 and _residue(prefix, table, query_norm) > table.profile.residue
         seen = 0  # normalised length of the clauses before the refusal phrase
         for clause in _CLAUSES.split(raw) if needs_clauses else ():
             nc = normalize(clause, lang)
             if not nc:
                 continue
-            seen += len(nc) + (lang == "en")
+            seen += len(nc) + table.profile.word_boundaries  # the space between
             if seen > at:
                 break
-            if not table.document_re.search(nc) and not _is_filler(clause, nc, table, query_norm):
+            if not table.patterns["document_words"].search(nc) and not _is_filler(
+                clause, nc, table, query_norm
+            ):
                 return False  # "Kentucky Wildcats, but there is insufficient information"
         return not _content_after_contrast(ns, at, table, query_norm)
     return False
@@ -142,12 +132,12 @@ def own_full_refusal(text: str, lang: Lang, norm: str) -> bool:
     """A full refusal ("信息不足", "cannot answer") stated by the response anywhere, even next to
     an answer: such a response hedges, it does not decide."""
     table = phrase_table(lang)
-    if table.full_refusal_re.search(norm) is None:
+    if table.patterns["full_refusal"].search(norm) is None:
         return False
     pieces = sentences(text, lang)
     for raw in pieces:
         ns = norm if len(pieces) == 1 else normalize(raw, lang)
-        for m in table.full_refusal_re.finditer(ns):
+        for m in table.patterns["full_refusal"].finditer(ns):
             if not _reported(ns[: m.start()], table):
                 return True
     return False
@@ -156,12 +146,12 @@ def own_full_refusal(text: str, lang: Lang, norm: str) -> bool:
 def _weak_claim(ns: str, table: PhraseTable) -> bool:
     """A weak error word stated by the response: not reported, not negated ("no errors"), not a
     first-person hedge ("I might be wrong", "我可能说错")."""
-    neg = _NEGATED_CLAIM[table.lang]
-    for m in table.weak_error_re.finditer(ns):
+    neg = table.patterns["negated_claim"]
+    for m in table.patterns["weak_error"].finditer(ns):
         prefix = ns[: m.start()].rstrip()
         if _reported(prefix, table) or neg.search(prefix):
             continue
-        if table.first_person_re.search(prefix):
+        if table.patterns["first_person"].search(prefix):
             continue
         return True
     return False
@@ -171,44 +161,49 @@ def _claims_error(ns: str, table: PhraseTable, after_documents: bool = False) ->
     """An error claim in one sentence. Weak words and corrections count where the sentence names
     the documents, or right after a sentence that did when it opens with a correction ("In fact,
     …") or points back ("This is wrong", "这一说法有误")."""
-    neg = _NEGATED_CLAIM[table.lang]
-    for m in table.error_re.finditer(ns):
+    neg = table.patterns["negated_claim"]
+    for m in table.patterns["error"].finditer(ns):
         if not _reported(ns[: m.start()], table) and not neg.search(ns[: m.start()].rstrip()):
             return True
-    if table.document_re.search(ns) is None:
+    if table.patterns["document_words"].search(ns) is None:
         if not after_documents:
             return False
         opening = _opening(ns, table)
         # "The documents say Y. In fact, it was X." / "…; however, the correct answer is X."
-        if table.correction_re.match(opening) or table.corrected_answer_re.match(ns.lstrip()):
+        if table.patterns["correction"].match(opening) or table.patterns["corrected_answer"].match(
+            ns.lstrip()
+        ):
             return True
-        if not table.anaphora_re.search(opening):
+        if not table.patterns["anaphora"].search(opening):
             return False
     if _weak_claim(ns, table):
         return True
     # a correction without an error word: "actually it was X, not Y as the documents say",
     # "the passages claim X, but the actual answer is Y", "文档称是X，其实是Y"
-    return bool(table.correction_re.search(ns) or table.corrected_answer_re.search(ns))
+    return bool(
+        table.patterns["correction"].search(ns) or table.patterns["corrected_answer"].search(ns)
+    )
 
 
 def _opening(ns: str, table: PhraseTable) -> str:
     """The sentence without a leading contrast word ("However, this is wrong")."""
-    m = table.contrast_re.match(ns.lstrip())
+    m = table.patterns["contrast"].match(ns.lstrip())
     return ns.lstrip()[m.end() :] if m else ns
 
 
 def own_error_claim(text: str, lang: Lang, norm: str) -> bool:
     """Does the response claim the documents contain a factual error?"""
     table = phrase_table(lang)
-    if table.claim_hint_re.search(norm) is None:
-        return False
     # without an error word only a correction can claim one, and only about the documents
-    no_error_word = table.error_re.search(norm) is None and table.weak_error_re.search(norm) is None
+    no_error_word = (
+        table.patterns["error"].search(norm) is None
+        and table.patterns["weak_error"].search(norm) is None
+    )
     if no_error_word and (
-        table.document_re.search(norm) is None
+        table.patterns["document_words"].search(norm) is None
         or (
-            table.correction_re.search(norm) is None
-            and table.corrected_answer_re.search(norm) is None
+            table.patterns["correction"].search(norm) is None
+            and table.patterns["corrected_answer"].search(norm) is None
         )
     ):
         return False
@@ -220,5 +215,5 @@ def own_error_claim(text: str, lang: Lang, norm: str) -> bool:
         ns = normalize(raw, lang)
         if _claims_error(ns, table, after_documents):
             return True
-        after_documents = table.document_re.search(ns) is not None
+        after_documents = table.patterns["document_words"].search(ns) is not None
     return False

@@ -10,9 +10,11 @@ Normal form (idempotent: normalize(normalize(x)) == normalize(x)):
 - Punctuation (Unicode categories P*) and currency signs (Sc) are separators, except: a `.`
   between two digits is kept (6.4), a `,` between a digit and exactly three digits is dropped
   (1,361 -> 1361), an apostrophe is dropped (can't -> cant).
-- zh: separators and whitespace are removed, except one space is kept between two digits so that
-  enumerations such as `3、12` do not fuse into one number.
-- en: separators become spaces; whitespace is collapsed to single spaces and stripped.
+- a language without word boundaries (zh; its profile, scoring/profile.py): separators and
+  whitespace are removed, except one space is kept between two digits so that enumerations such as
+  `3、12` do not fuse into one number.
+- a language with word boundaries (en): separators become spaces; whitespace is collapsed to single
+  spaces and stripped.
 
 Values and spellings that differ only in form are made equal (leaderboard/scoring/numerals.py):
 - Traditional characters become Simplified (OpenCC's t2s table, character by character): 徹 -> 彻;
@@ -21,8 +23,9 @@ Values and spellings that differ only in form are made equal (leaderboard/scorin
 - English magnitude words: 68.7 billion / 68.7bn -> 68700000000;
 - acronyms with dots lose them: U.S. -> us; a minus sign before a number (not a hyphen between
   words or digits) is kept as U+2212, so -2.3 is not 2.3;
-- en dates: month abbreviations are spelled out (feb. 13 -> february 13), ordinals lose their
-  suffix (13th -> 13), ISO dates are written out (2022-02-24 -> february 24 2022).
+- English dates (profile.english_dates): month abbreviations are spelled out (feb. 13 ->
+  february 13), ordinals lose their suffix (13th -> 13), ISO dates are written out (2022-02-24 ->
+  february 24 2022).
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ from leaderboard.scoring.numerals import (
     english_magnitudes,
     has_english_magnitude,
 )
+from leaderboard.scoring.profile import profile
 
 _APOSTROPHES = "'\u2019\u2018`\u00b4"
 
@@ -86,53 +90,17 @@ def _separator_chars() -> list[str]:
     ]
 
 
-def _class_pattern(chars: list[str]) -> re.Pattern[str]:
-    return re.compile(f"[{_char_class(chars)}]+")
-
-
-_SEPARATOR_CHARS = _separator_chars()
-# The regex engine checks BMP characters against a bitmap but tries every astral range one by one
-# for each character outside the set, so text without astral characters uses the BMP-only class.
-_PUNCT = _class_pattern(_SEPARATOR_CHARS)
-_PUNCT_BMP = _class_pattern([c for c in _SEPARATOR_CHARS if c <= "\uffff"])
-_PUNCT_ASCII = _class_pattern([c for c in _SEPARATOR_CHARS if c.isascii()])
+_PUNCT = re.compile(f"[{_char_class(_separator_chars())}]+")
 # Patterns start with their literal so the engine scans for it in C (same matches as lookbehind
 # first): a dot not between two digits; a comma between a digit and exactly three digits.
 _NON_DECIMAL_DOT = re.compile(r"\.(?:(?<![0-9]\.)|(?![0-9]))")
 _THOUSANDS = re.compile(r",(?<=[0-9],)(?=[0-9]{3}(?![0-9]))")
 _SEPARATORS = re.compile(r" +")
-_ASTRAL = "\U00010000"
-# Characters whose compatibility decomposition is one character (full-width forms, no-break and
-# ideographic spaces, ...): replacing them by it leaves NFKD, hence NFKC, of the text unchanged,
-# and most Chinese outputs are then already NFKC, skipping the slow normalize call.
-_COMPAT = {
-    c: d
-    for c in range(0x10000)
-    if len(d := unicodedata.normalize("NFKD", chr(c))) == 1 and d != chr(c)
-}
-
-
-# The ones Chinese outputs are full of: a few replace() calls beat translate() over every character.
-_FREQUENT_COMPAT = tuple((c, _COMPAT[ord(c)]) for c in "，：（）；？！％\xa0\u3000")
-
-
-def _nfkc(text: str) -> str:
-    if unicodedata.is_normalized("NFKC", text):  # the quick check is much cheaper than normalising
-        return text
-    for c, d in _FREQUENT_COMPAT:
-        if c in text:
-            text = text.replace(c, d)
-    if unicodedata.is_normalized("NFKC", text):
-        return text
-    text = text.translate(_COMPAT)
-    return text if unicodedata.is_normalized("NFKC", text) else unicodedata.normalize("NFKC", text)
 
 
 def _fold(text: str) -> str:
     """NFKC + casefold (+ NFKC again, as casefolding can leave text that is not NFKC)."""
-    if text.isascii():
-        return text.lower()
-    return _nfkc(_nfkc(text).casefold())
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
 
 
 def _t2s_table() -> dict[int, str]:
@@ -190,7 +158,7 @@ def _en_dates(text: str) -> str:
 
 
 # After separators are collapsed every space is single: drop it unless it sits between two digits.
-_ZH_DROP_SPACES = re.compile(r" (?:(?<![0-9] )|(?![0-9]))")
+_DROP_SPACES = re.compile(r" (?:(?<![0-9] )|(?![0-9]))")
 
 
 def _normalize_once(text: str, lang: Lang) -> str:
@@ -204,27 +172,26 @@ def _normalize_once(text: str, lang: Lang) -> str:
         text = _THOUSANDS.sub("", text)
     if not text.isascii() and ANY_NUMERAL.search(text):
         text = chinese_numbers(text)
+    prof = profile(lang)
     if "-" in text or "\u2212" in text or "\u2013" in text:
-        if lang == "en":
+        if prof.english_dates:
             text = _ISO_DATE.sub(_iso_date, text)
         text = _SIGN.sub("\u2212", text)
     if "." in text:
         if _ACRONYM_HINT.search(text):
             text = _ACRONYM.sub(lambda m: m.group(1).replace(".", ""), text)
         text = _NON_DECIMAL_DOT.sub(" ", text)
-    if text.isascii():
-        text = _PUNCT_ASCII.sub(" ", text)
-    else:
-        text = (_PUNCT_BMP if max(text) < _ASTRAL else _PUNCT).sub(" ", text)
+    text = _PUNCT.sub(" ", text)
     if "  " in text:
         text = _SEPARATORS.sub(" ", text)
     if has_english_magnitude(text):
         text = english_magnitudes(text)
-    if lang == "en":
+    if prof.english_dates:
         text = _en_dates(text)
-    if lang == "zh":  # spaces go, except one between two digits ("3 12" must not become "312")
-        return _ZH_DROP_SPACES.sub("", text) if " " in text else text
-    return text.strip()
+    if prof.word_boundaries:
+        return text.strip()
+    # spaces go, except one between two digits ("3 12" must not become "312")
+    return _DROP_SPACES.sub("", text) if " " in text else text
 
 
 def _is_fixed_point(text: str) -> bool:
@@ -269,7 +236,7 @@ def _boundary_ok(text: str, start: int, end: int, needle: str, lang: Lang) -> bo
         return False
     if _is_digit(needle[-1]) and _digitish_after(text, end):
         return False
-    if lang == "en":
+    if profile(lang).word_boundaries:
         if needle[0].isalnum() and start > 0 and text[start - 1].isalnum():
             return False
         if needle[-1].isalnum() and end < len(text) and text[end].isalnum():

@@ -1,37 +1,50 @@
-"""Tokens of the strict normal form (jieba words for zh, word tokens for en) and token F1.
+"""Tokens of the strict normal form (jieba words or word tokens, per the language's profile) and
+token F1.
 
 Token F1 is a diagnostic partial credit (as in LongBench / CRUD-RAG).
 """
 
 from __future__ import annotations
 
+import logging
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from leaderboard.core.types import Answer, Lang
 from leaderboard.scoring.normalize import normalize
-from leaderboard.scoring.segment import segmenter
+from leaderboard.scoring.profile import profile
 
-_EN_WORD = re.compile(r"\w+")
-_EN_ARTICLES = frozenset({"a", "an", "the"})
+_WORD = re.compile(r"\w+")
+
+
+@cache
+def _jieba() -> Callable[..., list[str]]:
+    """jieba's `lcut`, its dictionary loaded (about a second, once per process)."""
+    import jieba
+
+    jieba.setLogLevel(logging.WARNING)
+    jieba.initialize()
+    return jieba.lcut
 
 
 def load_jieba() -> None:
-    """Load jieba's dictionary now (about a second) rather than on the first Chinese prediction."""
-    segmenter()
+    """Load jieba's dictionary now rather than on the first Chinese prediction (once before forking
+    workers, not once per worker)."""
+    _jieba()
 
 
 @lru_cache(maxsize=65536)
 def _tokenize_normalized(norm: str, lang: Lang) -> tuple[str, ...]:
-    if lang == "zh":
-        # jieba dictionary segmentation with HMM off (leaderboard.scoring.segment: same output as
-        # jieba.lcut(HMM=False), faster): deterministic, and keeps dates apart (4/日/至, not
-        # 4/日至).
-        tokens = segmenter().lcut(norm)
+    prof = profile(lang)
+    if prof.tokens == "jieba":
+        # jieba dictionary segmentation with HMM off: deterministic, and keeps dates apart
+        # (4/日/至, not 4/日至).
+        tokens = _jieba()(norm, HMM=False)
         return tuple(t for t in tokens if t != " ") if " " in norm else tuple(tokens)
-    return tuple(t for t in _EN_WORD.findall(norm) if t not in _EN_ARTICLES)
+    return tuple(t for t in _WORD.findall(norm) if t not in prof.articles)
 
 
 def tokenize_normalized(norm: str, lang: Lang) -> tuple[str, ...]:

@@ -28,6 +28,7 @@ from leaderboard.run import provenance as prov
 from leaderboard.run.assemble import assemble_results
 from leaderboard.run.generate import GenStats
 from leaderboard.run.plan import Plan, build_plan, protocol_abilities
+from leaderboard.run.selection import Selection
 from leaderboard.run.store import RunStore
 from leaderboard.stats.version import scoring_version
 
@@ -242,7 +243,7 @@ def _rescored(
     """The predictions checked against the instances rebuilt from `view`, then scored."""
     old, p = rc.old, rc.old.provenance
     try:
-        full = build_plan(sub, view, abilities=protocol_abilities(sub, records))
+        full = build_plan(sub, view, Selection(abilities=tuple(protocol_abilities(sub, records))))
     except (ConfigError, DataError) as exc:
         raise LeaderboardError(f"{rc.folder}: cannot rebuild the instances: {exc}") from exc
     kept = _check_records(full, records, rc, decoded=sub.backend != "scripted")

@@ -18,9 +18,21 @@ import smollm2_labels
 import written_dev2
 import written_dev3
 import written_en
+import written_hedge
 import written_zh
-from common import LABELS, ROOT, instance, load_split, raw_answer, split_of
+from common import (
+    LABELS,
+    ROOT,
+    instance,
+    load_split,
+    raw_answer,
+    smollm2_predictions,
+    split_of,
+)
 from dump_smollm2 import sample
+
+from leaderboard.backends.policies import candidates
+from leaderboard.core.types import TestInstance
 
 _FILE_OF = {
     "noise": "refine",
@@ -88,6 +100,24 @@ def entities(inst, lang: str, rng: random.Random) -> str:
     return ("、" if lang == "zh" else ", ").join(pick)
 
 
+def options(inst, lang: str, k: int = 2) -> list[str] | None:
+    """The k most frequent candidate spans of the passages of the gold's type (a number for a
+    number, else a name), none overlapping a gold alternative: the other options of a hedge."""
+    alts = [a.lower() for el in inst.answer for a in ((el,) if isinstance(el, str) else el)]
+    numeric = any(c.isdigit() for c in alts[0])
+    text = "\n".join(inst.docs)
+    limit = 12 if lang == "zh" else 40
+    found = [
+        c
+        for c in candidates(inst.docs, lang)
+        if len(c) <= limit
+        and any(ch.isdigit() for ch in c) == numeric
+        and not any(c.lower() in a or a in c.lower() for a in alts)
+    ]
+    found.sort(key=lambda c: -text.count(c))  # stable: ties keep the order of appearance
+    return found[:k] if len(found) >= k else None
+
+
 def item(lang, group, k, ability, inst, prediction, code, source, note, with_docs, split=None):
     iid = f"{group}#{k}" if k is not None else group
     return {
@@ -141,7 +171,42 @@ def written_items(lang: str) -> list[dict]:
     dev2 = written_dev2.ZH if lang == "zh" else written_dev2.EN
     dev3 = written_dev3.ZH if lang == "zh" else written_dev3.EN
     out += template_items(lang, dev2, "d2", split="dev")
-    return out + template_items(lang, dev3, "d3", split="dev")
+    out += template_items(lang, dev3, "d3", split="dev")
+    return out + hedge_items(lang)
+
+
+def hedge_items(lang: str) -> list[dict]:
+    """The hedge batch (written_hedge.py): templates, hand-made instances and SmolLM2 outputs;
+    split by the hash of each group, so it has a held-out part."""
+    zh = lang == "zh"
+    out = template_items(lang, written_hedge.ZH if zh else written_hedge.EN, "h")
+    for name, ability, question, answer, fake, code, pred, note in (
+        written_hedge.HAND_ZH if zh else written_hedge.HAND_EN
+    ):
+        inst = TestInstance(
+            lang,
+            ability,
+            _RATE[ability],
+            0,
+            question,
+            tuple(tuple(a) if isinstance(a, list) else a for a in answer),
+            (),
+            (fake,) if fake else (),
+        )
+        out.append(
+            item(lang, f"{lang}-h-{name}", None, ability, inst, pred, code, "written", note, False)
+        )
+    by_key = {p["key"]: p for p in smollm2_predictions() if p["lang"] == lang}
+    for key, code, note in written_hedge.SMOLLM2_ZH if zh else written_hedge.SMOLLM2_EN:
+        p = by_key[key]
+        inst = instance(lang, p["ability"], p["noise_rate"], p["id"])
+        group = f"{lang}-h-smollm2-{_FILE_OF[p['ability']]}/{p['id']}"
+        it = item(
+            lang, group, None, p["ability"], inst, p["prediction"], code, "smollm2", note, True
+        )
+        it["id"] = f"{lang}-h-smollm2-{key}"
+        out.append(it)
+    return out
 
 
 def template_items(lang: str, templates, prefix: str, split: str | None = None) -> list[dict]:
@@ -170,6 +235,9 @@ def template_items(lang: str, templates, prefix: str, split: str | None = None) 
             s = answer_sentence(inst, lang) if "{S}" in text else ""
             if s is None:
                 continue
+            opts = options(inst, lang) if "{o1}" in text else ["", ""]
+            if opts is None:
+                continue
             d1 = inst.docs[0] if inst.docs else ""
             pred = text.format(
                 a=gold,
@@ -183,6 +251,8 @@ def template_items(lang: str, templates, prefix: str, split: str | None = None) 
                 D1_80=d1[:80],
                 S=s,
                 ents=entities(inst, lang, rng) if "{ents}" in text else "",
+                o1=opts[0],
+                o2=opts[1],
             )
             with_docs = any(x in text for x in ("{P}", "{D1", "{S}", "{ents}"))
             out.append(

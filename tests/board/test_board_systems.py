@@ -25,6 +25,7 @@ from leaderboard.board.systems import (
 from leaderboard.core.submission import load_submission
 from leaderboard.protocol.corpus import load_corpus
 from leaderboard.run.runner import run_submission
+from leaderboard.run.selection import Selection
 
 REPO = Path(__file__).resolve().parents[2]
 FLOOR = REPO / "submissions" / "system-floor-refuse"
@@ -104,7 +105,9 @@ def test_a_run_over_the_error_share_is_listed_unranked(rgb_root: Path, tmp_path:
             }
             (folder / "model.yaml").write_text(yaml.safe_dump(spec), encoding="utf-8")
             sub = load_submission(folder / "model.yaml")
-            run_submission(sub, root=rgb_root, limit=3, languages=["zh"], progress=False)
+            run_submission(
+                sub, root=rgb_root, selection=Selection(limit=3, languages=("zh",)), progress=False
+            )
             entries.append(load_entry(folder))
     finally:
         httpd.shutdown()

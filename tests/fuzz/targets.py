@@ -18,7 +18,7 @@ import yaml
 
 from leaderboard.board.load import load_entry
 from leaderboard.board.reported import load_reported
-from leaderboard.cli.submission_cmds import check_submission
+from leaderboard.cli.validate import check_submission
 from leaderboard.core.files import read_prediction_files, read_results
 from leaderboard.core.schema import Results
 from leaderboard.core.submission import Submission, load_submission

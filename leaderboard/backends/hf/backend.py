@@ -21,6 +21,7 @@ import torch
 from transformers import GenerationConfig as HFGenerationConfig
 from transformers import set_seed
 
+from leaderboard.backends.base import BackendDescription
 from leaderboard.backends.batching import length_sorted, run_batches
 from leaderboard.backends.environment import device_map_summary, device_name, library_versions
 from leaderboard.backends.hf.loading import check_quantization, eos_ids, load
@@ -35,6 +36,29 @@ from leaderboard.core.types import ChatRequest, Completion, GenerationConfig
 
 if TYPE_CHECKING:
     from leaderboard.core.submission import Submission
+
+# the order results.json has always recorded this backend's description in
+_ORDER = (
+    "backend",
+    "model",
+    "hub_id",
+    "gguf_file",
+    "model_revision",
+    "dtype",
+    "quantization",
+    "chat_template_sha256",
+    "chat_template_source",
+    "system_prompt",
+    "pad_token_added",
+    "batch_size",
+    "batch_size_setting",
+    "max_input_tokens",
+    "truncation",
+    "device",
+    "device_map",
+    "versions",
+    "stats",
+)
 
 
 AUTO_BATCH_START = 64
@@ -265,26 +289,29 @@ class HFBackend:
 
     # ------------------------------------------------------------------ provenance
 
-    def describe(self) -> dict[str, object]:
+    def describe(self) -> BackendDescription:
         cfg = self.model.config
-        return {
-            "backend": "hf",
-            "model": self.model_id,
-            "hub_id": self.hub_id,
-            "gguf_file": self.gguf_file,
-            "model_revision": getattr(cfg, "_commit_hash", None),
-            "dtype": str(self.model.dtype).removeprefix("torch."),
-            "quantization": self.quantization.describe(),
-            "chat_template_sha256": self.template.sha256,
-            "chat_template_source": self.template.source,
-            "system_prompt": self.template.system_used or self.system_prompt,
-            "pad_token_added": self.pad_added,
-            "batch_size": self.batch_size_used,
-            "batch_size_setting": self.batch_setting,
-            "max_input_tokens": self.max_input_tokens,
-            "truncation": self.truncation,
-            "device": device_name(),
-            "device_map": device_map_summary(self.model),
-            "versions": library_versions(),
-            "stats": asdict(self.stats),
-        }
+        return BackendDescription(
+            backend="hf",
+            model=self.model_id,
+            model_revision=getattr(cfg, "_commit_hash", None),
+            dtype=str(self.model.dtype).removeprefix("torch."),
+            quantization=self.quantization.describe(),
+            chat_template_sha256=self.template.sha256,
+            chat_template_source=self.template.source,
+            batch_size=self.batch_size_used,
+            device=device_name(),
+            versions=library_versions(),
+            extra={
+                "hub_id": self.hub_id,
+                "gguf_file": self.gguf_file,
+                "system_prompt": self.template.system_used or self.system_prompt,
+                "pad_token_added": self.pad_added,
+                "batch_size_setting": self.batch_setting,
+                "max_input_tokens": self.max_input_tokens,
+                "truncation": self.truncation,
+                "device_map": device_map_summary(self.model),
+                "stats": asdict(self.stats),
+            },
+            order=_ORDER,
+        )

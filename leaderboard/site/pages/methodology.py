@@ -175,6 +175,7 @@ def _prose(lg: str) -> str:
             f"\n# {ui(lg, 'method.title')}\n",
             ui(lg, "method.measured"),
             ui(lg, "method.modes"),
+            ui(lg, "method.hedge"),
             ui(lg, "method.strict"),
             ui(lg, "method.baselines"),
             ui(lg, "method.intervals", sims=COVERAGE_SIMS),

@@ -1,0 +1,129 @@
+"""The one HTTP transport of the backends: a JSON POST retried the same way for every server.
+
+The OpenAI-compatible backend and the `system` backend both talk to servers that fail
+transiently (429, 5xx, timeouts, dropped connections). Before this module each carried its own
+retry loop, and they had drifted: the system one ignored Retry-After, had no jitter and bumped a
+counter from pool threads without a lock. Here, as in httpx's transports, retrying is a property
+of the transport, not of the caller: exponential backoff with jitter (so clients that failed
+together do not retry together), Retry-After honoured (capped), and a request counter that is
+safe to bump from many threads. What an error says stays the caller's choice (`describe_error`),
+so each backend keeps the wording its users and tests know.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import random
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import httpx
+
+RETRY_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
+MAX_RETRY_AFTER_S = 120.0
+
+
+def transport_error(exc: httpx.TransportError) -> str:
+    """The default wording of a failed attempt that got no response (timeouts included)."""
+    return f"{type(exc).__name__}: {exc}"
+
+
+@dataclass(frozen=True)
+class Reply:
+    """How a POST ended: the 200 response, or the last error after `attempts` attempts."""
+
+    response: httpx.Response | None  # set only for HTTP 200
+    error: str  # the last failure ("" when the POST succeeded)
+    attempts: int
+
+
+class RequestCounter:
+    """HTTP attempts and retries, counted under a lock (requests run on a thread pool)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.requests = 0  # HTTP attempts, retries included
+        self.retries = 0
+
+    def count(self, *, requests: int = 0, retries: int = 0) -> None:
+        with self._lock:
+            self.requests += requests
+            self.retries += retries
+
+
+class RetryingTransport:
+    """POST JSON with retries of transient failures; shared by the threads of one backend."""
+
+    def __init__(
+        self,
+        *,
+        max_retries: int,
+        backoff_base_s: float = 0.5,
+        backoff_max_s: float = 30.0,
+        describe_error: Callable[[httpx.TransportError], str] = transport_error,
+    ) -> None:
+        self.max_retries = max_retries
+        self.backoff_base_s = backoff_base_s
+        self.backoff_max_s = backoff_max_s
+        self.describe_error = describe_error
+        self.counter = RequestCounter()
+        self._rng_lock = threading.Lock()
+        self._rng = random.Random()
+
+    def post(self, client: httpx.Client, url: str, body: Any) -> Reply:
+        """POST `body` as JSON until a 200, a non-retryable status, or the retries run out."""
+        error = "no attempt made"
+        attempt = 0
+        for attempt in range(self.max_retries + 1):
+            self.counter.count(requests=1, retries=1 if attempt else 0)
+            retry_after: float | None = None
+            try:
+                resp = client.post(url, json=body)
+            except httpx.TransportError as exc:  # timeouts included
+                error = self.describe_error(exc)
+            else:
+                if resp.status_code == 200:
+                    return Reply(resp, "", attempt + 1)
+                error = f"HTTP {resp.status_code}: {resp.text[:300]}"
+                if resp.status_code not in RETRY_STATUS:
+                    break
+                retry_after = parse_retry_after(resp.headers.get("retry-after"))
+            if attempt < self.max_retries:
+                time.sleep(self.delay(attempt, retry_after))
+        return Reply(None, error, attempt + 1)
+
+    def delay(self, attempt: int, retry_after: float | None) -> float:
+        """Seconds before the next attempt: the server's Retry-After (capped), else
+        exponential backoff with jitter (between half and all of the backoff)."""
+        if retry_after is not None:
+            return min(retry_after, MAX_RETRY_AFTER_S)
+        base = min(self.backoff_max_s, self.backoff_base_s * 2**attempt)
+        with self._rng_lock:  # random.Random is not meant to be shared by threads unlocked
+            return base * (0.5 + 0.5 * self._rng.random())
+
+
+def parse_retry_after(value: str | None) -> float | None:
+    """Retry-After is either delay-seconds or an HTTP date (RFC 9110 10.2.3)."""
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - time.time())
+
+
+def public_url(url: str) -> str:
+    """The URL without any user:password part, safe to record."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    netloc = f"{host}:{parts.port}" if parts.port else host
+    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))

@@ -1,0 +1,52 @@
+"""`rescore`: results.json rewritten from the predictions with the current scoring code (the
+recorded way to regenerate after a scoring change; no model is loaded, nothing is generated)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from leaderboard.cli.arguments import DATA_DIR_HELP, provenance_command, submission_folders
+from leaderboard.core.errors import ResultsError
+from leaderboard.data.manifest import data_root
+from leaderboard.run.store import RunStore
+from leaderboard.trust.verify import compare_results, recompute, rescored
+
+
+def write_rescored(
+    folder: Path, root: Path, command: str, extra: dict[str, object] | None = None
+) -> None:
+    """Recompute, refuse when the predictions no longer match their instances (a rerun is
+    needed then, not a rescore), write results.json and list what changed."""
+    rc = recompute(folder, root)
+    if rc.new is None or any(p.startswith(("fingerprint", "prompt hash")) for p in rc.problems):
+        raise ResultsError(
+            f"{folder}: not rescored: " + "; ".join(rc.problems) + ". The predictions do not "
+            "match the instances; rerun the submission instead."
+        )
+    changed = compare_results(rc.old, rc.new)
+    store = RunStore(folder)
+    store.write_results(rescored(rc, command, extra))
+    typer.echo(f"rescored {store.results_path.as_posix()}: {len(changed)} value(s) changed")
+    for m in changed[:50]:
+        typer.echo(f"  {m}")
+    if len(changed) > 50:
+        typer.echo(f"  ... and {len(changed) - 50} more")
+
+
+def rescore_cmd(
+    submissions: list[Path] = typer.Argument(..., help="Submission folders to rescore."),
+    data_dir: Path | None = typer.Option(None, "--data-dir", help=DATA_DIR_HELP),
+) -> None:
+    """Rewrite results.json from the predictions with the current scoring code (no model is
+    loaded, nothing is generated); the run's provenance is kept and the rescoring recorded."""
+
+    root = data_root(data_dir)
+    for folder in submission_folders(submissions):
+        write_rescored(folder, root, provenance_command("rescore", [folder]))
+
+
+def register(app: typer.Typer, data_app: typer.Typer) -> None:
+    """Add `rescore`."""
+    app.command("rescore")(rescore_cmd)

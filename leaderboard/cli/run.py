@@ -1,0 +1,164 @@
+"""`run`: from a model.yaml to predictions and results.json, resumably."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+
+import typer
+
+from leaderboard.core.errors import ConfigError
+from leaderboard.core.submission import load_submission
+from leaderboard.core.types import ABILITIES, LANGS, PROBES
+from leaderboard.data.manifest import data_root
+from leaderboard.run.distributed import world
+from leaderboard.run.dry_run import plan_submission
+from leaderboard.run.runner import run_submission
+from leaderboard.run.selection import Selection
+from leaderboard.run.shard import ShardReport, run_shard
+
+_DATA_DIR_HELP = (
+    "Folder holding data_en/ and data_zh/ (default: $RGB_DATA_DIR, the current folder or the "
+    "repository)."
+)
+
+
+def _csv(value: str | None, allowed: tuple[str, ...], option: str) -> list[str] | None:
+    if value is None:
+        return None
+    items = [v.strip() for v in value.split(",") if v.strip()]
+    bad = [v for v in items if v not in allowed]
+    if bad or not items:
+        raise ConfigError(
+            f"{option}: unknown value(s) {bad or value!r}; use a comma list of {', '.join(allowed)}"
+        )
+    return items
+
+
+def parse_noise_rates(value: str | None) -> dict[str, list[float]] | None:
+    """ "0,0.4" sets the rates of noise and integration (the abilities whose noise rate varies);
+    "noise=0,0.4;integration=0" sets them per ability."""
+    if value is None:
+        return None
+
+    def floats(text: str) -> list[float]:
+        try:
+            rates = [float(x) for x in text.split(",") if x.strip()]
+        except ValueError:
+            raise ConfigError(f"--noise-rates: {text!r} is not a comma list of numbers") from None
+        if not rates or any(not 0 <= r <= 1 for r in rates):
+            raise ConfigError(f"--noise-rates: {text!r}: give rates between 0 and 1")
+        return rates
+
+    if "=" not in value:
+        rates = floats(value)
+        return {"noise": rates, "integration": [r for r in rates if r <= 0.4] or [0.0]}
+    out: dict[str, list[float]] = {}
+    for part in value.split(";"):
+        if not part.strip():
+            continue
+        ability, _, text = part.partition("=")
+        ability = ability.strip()
+        if ability not in ABILITIES:
+            raise ConfigError(
+                f"--noise-rates: unknown ability {ability!r}; use {', '.join(ABILITIES)}"
+            )
+        out[ability] = floats(text)
+    return out
+
+
+def run(
+    path: Path = typer.Argument(..., help="submissions/<id>/model.yaml (or its folder)."),
+    limit: int | None = typer.Option(
+        None, "--limit", help="Only the first N records of each split (marked partial)."
+    ),
+    languages: str | None = typer.Option(
+        None, "--languages", help="Comma list, e.g. zh,en (default: the YAML's run plan)."
+    ),
+    abilities: str | None = typer.Option(
+        None,
+        "--abilities",
+        help="Comma list of noise,rejection,integration,counterfactual and the probes "
+        "chain,replacement.",
+    ),
+    noise_rates: str | None = typer.Option(
+        None, "--noise-rates", help="'0,0.4' (noise+integration) or 'noise=0,0.4;integration=0'."
+    ),
+    data_dir: Path | None = typer.Option(None, "--data-dir", help=_DATA_DIR_HELP),
+    out: Path | None = typer.Option(
+        None, "--out", help="Output folder (default: the submission folder)."
+    ),
+    dry_run: bool = typer.Option(
+        False, "--dry-run", help="Print counts and the first prompt; load no model."
+    ),
+    allow_partial_data: bool | None = typer.Option(
+        None,
+        "--allow-partial-data/--no-partial-data",
+        help="Use partial stand-in files and skip unavailable splits (default: the YAML's "
+        "run plan).",
+    ),
+    overwrite: bool = typer.Option(
+        False, "--overwrite", help="Move predictions of other settings aside (never deletes)."
+    ),
+    retry_errors: bool = typer.Option(
+        False, "--retry-errors", help="Generate again the instances that failed before."
+    ),
+    chunk_size: int | None = typer.Option(
+        None, "--chunk-size", min=1, help="Prompts per append (default 4 x batch size)."
+    ),
+    progress: bool = typer.Option(
+        True, "--progress/--no-progress", help="Show a progress bar with throughput and ETA."
+    ),
+) -> None:
+    """Generate, score and write predictions.jsonl + results.json; rerunning resumes
+    where it stopped."""
+    sub = load_submission(path)
+    root = data_root(data_dir)
+    selection = Selection(
+        limit=limit,
+        languages=_csv(languages, LANGS, "--languages"),  # type: ignore[arg-type]
+        abilities=_csv(abilities, ABILITIES + PROBES, "--abilities"),  # type: ignore[arg-type]
+        noise_rates=parse_noise_rates(noise_rates),  # type: ignore[arg-type]
+        allow_partial_data=allow_partial_data,
+    )
+    where = {"root": root, "selection": selection, "out_dir": out}
+    if dry_run:
+        report = plan_submission(
+            sub, **where, overwrite=overwrite, retry_errors=retry_errors, progress=progress
+        )
+        typer.echo(report.render())
+        return
+    # several processes (`accelerate launch`, torchrun): each runs its share, rank 0 the rest
+    entry = run_shard if world()[1] > 1 else run_submission
+    result = entry(
+        sub,
+        **where,
+        overwrite=overwrite,
+        retry_errors=retry_errors,
+        chunk_size=chunk_size,
+        progress=progress,
+        command="rgb-leaderboard " + " ".join(shlex.quote(a) for a in sys.argv[1:]),
+    )
+    if isinstance(result, ShardReport):
+        typer.echo(result.render())
+        return
+    folder = out or sub.source_path.parent  # type: ignore[union-attr]
+    typer.echo(f"results: {folder / 'results.json'}")
+    for s in result.scores:
+        if s.metric == "score" and s.value is not None:
+            ci = f" [{s.ci[0]:.3f}, {s.ci[1]:.3f}]" if s.ci else ""
+            flag = "" if s.complete else " (partial)"
+            typer.echo(
+                f"  {s.lang:<6}{s.mode:<7}{s.ability:<15}{s.value:.3f}{ci}  n={s.n_questions}{flag}"
+            )
+    if result.partial:
+        typer.echo(
+            f"partial results: {len(result.partial_reasons)} reason(s), first: "
+            f"{result.partial_reasons[0]}"
+        )
+
+
+def register(app: typer.Typer, data_app: typer.Typer) -> None:
+    """Add this module's commands to the CLI."""
+    app.command("run")(run)

@@ -1,0 +1,480 @@
+"""Page generation units: ranking maths, escaping, tables, charts, loading, golden pages."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+from leaderboard.board.load import load_site_data
+from leaderboard.board.ranking import unverified_reasons, zh_minus_en
+from leaderboard.board.reported import load_reported
+from leaderboard.core.errors import ResultsError
+from leaderboard.core.schema import ScoreEntry
+from leaderboard.core.types import ABILITIES, LANGS
+from leaderboard.site.build import render
+from leaderboard.site.pages.home import home_page
+from leaderboard.site.render import charts
+from leaderboard.site.render.fmt import esc, json_for_script, md_text
+from leaderboard.site.render.page import Output, model_size_and_quant
+from leaderboard.site.render.tables import Cell, Column, Row, Table, render_html, to_csv, to_json
+from tests.site_factory import XSS, make_predictions, make_repo, make_results, write_submission
+
+FIXTURES = Path(__file__).parents[1] / "fixtures"
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory):
+    root = make_repo(tmp_path_factory.mktemp("repo"), n_models=3, n=4)
+    return load_site_data(root)
+
+
+@pytest.fixture(scope="module")
+def out(data):
+    return render(data)
+
+
+# ------------------------------------------------------------------------------ ranking maths
+
+
+def test_unverified_entries_are_never_ranked(tmp_path):
+    """An unpinned revision or a dirty tree: shown, badged, not ranked (a scripted backend is a
+    trivial baseline, in its own band: test_trivial_baselines_sit_in_a_band_never_ranked)."""
+    root = make_repo(tmp_path / "u", n_models=3, n=4, predictions=False)
+    folder = root / "submissions" / "model-001"
+    res = json.loads((folder / "results.json").read_text(encoding="utf-8"))
+    res["provenance"].update(model_revision="main", git_dirty=True)
+    (folder / "results.json").write_text(json.dumps(res), encoding="utf-8")
+    data = load_site_data(root)
+    by_id = {s.id: s for s in data.submissions}
+    reasons = unverified_reasons(by_id["model-001"].results)
+    assert len(reasons) == 2 and "not pinned" in reasons[0] and "uncommitted" in reasons[1]
+    assert unverified_reasons(by_id["model-000"].results) == ()
+    home = home_page(data, Output())
+    ranking = home.split('id="ranking-zh-strict"')[1].split("</table>")[0]
+    row = next(r for r in ranking.split("<tr") if "model-001" in r)
+    assert 'class="lb-badge lb-unverified"' in row and "uncommitted changes" in row
+    ranks = [r for r in ranking.split("<tr") if "model-00" in r and "model-001" not in r]
+    assert all("unverified" not in r for r in ranks)
+
+
+def _entry(value, ci):
+    return ScoreEntry(
+        lang="zh",
+        mode="rgb",
+        ability="overall",
+        metric="score",
+        value=value,
+        ci=ci,
+        n_questions=10,
+        complete=True,
+        definition="d",
+    )
+
+
+# ------------------------------------------------------------------------------ escaping
+
+
+def test_json_for_script_cannot_close_the_script_block():
+    payload = {"t": "</script><script>alert(1)</script><!-- & \u2028", "k": "中文"}
+    text = json_for_script(payload)
+    assert "<" not in text and ">" not in text and "&" not in text and "\u2028" not in text
+    assert json.loads(text) == payload
+    assert "中文" in text  # not \\u-escaped: pages stay readable and small
+
+
+def test_esc_and_md_text():
+    assert esc(XSS) == "&lt;script&gt;alert(1)&lt;/script&gt;"
+    assert esc('a"b') == "a&quot;b"
+    assert "<" not in md_text("*x* <b>[link](y)</b>")
+    assert md_text("a_b*c") == r"a\_b\*c"
+
+
+def test_no_page_contains_raw_untrusted_markup(out):
+    for path, text in out.pages.items():
+        assert "<script>alert" not in text, path
+        # only our own script tags (the JSON data block, the browser's strings) may appear
+        assert set(re.findall(r"<script[^>]*>", text)) <= {
+            '<script type="application/json" id="lb-instances-data">',
+            '<script type="application/json" id="lb-instances-ui">',
+        }, path
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in out.pages["index.md"]
+
+
+# ------------------------------------------------------------------------------ tables
+
+
+def test_table_html_csv_json_roundtrip():
+    table = Table(
+        id="t",
+        title="T <x>",
+        columns=(Column("m", "Model"), Column("v", "Value", True, "def")),
+        rows=(Row({"m": Cell.text("a<b"), "v": Cell.rate(0.5, (0.4, 0.6))}),),
+        reported_rows=(Row({"m": Cell.text("paper"), "v": Cell.rate(0.7)}, "lb-reported-row"),),
+    )
+    html = render_html(table, "../")
+    assert "a&lt;b" in html and 'data-sort="0.5"' in html and "40.0–60.0" in html
+    assert html.count("<tbody") == 2 and 'class="lb-reported-body"' in html
+    assert 'href="../downloads/t.csv"' in html
+    csv_text = to_csv(table)
+    assert csv_text.splitlines()[0] == "row_kind,m,v,v_ci_low,v_ci_high"
+    assert "reported in paper,paper,0.7,," in csv_text
+    doc = json.loads(to_json(table))
+    assert doc["rows"][0] == {
+        "row_kind": "measured",
+        "m": "a<b",
+        "v": 0.5,
+        "v_ci_low": 0.4,
+        "v_ci_high": 0.6,
+    }
+
+
+# ------------------------------------------------------------------------------ charts
+
+
+def test_charts_are_deterministic_svg_with_text():
+    series = [
+        charts.Series("m1", (0.0, 0.2), (0.9, 0.8), (0.85, 0.7), (0.95, 0.9)),
+        charts.Series("paper", (0.0, 0.2), (0.95, 0.9), reported=True),
+    ]
+    a = charts.noise_curve(series, "t")
+    assert a == charts.noise_curve(series, "t")
+    assert a.lstrip().startswith("<?xml") and "<svg" in a and "Date" not in a
+    assert "paper (reported in paper)" in a
+    d = charts.dumbbell([charts.Pair("m1", 0.8, 0.6), charts.Pair("m2", None, 0.5)], "x")
+    assert "m1" in d and "m2" in d
+
+
+# ------------------------------------------------------------------------------ loading
+
+
+def test_load_reports_file_and_field_of_bad_results(tmp_path):
+    res = make_results("bad", n=2)
+    d = write_submission(tmp_path, res)
+    doc = json.loads((d / "results.json").read_text())
+    doc["cells"][3]["accuracy"] = "high"
+    (d / "results.json").write_text(json.dumps(doc))
+    with pytest.raises(
+        ResultsError, match=r"results\.json: invalid results file: field 'cells\.3\.accuracy"
+    ):
+        load_site_data(tmp_path)
+
+
+def test_load_reports_line_of_bad_prediction(tmp_path):
+    res = make_results("p", n=2)
+    d = write_submission(tmp_path, res, make_predictions("p", 2), gz=True)
+    lines = gzip.decompress((d / "predictions.jsonl.gz").read_bytes()).decode().splitlines()
+    lines[4] = lines[4].replace('"prediction"', '"predicton"')
+    (d / "predictions.jsonl.gz").write_bytes(gzip.compress(("\n".join(lines) + "\n").encode()))
+    with pytest.raises(ResultsError, match=r"predictions\.jsonl\.gz:5: invalid prediction record"):
+        load_site_data(tmp_path)
+
+
+def test_load_rejects_folder_id_mismatch(tmp_path):
+    d = write_submission(tmp_path, make_results("a", n=2))
+    d.rename(tmp_path / "submissions" / "b")
+    with pytest.raises(ResultsError, match="submission_id is 'a' but the folder is 'b'"):
+        load_site_data(tmp_path)
+
+
+def test_site_shows_the_prediction_the_runner_scored(tmp_path):
+    """A repeated key is read by the run's store, as the runner reads it: the first record wins
+    (a later one only replaces an earlier failure), so the page shows what results.json counts."""
+    preds = make_predictions("r", 1)
+    again = preds[0].model_copy(update={"prediction": "second try"})
+    write_submission(tmp_path, make_results("r", n=1), [*preds, again], gz=False)
+    sub = load_site_data(tmp_path).submissions[0]
+    assert {p.key: p.prediction for p in sub.predictions}[preds[0].key] == preds[0].prediction
+    assert len(sub.predictions) == len(preds)
+
+
+def test_size_and_quantization(data):
+    sub = data.submissions[0]
+    assert model_size_and_quant(sub) == ("7B", "bfloat16")
+
+
+def test_reported_yaml_matches_the_transcription_source(paper_reported: Path):
+    ours = load_reported(REPO / "submissions" / "rgb-paper" / "reported.yaml")
+    paper = yaml.safe_load(paper_reported.read_text())
+    assert ours.source.citation == paper["citation"]
+    assert [m.id for m in ours.models] == list(paper["models"])
+    for m in ours.models:
+        src = paper["models"][m.id]
+        assert m.display_name == src["display_name"]
+        for lang in ("zh", "en"):
+            mine, theirs = m.lang(lang), src[lang]
+            assert mine.noise == {float(k): v for k, v in theirs["noise"].items()}
+            assert mine.integration == {float(k): v for k, v in theirs["integration"].items()}
+            assert (mine.rejection.rej, mine.rejection.rej_star) == (
+                theirs["rej"],
+                theirs["rej_star"],
+            )
+            cf = theirs.get("counterfactual")
+            assert (mine.counterfactual is None) == (cf is None)
+            if cf:
+                assert mine.counterfactual.model_dump() == cf
+
+
+def test_reported_yaml_errors_name_the_field(tmp_path):
+    bad = tmp_path / "reported.yaml"
+    bad.write_text(
+        "format: reported-v1\nsource: {citation: x}\nunits: percent\n"
+        "models: [{id: a, display_name: A, zh: {noise: {0.0: high}}}]\n"
+    )
+    with pytest.raises(ResultsError, match=r"field models\.0\.zh\.noise\.0\.0"):
+        load_reported(bad)
+
+
+# ------------------------------------------------------------------------------ pages
+
+
+def test_render_is_deterministic_and_complete(data, out):
+    a, b = out, render(data)
+    assert a.pages == b.pages and a.files == b.files
+    expected = {
+        "index.md",
+        "ranking-rgb.md",
+        "zh-vs-en.md",
+        "methodology.md",
+        "downloads.md",
+        "models/index.md",
+        "instances/index.md",
+        "abilities/zh-noise.md",
+        "abilities/en-counterfactual.md",
+        "models/model-000.md",
+        "instances/zh-noise-0.0.md",
+    }
+    assert expected <= set(a.pages)
+    assert "downloads/ranking-zh-rgb.csv" in a.files
+    assert "charts/zh-noise-rgb.svg" in a.files and "models/model-001/results.json" in a.files
+
+
+def test_home_ranks_measured_and_separates_reported(out):
+    home = out.pages["index.md"]
+    for title in ("## Chinese (zh)", "## English (en)", "## Combined (zh + en)"):
+        assert title in home
+    assert "reported in paper" in home and "ChatGPT (gpt-3.5-turbo)" in home
+    table = home.split('id="reported-paper"')[1]
+    assert '<tbody class="lb-reported-body">' in table
+    ranking = home.split('id="ranking-zh-strict"')[1].split("</table>")[0]
+    assert "ChatGPT" not in ranking  # reported rows never enter a measured ranking
+    assert "partial" in ranking and "7B" in ranking and "Coverage" in ranking
+    assert "Overall (rgb)" in ranking  # the reference overall beside every ranked row
+    assert "Ranked by the strict scores" in home and "ranking-rgb.md" in home
+
+
+def _with_baseline(root, policy="refuse"):
+    """Add a trivial baseline (scripted backend) to a synthetic repo."""
+    res = make_results(f"baseline-{policy}", display_name=f"Baseline: {policy}", n=4)
+    prov = res.provenance.model_copy(update={"backend": "scripted"})
+    res = res.model_copy(update={"provenance": prov})
+    folder = root / "submissions" / f"baseline-{policy}"
+    folder.mkdir(parents=True)
+    (folder / "results.json").write_text(res.model_dump_json(indent=2), encoding="utf-8")
+    return res
+
+
+def test_trivial_baselines_sit_in_a_band_never_ranked(tmp_path):
+    root = make_repo(tmp_path, n_models=2, n=4, predictions=False)
+    _with_baseline(root, "refuse")
+    out = render(load_site_data(root))
+    pages = [out.pages["index.md"], out.pages["ranking-rgb.md"]]
+    pages += [out.pages[f"abilities/{lang}-{a}.md"] for lang in LANGS for a in ABILITIES]
+    for page in pages:
+        for table in page.split('<table class="lb-table"')[1:]:
+            body = table.split("</table>")[0]
+            ranked = body.split('<tbody class="lb-band-head">')[0]
+            assert "Baseline: refuse" not in ranked  # never among the measured rows
+            if "Baseline: refuse" in body:
+                band = body.split('<tbody class="lb-baseline-body">')[1]
+                assert "Baseline: refuse" in band and "trivial baseline" in band
+                assert "Trivial baselines" in body.split('<tbody class="lb-baseline-body">')[0]
+    home = out.pages["index.md"]
+    zh = home.split('id="ranking-zh-strict"')[1].split("</table>")[0]
+    band = zh.split('<tbody class="lb-baseline-body">')[1]
+    assert ">baseline<" in band and zh.count("lb-baseline-row") == 1
+    ranks = zh.split('<tbody class="lb-band-head">')[0]
+    assert "Model 000" in ranks and "Model 001" in ranks
+    rows = json.loads(out.files["downloads/ranking-zh-strict.json"])["rows"]
+    assert [r["row_kind"] for r in rows].count("trivial baseline") == 1
+    method = out.pages["methodology.md"]
+    assert 'id="trivial-baselines"' in method and "Baseline: refuse" in method
+
+
+def test_missing_overall_reads_dash_with_the_reason(tmp_path):
+    root = make_repo(tmp_path, n_models=1, n=4, predictions=False)
+    path = root / "submissions" / "model-000" / "results.json"
+    res = make_results("model-000", n=4)
+    scores = [
+        s.model_copy(update={"value": None, "ci": None, "note": "no zh overall: not measured: x"})
+        if (s.lang, s.ability, s.mode) == ("zh", "overall", "strict")
+        else s
+        for s in res.scores
+    ]
+    path.write_text(res.model_copy(update={"scores": scores}).model_dump_json(), encoding="utf-8")
+    home = render(load_site_data(root)).pages["index.md"]
+    zh = home.split('id="ranking-zh-strict"')[1].split("</table>")[0]
+    assert '<span class="lb-why">no zh overall: not measured: x</span>' in zh
+    assert '<td data-sort="10000">—</td>' in zh  # unranked
+
+
+def test_ability_page_has_curve_table_chart_and_reported_rows(out):
+    page = out.pages["abilities/zh-noise.md"]
+    assert "Acc. @ 0.8" in page and 'alt="Line chart: accuracy (%) against noise rate' in page
+    assert '<tbody class="lb-reported-body">' in page and "95.7" in page  # ChatGPT zh noise 0.0
+    strict = page.split("## Strict mode")[1]
+    assert "reported in paper" not in strict  # the paper has no strict-mode numbers
+
+
+def test_zh_vs_en_states_its_ci_method(out):
+    page = out.pages["zh-vs-en.md"]
+    assert "percentile bootstrap" in page and "Dumbbell chart" in page
+    assert "zh − en" in page
+
+
+def test_zh_minus_en_is_the_stored_bootstrap_entry_only():
+    new = make_results("m", n=20)
+    d = zh_minus_en(new, "noise", "rgb")
+    stored = next(e for e in new.scores if (e.lang, e.ability, e.mode) == ("zh-en", "noise", "rgb"))
+    assert (d.value, d.ci) == (stored.value, stored.ci)
+    assert zh_minus_en(make_results("m", n=20, langs=("zh",)), "noise", "rgb") is None
+
+
+def test_model_page_has_yaml_provenance_reproduce_downloads(out):
+    page = out.pages["models/model-000.md"]
+    assert "rgb-leaderboard run submissions/model-000/model.yaml" in page
+    assert 'href="model-000/predictions.jsonl.gz"' in page
+    assert "# a blank line above" in page and "fingerprint" in page
+    heading = next(line for line in page.splitlines() if line.startswith("# "))
+    assert "&lt;script&gt;" in heading and "<script>" not in heading
+
+
+def test_instance_page_without_data_says_fetch(out):
+    page = out.pages["instances/zh-noise-0.0.md"]
+    assert "rgb-leaderboard data fetch" in page
+    assert "search:\n  exclude: true" in page and "hide:\n  - toc" in page
+    doc = json.loads(page.split('id="lb-instances-data">')[1].split("</script>")[0])
+    assert doc["scored"] is False and doc["n_items"] == 4 and len(doc["models"]) == 3
+    items = [
+        item
+        for ref in doc["parts"]
+        for item in json.loads(out.files[f"instances/{ref['url']}"])["items"]
+    ]
+    assert len(items) == 4 and "items" not in doc
+    assert items[0]["preds"]["model-000"]["t"]  # predictions still shown
+
+
+def test_instance_data_parts_keep_every_item_in_order_within_the_budget(data):
+    from leaderboard.site.pages.instances import Group, group_data, split_parts
+
+    group = Group("zh", "noise", 0.0)
+    doc = group_data(data, group, None)
+    one = len(json.dumps(doc["items"][0], ensure_ascii=False).encode("utf-8"))
+    manifest, files = split_parts(group, doc, budget=one + 10)
+    assert len(files) == len(manifest["parts"]) > 1
+    items = []
+    for ref in manifest["parts"]:
+        part = json.loads(files[f"instances/{ref['url']}"])["items"]
+        assert len(part) == ref["n"] and ref["url"].startswith("data/zh-noise-0.0/")
+        items += part
+    assert items == doc["items"] and manifest["n_items"] == len(items)
+    assert {k: v for k, v in manifest.items() if k not in ("parts", "n_items")} == {
+        k: v for k, v in doc.items() if k != "items"
+    }
+
+
+def test_golden_home_page(tmp_path):
+    """The home page of a fixed synthetic set; UPDATE_GOLDEN=1 rewrites the golden file."""
+    root = make_repo(tmp_path / "g", n_models=3, n=4, predictions=False)
+    home = home_page(load_site_data(root), Output())
+    golden = FIXTURES / "site_home.md"
+    if os.environ.get("UPDATE_GOLDEN"):
+        golden.write_text(home, encoding="utf-8")
+    assert home == golden.read_text(encoding="utf-8")
+
+
+def test_ci_with_negative_bounds_reads_unambiguously():
+    from leaderboard.site.render.fmt import pct_ci
+
+    assert pct_ci((0.035, 0.06)) == "3.5–6.0"
+    assert pct_ci((-0.163, -0.086)) == "-16.3 to -8.6"
+    assert pct_ci((-0.1, 0.05)) == "-10.0 to 5.0"
+    assert pct_ci(None) == ""
+
+
+def test_csv_cells_cannot_start_a_spreadsheet_formula():
+    rows = tuple(
+        Row({"m": Cell.text(name), "v": Cell.rate(-0.25)})
+        for name in ('=HYPERLINK("http://x")', "+1", "-2", "@SUM(A1)", "\tx", "plain")
+    )
+    table = Table(
+        id="t", title="T", columns=(Column("m", "Model"), Column("v", "V", True)), rows=rows
+    )
+    names = [line.split(",")[1] for line in to_csv(table).splitlines()[1:]]
+    assert names[0].startswith("\"'=HYPERLINK") and names[1:5] == [
+        "'+1",
+        "'-2",
+        "'@SUM(A1)",
+        "'\tx",
+    ]
+    assert names[5] == "plain"
+    assert to_csv(table).splitlines()[1].endswith(",-0.25,,")  # numbers keep their sign
+    assert json.loads(to_json(table))["rows"][0]["m"] == '=HYPERLINK("http://x")'  # JSON is data
+
+
+def test_page_title_and_chart_labels_are_single_line_text():
+    from leaderboard.site.render.charts import label
+    from leaderboard.site.render.page import front_matter
+
+    fm = front_matter(title="</title><script>alert(1)</script>\n\u202eevil\x00" + "x" * 500)
+    line = next(ln for ln in fm.splitlines() if ln.startswith("title: "))
+    assert line.startswith('title: "&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt; evil')
+    assert len(line) < 200 and "\u202e" not in line and "\\u0000" not in line
+    assert label("$\\frac{a") == "$\\frac{a" and label("_x").endswith("_x") and label("_x") != "_x"
+    assert len(label("y" * 1_000_000)) == 60
+
+
+def test_partial_reasons_are_listed_once_under_each_table(tmp_path):
+    """The partial badge keeps a short tooltip; the reasons are said once, under the table."""
+    from leaderboard.board.ranking import coverage
+    from leaderboard.site.render.page import PARTIAL_TIP
+
+    root = make_repo(tmp_path / "p", n_models=2, n=4, predictions=False)
+    res = make_results("model-009", "Half model", seed=9, n=4, expected_n=8)
+    write_submission(root, res, None)
+    data = load_site_data(root)
+    half = next(s for s in data.submissions if s.id == "model-009")
+    reasons = "; ".join(coverage(half.results, "zh").reasons)
+    assert reasons
+    home = home_page(data, Output())
+    table = home.split('id="wrap-ranking-zh-strict"')[1].split('<div class="lb-table-wrap"')[0]
+    assert table.count(esc(reasons)) == 1
+    assert f'title="{esc(PARTIAL_TIP)}"' in table and f'title="{esc(reasons)}"' not in table
+    notes = table.split('<ul class="lb-note lb-cell-notes">')[1].split("</ul>")[0]
+    item = "<li>" + esc(f"Model 000 {XSS}, Half model: partial, {reasons}") + "</li>"
+    assert item in notes and notes.count("Half model") == 1
+    # the zh-versus-en table (a row per model and ability) is compact: no tooltip, no "measured"
+    from leaderboard.site.pages.zh_vs_en import zh_vs_en_page
+
+    diff = zh_vs_en_page(data, Output()).split('id="wrap-zh-vs-en-strict"')[1]
+    assert "lb-measured" not in diff and esc(PARTIAL_TIP) not in diff and "lb-cell-notes" in diff
+
+
+def test_counts_use_the_singular_for_one(tmp_path):
+    from leaderboard.site.render.fmt import count
+
+    assert (count(1, "model"), count(0, "model"), count(2, "instance")) == (
+        "1 model",
+        "0 models",
+        "2 instances",
+    )
+    root = make_repo(tmp_path / "one", n_models=1, n=2)
+    out = render(load_site_data(root))
+    assert "1 models" not in "".join(out.pages.values())
+    assert ", 1 model." in out.pages["instances/zh-noise-0.0.md"]
