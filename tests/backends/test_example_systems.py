@@ -17,6 +17,7 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
+from leaderboard.backends.system_contract import check_answer
 from leaderboard.cli import app
 from leaderboard.core.submission import load_submission
 from leaderboard.data.splits import load_split
@@ -67,6 +68,8 @@ def test_the_minimal_system_runs_and_verifies(rgb_root: Path, tmp_path: Path) ->
     )
     try:
         assert proc.stdout is not None and "listening on" in proc.stdout.readline()
+        got = httpx.post(f"http://127.0.0.1:{port}/", json={"question": "谁?", "lang": "zh"})
+        assert not isinstance(check_answer(got.json(), "zh"), str)  # the copyable one keeps it
         sub = _submission(tmp_path / "minimal", f"http://127.0.0.1:{port}/")
         res = CliRunner().invoke(
             app,
