@@ -2,7 +2,8 @@
 
 The system gets only {"question": ..., "lang": ...} (never RGB's passages, never the prompt) and
 answers {"answer": "...", "passage_ids": ["zh-...", ...]}, the ids coming from `rgb-leaderboard
-corpus export`. The ids travel on `Completion.extra["passage_ids"]` into the prediction record,
+corpus export` (the contract: resources/system-api.v1.json, enforced per response by
+system_contract.py). The ids travel on `Completion.extra["passage_ids"]` into the prediction record,
 where the chain attribution finds them. Transient failures (timeouts, dropped connections, 429 and
 5xx) are retried by the shared transport (`http.RetryingTransport`: backoff with jitter,
 Retry-After honoured); anything else becomes an error Completion, never a missing item.
@@ -19,13 +20,13 @@ import httpx
 
 from leaderboard.backends.base import BackendDescription
 from leaderboard.backends.http import RetryingTransport, public_url
+from leaderboard.backends.system_contract import API_HEADER, API_VERSION, validate_response
 from leaderboard.core.errors import BackendUnavailable
 from leaderboard.core.types import ChatRequest, Completion, GenerationConfig
 
 if TYPE_CHECKING:
     from leaderboard.core.submission import Submission
 
-MAX_IDS = 100  # a system that "used" more passages than this is not telling which
 # the order results.json has always recorded this backend's description in
 _ORDER = (
     "backend",
@@ -55,6 +56,7 @@ class SystemBackend:
         self.timeout_s = timeout_s
         self.max_retries = max_retries
         self.transport = RetryingTransport(max_retries=max_retries)
+        self.known_ids: frozenset[str] | None = None  # the exported corpus, set by the runner
 
     @property
     def calls(self) -> int:
@@ -76,7 +78,7 @@ class SystemBackend:
         if not requests:
             return []
         with (
-            httpx.Client(timeout=self.timeout_s) as client,
+            httpx.Client(timeout=self.timeout_s, headers={API_HEADER: API_VERSION}) as client,
             ThreadPoolExecutor(max_workers=min(self.concurrency, len(requests))) as pool,
         ):
             return list(pool.map(lambda r: self._one(client, r), requests))
@@ -88,7 +90,8 @@ class SystemBackend:
         t0 = time.perf_counter()
         reply = self.transport.post(client, self.url, body)
         if reply.response is not None:
-            return _parse(reply.response, time.perf_counter() - t0)
+            latency = time.perf_counter() - t0
+            return validate_response(reply.response, latency, request.lang, self.known_ids)
         return Completion(
             "",
             error=f"{reply.error} (system at {public_url(self.url)})",
@@ -111,22 +114,7 @@ class SystemBackend:
                 "url": public_url(self.url),
                 "concurrency": self.concurrency,
                 "calls": self.calls,
+                "contract": f"system-api v{API_VERSION}",
             },
             order=_ORDER,
         )
-
-
-def _parse(resp: httpx.Response, latency: float) -> Completion:
-    """{"answer": str, "passage_ids": [str, ...]} or an error Completion saying what is wrong."""
-    try:
-        data = resp.json()
-    except ValueError:
-        return Completion("", error=f"response is not JSON: {resp.text[:300]}", latency_s=latency)
-    if not isinstance(data, dict) or not isinstance(data.get("answer"), str):
-        return Completion("", error="response field 'answer': missing or not a string")
-    ids = data.get("passage_ids", [])
-    if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
-        return Completion("", error="response field 'passage_ids': not a list of strings")
-    if len(ids) > MAX_IDS:
-        return Completion("", error=f"response field 'passage_ids': {len(ids)} ids (max {MAX_IDS})")
-    return Completion(data["answer"].strip(), latency_s=latency, extra={"passage_ids": ids})

@@ -28,6 +28,7 @@ from leaderboard.cli import (
     scorers,
     site,
     submissions,
+    systems,
     validate,
     verify,
 )
@@ -86,6 +87,7 @@ def _register() -> None:
         retrieval,
         corpus,
         probes,
+        systems,
     ):
         module.register(app, data_app)
 

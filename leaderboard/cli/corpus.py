@@ -21,19 +21,23 @@ def corpus_export(
         None, "--out", help="JSONL file (default corpus-<lang>.jsonl)."
     ),
     data_dir: Path | None = typer.Option(None, "--data-dir", help="Folder holding data_<lang>/."),
+    limit: int | None = typer.Option(
+        None, "--limit", min=1, help="Only the passages of the first N records (as run --limit)."
+    ),
 ) -> None:
     """Write the chain probe's passage corpus: one {"id", "text"} per line, ids stable (language +
     sha256 of the text), with the licence notice beside it (<out>.LICENSE.txt)."""
     if lang not in LANGS:
         raise ConfigError(f"--lang {lang!r}: use zh or en")
-    source, passages = load_corpus(data_root(data_dir), lang)  # type: ignore[arg-type]
+    source, passages = load_corpus(data_root(data_dir), lang, limit=limit)  # type: ignore[arg-type]
     path = out or Path(f"corpus-{lang}.jsonl")
     lines = [json.dumps({"id": p.id, "text": p.text}, ensure_ascii=False) for p in passages]
     atomic_write_text(path, "\n".join(lines) + "\n")
     notice = f"{LICENSE_NOTICE}\nSource file: {source.name} (git blob {source.file_blob_id}).\n"
     atomic_write_text(path.with_name(path.name + ".LICENSE.txt"), notice)
     flag = "" if source.complete else " (partial file, flagged partial)"
-    typer.echo(f"{path}: {len(passages)} passages from {source.name}{flag}")
+    first = f" (first {limit} records)" if limit else ""
+    typer.echo(f"{path}: {len(passages)} passages from {source.name}{first}{flag}")
     typer.echo(LICENSE_NOTICE)
 
 

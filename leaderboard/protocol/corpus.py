@@ -48,8 +48,14 @@ def corpus_from_records(records: tuple[Record, ...] | list[Record], lang: Lang) 
 
 
 def load_corpus(
-    root: Path, lang: Lang, variant: Variant = "refine", allow_partial: bool = True
+    root: Path,
+    lang: Lang,
+    variant: Variant = "refine",
+    allow_partial: bool = True,
+    limit: int | None = None,
 ) -> tuple[SplitSource, list[Passage]]:
-    """The corpus of the chain probe's data file for one language (the noise split)."""
+    """The corpus of the chain probe's data file for one language (the noise split); with
+    `limit`, of its first `limit` records only (the records a `run --limit` asks about: a corpus
+    a slow retriever can embed, a prefix of the full export with the same ids)."""
     source, records = load_split(root, lang, "chain", variant, allow_partial)
-    return source, corpus_from_records(records, lang)
+    return source, corpus_from_records(records[:limit] if limit else records, lang)

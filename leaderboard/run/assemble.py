@@ -38,7 +38,7 @@ def _shown(instance, rec: PredictionRecord, corpus: Mapping[str, str] | None):
     return dataclasses.replace(instance, docs=tuple(corpus[i] for i in ids), sources=tuple(ids))
 
 
-def _system_corpus(sub: Submission, plan: Plan) -> dict[str, str] | None:
+def system_corpus(sub: Submission, plan: Plan) -> dict[str, str] | None:
     """Passage id -> text of the corpora `corpus export` writes for the chain's data files, to
     resolve the ids a `system` submission returned (None for any other backend)."""
     if sub.backend != "system":
@@ -224,7 +224,7 @@ def assemble_results(
     out_dir: Path | None = None,
 ) -> Results:
     """Score every prediction in the plan (both modes), compute metrics, attach provenance."""
-    scored = _score(plan, records, _system_corpus(sub, plan))
+    scored = _score(plan, records, system_corpus(sub, plan))
     metrics = compute_results(scored, _split_infos(plan), resamples=resamples, seed=BOOTSTRAP_SEED)
     cells, scores, bootstrap = metrics.cells, metrics.scores, metrics.bootstrap
     reasons = _partial_reasons(plan, records, cells)

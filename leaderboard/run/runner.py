@@ -26,7 +26,7 @@ from leaderboard.core.schema import PredictionRecord, Results
 from leaderboard.core.submission import Submission, submission_dir
 from leaderboard.run import distributed as parallel
 from leaderboard.run import provenance as prov
-from leaderboard.run.assemble import assemble_results
+from leaderboard.run.assemble import assemble_results, system_corpus
 from leaderboard.run.generate import GenStats, generate_pending
 from leaderboard.run.plan import ALL, Plan, WorkItem, build_plan, widen_to_records
 from leaderboard.run.resume import check_prompts, group_pending, load_existing, say
@@ -91,13 +91,21 @@ def prepare(
 
 
 def backend_for(
-    sub: Submission, backend: Backend | None, *, needed: bool, progress: bool
+    sub: Submission,
+    backend: Backend | None,
+    *,
+    needed: bool,
+    progress: bool,
+    plan: Plan | None = None,
 ) -> Backend | None:
     """The caller's backend, or the submission's loaded now when the run needs one (something
-    to generate, or a first results.json that records the model's description)."""
+    to generate, or a first results.json that records the model's description). A `system` gets
+    the ids of the exported corpus, so an id outside it is an error for that question."""
     if backend is None and needed:
         say(progress, f"loading {sub.backend} backend for {sub.model} ...")
         backend = load_backend(sub)
+    if plan is not None and hasattr(backend, "known_ids"):
+        backend.known_ids = frozenset(system_corpus(sub, plan) or ())  # type: ignore[union-attr]
     return backend
 
 
@@ -220,7 +228,7 @@ def run_submission(
     stats = GenStats()
     previous = prep.store.previous_results(prep.fingerprint)
     needed = bool(prep.pending) or previous is None
-    backend = backend_for(sub, backend, needed=needed, progress=progress)
+    backend = backend_for(sub, backend, needed=needed, progress=progress, plan=prep.plan)
     write_predictions(
         backend,
         sub,

@@ -85,7 +85,7 @@ def run_shard(
     stats = GenStats()
     previous = store.previous_results(fp)
     needed = bool(pending) or (previous is None and rank == 0)
-    backend = backend_for(sub, backend, needed=needed, progress=progress)
+    backend = backend_for(sub, backend, needed=needed, progress=progress, plan=prep.plan)
     if reused or pending:  # a rank with nothing to do creates no shard
         write_predictions(
             backend,

@@ -20,6 +20,7 @@ from pathlib import Path
 from leaderboard.board.frames import board_from
 from leaderboard.board.load import SiteData, load_site_data
 from leaderboard.board.paired import compare_all
+from leaderboard.board.systems import SystemsBoard, models_only, systems_board
 from leaderboard.core.errors import LeaderboardError
 from leaderboard.core.types import ABILITIES, LANGS
 from leaderboard.core.write_errors import write_errno_in, write_failed
@@ -39,6 +40,13 @@ from leaderboard.site.pages.retrieval import retrieval_page, translated_retrieva
 from leaderboard.site.pages.retrieval_questions import question_pages
 from leaderboard.site.pages.submission_ref import PAGE as REFERENCE_PAGE
 from leaderboard.site.pages.submission_ref import reference_page, translated_reference_page
+from leaderboard.site.pages.systems import PATH as SYSTEMS_PATH
+from leaderboard.site.pages.systems import (
+    system_files,
+    systems_band,
+    systems_page,
+    translated_systems_page,
+)
 from leaderboard.site.pages.zh_vs_en import translated_zh_vs_en_page, zh_vs_en_page
 from leaderboard.site.render.i18n import SITE_LANGS, localized
 from leaderboard.site.render.page import Output
@@ -50,14 +58,22 @@ PROJECT_SITE = Path(__file__).resolve().parents[2] / "site"
 def render(data: SiteData) -> Output:
     """Every page, chart, download and copied submission file, keyed by path under docs/."""
     out = Output()
-    out.pages["index.md"] = home_page(data, out, "strict")
+    systems = data.extra.get("systems")  # build_site computes it with the data (paired tests)
+    systems = systems if isinstance(systems, SystemsBoard) else systems_board(data, None)
+    data = models_only(data)  # systems have their own page and band, never the model tables
+    out.pages["index.md"] = home_page(data, out, "strict") + systems_band(systems, out)
     out.pages["ranking-rgb.md"] = home_page(data, out, "rgb")
     # other interface languages: a scratch Output each (own tables, the build's charts and files)
     translations = {lg: out.translation() for lg in SITE_LANGS[1:]}
     for lg, scratch in translations.items():  # pages not translated fall back to English
-        out.pages.update(translated_home_pages(data, lg, scratch))
+        home = translated_home_pages(data, lg, scratch)
+        home[localized("index.md", lg)] += systems_band(systems, scratch, lg)
+        out.pages.update(home)
+        out.pages.update(translated_systems_page(systems, lg))
         out.pages.update(translated_zh_vs_en_page(data, lg, scratch))
     out.pages["zh-vs-en.md"] = zh_vs_en_page(data, out)
+    out.pages[SYSTEMS_PATH] = systems_page(systems, out)
+    system_files(systems, out)
     out.pages[PROBES_PATH] = probes_page(data, out)
     for lg in SITE_LANGS[1:]:
         out.pages.update(translated_probes_page(data, translations[lg], lg))
@@ -200,7 +216,9 @@ def build_site(repo_root: Path, out_dir: Path | None = None, strict: bool = True
     config = _config(repo_root)
     data = load_site_data(repo_root)
     root = repo_root if (repo_root / "data_zh").is_dir() else data_root()
-    data = dataclasses.replace(data, comparisons=compare_all(data.submissions, root))
+    models = models_only(data).submissions
+    extra = {**data.extra, "systems": systems_board(data, root)}
+    data = dataclasses.replace(data, comparisons=compare_all(models, root), extra=extra)
     out = render(data)
     write_docs(config.parent / "docs", out)
     out_dir = Path(out_dir).resolve() if out_dir else config.parent / "build"

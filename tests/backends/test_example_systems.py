@@ -1,0 +1,145 @@
+"""The systems others copy, run for real: the minimal example system (a subprocess on 127.0.0.1,
+as its README section starts it) through `run` and `verify`, and the reference system through the
+runner, checked never to see RGB's labels: the bodies hold only the question and the language,
+and the corpus it searches holds only ids and texts."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from leaderboard.backends.system_contract import check_answer
+from leaderboard.cli import app
+from leaderboard.core.submission import load_submission
+from leaderboard.data.splits import load_split
+from leaderboard.run.runner import run_submission
+from leaderboard.run.selection import Selection
+from tests.helpers import read_predictions
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _export(root: Path, out: Path, limit: int) -> Path:
+    for lang in ("zh", "en"):
+        args = ["corpus", "export", "--lang", lang, "--out", str(out / f"corpus-{lang}.jsonl")]
+        res = CliRunner().invoke(app, [*args, "--data-dir", str(root), "--limit", str(limit)])
+        assert res.exit_code == 0 and "CC BY-NC-SA 4.0" in res.output, res.output
+    return out
+
+
+def _submission(folder: Path, url: str) -> Path:
+    folder.mkdir(parents=True)
+    spec = {
+        "id": folder.name,
+        "display_name": folder.name,
+        "model": folder.name,
+        "backend": "system",
+        "system": {"url": url, "concurrency": 2, "timeout_s": 60, "max_retries": 1},
+        "run": {"abilities": ["chain"], "allow_partial_data": True},
+    }
+    (folder / "model.yaml").write_text(yaml.safe_dump(spec), encoding="utf-8")
+    return folder / "model.yaml"
+
+
+def test_the_minimal_system_runs_and_verifies(rgb_root: Path, tmp_path: Path) -> None:
+    corpus = _export(rgb_root, tmp_path / "corpus", 3)
+    script = REPO / "examples" / "systems" / "minimal_system.py"
+    assert len(script.read_text(encoding="utf-8").splitlines()) <= 70  # "about 50 lines"
+    port = _free_port()
+    proc = subprocess.Popen(
+        [sys.executable, str(script), "--corpus-dir", str(corpus), "--port", str(port)],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None and "listening on" in proc.stdout.readline()
+        got = httpx.post(f"http://127.0.0.1:{port}/", json={"question": "谁?", "lang": "zh"})
+        assert not isinstance(check_answer(got.json(), "zh"), str)  # the copyable one keeps it
+        sub = _submission(tmp_path / "minimal", f"http://127.0.0.1:{port}/")
+        res = CliRunner().invoke(
+            app,
+            ["run", str(sub.parent), "--limit", "3", "--no-progress", "--data-dir", str(rgb_root)],
+        )
+        assert res.exit_code == 0, res.output
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    recs = read_predictions(sub.parent)
+    assert len(recs) == 6 and not any(r.error for r in recs)
+    assert all(len(r.passage_ids) == 5 and r.passage_ids[0][:3] == f"{r.lang}-" for r in recs)
+    res = CliRunner().invoke(app, ["verify", str(sub.parent), "--data-dir", str(rgb_root)])
+    assert res.exit_code == 0 and res.output.startswith("ok:"), res.output
+
+
+def test_the_reference_system_never_sees_rgb_labels(rgb_root: Path, tmp_path: Path) -> None:
+    from examples.systems.reference_system import RagSystem, read_corpus, refuse_generator, serve
+
+    corpus = _export(rgb_root, tmp_path / "corpus", 3)
+    rows = {lang: read_corpus(corpus / f"corpus-{lang}.jsonl") for lang in ("zh", "en")}
+    for lang in ("zh", "en"):  # the export is ids and texts: no positive/negative mark, no answer
+        lines = (corpus / f"corpus-{lang}.jsonl").read_text(encoding="utf-8").splitlines()
+        assert all(set(json.loads(x)) == {"id", "text"} for x in lines)
+    system = RagSystem(rows, "bm25", refuse_generator())
+    httpd = serve(system)
+    try:
+        url = f"http://127.0.0.1:{httpd.server_port}/"
+        sub = load_submission(_submission(tmp_path / "reference", url))
+        run_submission(sub, root=rgb_root, selection=Selection(limit=3), progress=False)
+    finally:
+        httpd.shutdown()
+    assert len(system.bodies) == 6
+    gold: set[str] = set()
+    for lang in ("zh", "en"):
+        _, records = load_split(rgb_root, lang, "chain", allow_partial=True)  # type: ignore[arg-type]
+        questions = {r.query for r in records[:3]}
+        assert {b["question"] for b in system.bodies if b["lang"] == lang} == questions
+        for r in records[:3]:
+            gold |= {p for p in r.positive if isinstance(p, str)} | set(r.negative)
+    for body in system.bodies:
+        assert set(body) == {"question", "lang"}  # never passages, a prompt or an answer
+        assert not any(text in json.dumps(body, ensure_ascii=False) for text in gold)
+    recs = read_predictions(tmp_path / "reference")
+    assert all(r.passage_sha256 == [] and len(r.passage_ids) == 5 for r in recs)
+
+
+def test_the_reference_script_waits_for_the_system(rgb_root: Path, tmp_path: Path) -> None:
+    """scripts/reference_system.sh: export (limited), start the floor on the submission's port,
+    run, stop."""
+    port = _free_port()
+    sub = _submission(tmp_path / "floor", f"http://127.0.0.1:{port}/")
+    env = {
+        "PATH": str(Path(sys.executable).parent) + ":/usr/bin:/bin",
+        "PYTHON": sys.executable,
+        "RGB_CORPUS_DIR": str(tmp_path / "corpus"),
+        "RGB_CORPUS_LIMIT": "2",
+    }
+    cmd = ["bash", "scripts/reference_system.sh", str(sub.parent), "none", "refuse"]
+    res = subprocess.run(
+        [*cmd, "--limit", "2", "--no-progress"],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert res.returncode == 0, res.stdout + res.stderr
+    recs = read_predictions(sub.parent)
+    assert len(recs) == 4 and all(r.passage_ids == [] and not r.error for r in recs)
+    time.sleep(0.2)
+    with pytest.raises(httpx.TransportError):  # the system was stopped
+        httpx.get(f"http://127.0.0.1:{port}/health", timeout=2)

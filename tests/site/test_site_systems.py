@@ -1,0 +1,67 @@
+"""The Systems page and the home page's band, rendered from the committed system entries next to
+a model: both languages, every figure with its interval, systems kept out of the model tables."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+import yaml
+
+from leaderboard.board.load import SiteData, load_entry
+from leaderboard.board.systems import systems_board
+from leaderboard.site.build import render
+from leaderboard.site.pages.systems import PATH
+
+REPO = Path(__file__).resolve().parents[2]
+SYSTEMS = sorted(p.parent for p in (REPO / "submissions").glob("system-*/results.json"))
+
+
+@pytest.fixture(scope="module")
+def site(rgb_root: Path):
+    if not SYSTEMS:
+        pytest.skip("no system entry in this checkout")
+    model = load_entry(REPO / "submissions" / "baseline-refuse")
+    entries = (model, *(load_entry(p) for p in SYSTEMS))
+    data = SiteData(submissions=entries, root=REPO)
+    data = dataclasses.replace(data, extra={"systems": systems_board(data, rgb_root)})
+    return render(data), entries
+
+
+def test_the_systems_page_shows_every_system_with_intervals_in_both_languages(site) -> None:
+    out, entries = site
+    for path in (PATH, "systems.zh.md"):
+        page = out.pages[path]
+        for e in entries[1:]:
+            assert e.name in page or e.name.replace("&", "&amp;") in page
+        assert page.count('class="lb-ci"') >= 10  # rates, latencies and errors with intervals
+        assert "systems-zh" in page and "systems-en" in page and "systems-paired" in page
+    assert "端到端" in out.pages["systems.zh.md"] and "End-to-end" in out.pages[PATH]
+    assert "system-api.v1.json" in out.pages[PATH]
+    assert out.files["systems/system-api.v1.json"].startswith(b"{")
+    for e in entries[1:]:
+        assert f"systems/{e.id}/results.json" in out.files
+    assert "downloads/systems-zh.csv" in out.files and "downloads/systems-paired.csv" in out.files
+
+
+def test_the_floor_sits_in_the_band_and_systems_stay_off_the_model_tables(site) -> None:
+    out, entries = site
+    floor = next(e for e in entries if e.id == "system-floor-refuse")
+    zh = out.pages[PATH].split("systems-zh", 1)[1].split("systems-en", 1)[0]
+    assert zh.index("lb-baseline-body") < zh.index(floor.name)
+    for path in ("index.md", "index.zh.md"):
+        assert "home-systems" in out.pages[path] and "systems.md" in out.pages[path]
+    for path in ("models/index.md", "zh-vs-en.md", "abilities/zh-noise.md"):
+        assert not any(e.id in out.pages[path] for e in entries[1:]), path
+    assert not any(p.startswith("models/system-") for p in out.pages)
+
+
+def test_the_nav_lists_the_systems_page_in_both_languages() -> None:
+    config = yaml.safe_load(
+        (REPO / "site" / "mkdocs.yml").read_text(encoding="utf-8").replace("!!python", "#")
+    )
+    assert {"Systems": PATH} in config["nav"]
+    i18n = next(p["i18n"] for p in config["plugins"] if isinstance(p, dict) and "i18n" in p)
+    zh = next(lang for lang in i18n["languages"] if lang["locale"] == "zh")
+    assert zh["nav_translations"]["Systems"] == "系统"
