@@ -22,7 +22,7 @@ from leaderboard.site.build import render
 from leaderboard.site.pages.home import home_page
 from leaderboard.site.render import charts
 from leaderboard.site.render.fmt import esc, json_for_script, md_text
-from leaderboard.site.render.page import Output, model_size_and_quant
+from leaderboard.site.render.page import Context, Output, model_size_and_quant
 from leaderboard.site.render.tables import Cell, Column, Row, Table, render_html, to_csv, to_json
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -56,7 +56,7 @@ def test_unverified_entries_are_never_ranked(tmp_path):
     reasons = unverified_reasons(by_id["model-001"].results)
     assert len(reasons) == 2 and "not pinned" in reasons[0] and "uncommitted" in reasons[1]
     assert unverified_reasons(by_id["model-000"].results) == ()
-    home = home_page(data, Output())
+    home = home_page(Context(data, Output()))
     ranking = home.split('id="ranking-zh-strict"')[1].split("</table>")[0]
     row = next(r for r in ranking.split("<tr") if "model-001" in r)
     assert 'class="lb-badge lb-unverified"' in row and "uncommitted changes" in row
@@ -392,7 +392,7 @@ def test_instance_data_parts_keep_every_item_in_order_within_the_budget(data):
 def test_golden_home_page(tmp_path):
     """The home page of a fixed synthetic set; UPDATE_GOLDEN=1 rewrites the golden file."""
     root = make_repo(tmp_path / "g", n_models=3, n=4, predictions=False)
-    home = home_page(load_site_data(root), Output())
+    home = home_page(Context(load_site_data(root), Output()))
     golden = FIXTURES / "site_home.md"
     if os.environ.get("UPDATE_GOLDEN"):
         golden.write_text(home, encoding="utf-8")
@@ -452,7 +452,7 @@ def test_partial_reasons_are_listed_once_under_each_table(tmp_path):
     half = next(s for s in data.submissions if s.id == "model-009")
     reasons = "; ".join(coverage(half.results, "zh").reasons)
     assert reasons
-    home = home_page(data, Output())
+    home = home_page(Context(data, Output()))
     table = home.split('id="wrap-ranking-zh-strict"')[1].split('<div class="lb-table-wrap"')[0]
     assert table.count(esc(reasons)) == 1
     assert f'title="{esc(PARTIAL_TIP)}"' in table and f'title="{esc(reasons)}"' not in table
@@ -462,7 +462,7 @@ def test_partial_reasons_are_listed_once_under_each_table(tmp_path):
     # the zh-versus-en table (a row per model and ability) is compact: no tooltip, no "measured"
     from leaderboard.site.pages.zh_vs_en import zh_vs_en_page
 
-    diff = zh_vs_en_page(data, Output()).split('id="wrap-zh-vs-en-strict"')[1]
+    diff = zh_vs_en_page(Context(data, Output())).split('id="wrap-zh-vs-en-strict"')[1]
     assert "lb-measured" not in diff and esc(PARTIAL_TIP) not in diff and "lb-cell-notes" in diff
 
 

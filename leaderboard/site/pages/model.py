@@ -5,8 +5,9 @@ language with the same numbers; names, commands, provenance and YAML are shown a
 from __future__ import annotations
 
 import json
+from functools import partial
 
-from leaderboard.board.load import Entry, SiteData
+from leaderboard.board.load import Entry
 from leaderboard.board.ranking import cells_for, cliff_marks, coverage
 from leaderboard.core.types import ABILITIES, LANGS, MODES
 from leaderboard.site.pages.model_tables import (
@@ -17,9 +18,11 @@ from leaderboard.site.pages.model_tables import (
 )
 from leaderboard.site.render import charts
 from leaderboard.site.render.fmt import esc, md_text, pct
-from leaderboard.site.render.i18n import DEFAULT, localized, ui
+from leaderboard.site.render.i18n import ui
 from leaderboard.site.render.page import (
+    Context,
     Output,
+    Page,
     badge,
     front_matter,
     model_size_and_quant,
@@ -111,8 +114,9 @@ def _files(sub: Entry) -> str:
     )
 
 
-def model_page(sub: Entry, out: Output, lg: str = DEFAULT) -> str:
-    """A model's page with its interface in language `lg` (the same numbers in every one)."""
+def model_page(ctx: Context, sub: Entry) -> str:
+    """A model's page with its interface in language `ctx.lg` (the same numbers in every one)."""
+    out, lg = ctx.out, ctx.lg
     path = f"models/{sub.id}.md"
     prefix = prefix_for(path)
     prov = sub.results.provenance
@@ -172,7 +176,16 @@ def model_page(sub: Entry, out: Output, lg: str = DEFAULT) -> str:
     return "\n".join(parts)
 
 
-def translated_model_pages(data: SiteData, out: Output, lg: str) -> dict[str, str]:
-    """Every model page in interface language `lg`, by docs path (models/<id>.zh.md); `out` is a
-    translation scratch (Output.translation): its tables stay there, the charts are drawn."""
-    return {localized(f"models/{s.id}.md", lg): model_page(s, out, lg) for s in data.submissions}
+def model_pages(ctx: Context) -> tuple[Page, ...]:
+    """One page per entry, and the entry's files copied beside it (results.json, predictions,
+    model.yaml: the same bytes in every language, so written once, here)."""
+    pages = []
+    for sub in ctx.data.submissions:
+        files = [sub.dir / "results.json", sub.predictions_file]
+        if sub.model_yaml is not None:
+            files.append(sub.dir / "model.yaml")
+        for f in files:
+            if f is not None:
+                ctx.out.files[f"models/{sub.id}/{f.name}"] = f.read_bytes()
+        pages.append(Page(f"models/{sub.id}.md", partial(model_page, sub=sub)))
+    return tuple(pages)

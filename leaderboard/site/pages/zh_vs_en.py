@@ -6,8 +6,8 @@ from leaderboard.board.load import Entry, SiteData
 from leaderboard.board.ranking import Difference, probe_entry, score_entry, zh_minus_en
 from leaderboard.core.types import ABILITIES
 from leaderboard.site.render import charts
-from leaderboard.site.render.i18n import DEFAULT, localized, ui
-from leaderboard.site.render.page import Output, front_matter, model_cell, prefix_for
+from leaderboard.site.render.i18n import DEFAULT, ui
+from leaderboard.site.render.page import Context, Output, front_matter, model_cell, prefix_for
 from leaderboard.site.render.tables import Cell, Column, Row, Table
 
 
@@ -108,8 +108,9 @@ def _dumbbell_charts(
     return figures
 
 
-def zh_vs_en_page(data: SiteData, out: Output, lg: str = DEFAULT) -> str:
-    """The page with its interface in language `lg` (the numbers are the same in every one)."""
+def zh_vs_en_page(ctx: Context) -> str:
+    """The page with its interface in language `ctx.lg` (the numbers are the same in every one)."""
+    data, out, lg = ctx.data, ctx.out, ctx.lg
     path = "zh-vs-en.md"
     prefix = prefix_for(path)
     parts = [front_matter() + f"# {ui(lg, 'zhen.title')}\n", ui(lg, "zhen.intro") + "\n"]
@@ -123,12 +124,3 @@ def zh_vs_en_page(data: SiteData, out: Output, lg: str = DEFAULT) -> str:
         if mode == "rgb":
             parts += _dumbbell_charts(data, out, mode, prefix, lg)
     return "\n".join(parts)
-
-
-def translated_zh_vs_en_page(
-    data: SiteData, lg: str, scratch: Output | None = None
-) -> dict[str, str]:
-    """The page in language `lg` by docs path; its tables and charts are the English page's
-    (already written), so they go to a scratch Output."""
-    scratch = Output() if scratch is None else scratch
-    return {localized("zh-vs-en.md", lg): zh_vs_en_page(data, scratch, lg)}

@@ -14,6 +14,7 @@ from leaderboard.board.load import Entry, SiteData
 from leaderboard.board.ranking import coverage, is_trivial_baseline
 from leaderboard.board.reported import ReportedModel
 from leaderboard.core.judge_schema import JudgeSummary
+from leaderboard.retrieval.results import RetrievalBoard
 from leaderboard.site.render.fmt import BIDI_CONTROLS, esc, human_count, pct, pct_ci
 from leaderboard.site.render.i18n import DEFAULT, ui
 from leaderboard.site.render.parallel import pmap
@@ -82,14 +83,47 @@ class Output:
         self.pending_charts.clear()
 
     def table(self, table: Table, prefix: str) -> str:
+        """Collect a page's table (of its interface language, `table.ui`) and return its HTML."""
         self.tables.append(table)
         return render_html(table, prefix)
 
-    def translation(self) -> Output:
-        """A scratch Output for the pages of another interface language: its own pages and
-        tables (the English tables are the downloads: same ids, same numbers), but the charts and
-        files it queues go to this build."""
-        return Output(files=self.files, pending_charts=self.pending_charts)
+    def tables_in(self, lg: str) -> list[Table]:
+        """The tables of the pages in interface language `lg`. Every language's page shows the
+        same tables (same ids, same numbers); the default language's are the downloads, the
+        others give only their titles to their language's downloads page."""
+        return [t for t in self.tables if t.ui == lg]
+
+
+@dataclass(frozen=True)
+class Context:
+    """What every page builder gets: the board, the build's Output and the interface language.
+
+    One signature for every page (`build(ctx) -> str`) lets build.render draw every page in
+    every language with one loop; `retrieval` is the retrieval track's board (its own results
+    folder), loaded once by the build for the pages that show it."""
+
+    data: SiteData
+    out: Output
+    lg: str = DEFAULT
+    retrieval: RetrievalBoard | None = None
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page of the site: its docs path in the default language (render.i18n.localized gives
+    the other languages') and the one function that writes it in any language."""
+
+    path: str
+    build: Callable[[Context], str]
+
+
+@dataclass(frozen=True)
+class Family:
+    """Pages known only from the board (one per entry, per data split, per page of results):
+    `expand` runs once per build, with the default language's context (it may write the files
+    its pages share, once), and returns the Pages, each then written in every language."""
+
+    expand: Callable[[Context], tuple[Page, ...]]
 
 
 def _draw(job: tuple[Callable[..., str], tuple]) -> str:
