@@ -167,7 +167,7 @@ def ability_page(ctx: Context, lang: str, ability: str) -> str:
     if data.reported:
         parts.append(ui(lg, "abpage.reported_intro") + "\n")
     if ability in ("noise", "integration"):
-        for mode in ("rgb", "strict"):
+        for mode in ("strict", "rgb"):  # the ranked mode first
             parts.append(f"\n## {ui(lg, f'mode.{mode}').capitalize()}\n")
             table, series = _curve_table(data, lang, ability, mode, prefix, lg)
             parts.append(out.table(table, prefix))
@@ -179,7 +179,7 @@ def ability_page(ctx: Context, lang: str, ability: str) -> str:
         if table.rows:
             parts.append(_bar_chart(out, table, lang, ability, prefix, lg))
     else:
-        for mode in ("rgb", "strict"):
+        for mode in ("strict", "rgb"):  # the ranked mode first
             parts.append(f"\n## {ui(lg, f'mode.{mode}').capitalize()}\n")
             table = counterfactual_table(data, lang, mode, prefix, lg)
             parts.append(out.table(table, prefix))

@@ -14,9 +14,12 @@ from leaderboard.site.pages.model_tables import (
     ability_name,
     cells_table,
     judge_table,
+    report_card,
     scores_table,
 )
+from leaderboard.site.pages.probes import PATH as PROBES_PATH
 from leaderboard.site.render import charts
+from leaderboard.site.render.coverage import coverage_phrase
 from leaderboard.site.render.fmt import esc, md_text, pct
 from leaderboard.site.render.i18n import ui
 from leaderboard.site.render.page import (
@@ -69,9 +72,8 @@ def _header(sub: Entry, lg: str) -> list[str]:
         f"\n<p>{badges}</p>\n",
         f"\n<p>{summary}</p>\n",
     ]
-    if cov.partial:
-        why = joined(lg, cov.reasons)
-        warn = ui(lg, "model.partial_warn", reasons=esc(why))
+    if cov.partial:  # a few words here; the full list is under the provenance
+        warn = ui(lg, "model.partial_warn", reasons=esc(coverage_phrase(lg, sub.results)))
         parts.append(f'\n<p class="lb-warn">{warn}</p>\n')
     return parts
 
@@ -122,15 +124,24 @@ def model_page(ctx: Context, sub: Entry) -> str:
     prov = sub.results.provenance
     parts = _header(sub, lg)
     parts.append(f"\n## {ui(lg, 'model.h_scores')}\n")
-    parts.append(out.table(scores_table(sub, lg), prefix))
+    parts.append(out.table(report_card(sub, lg), prefix))
     chart = _noise_chart(sub, out, prefix, lg)
     if chart:
         parts.append(chart)
+    if sub.results.probes:
+        href = f"{prefix}{PROBES_PATH.removesuffix('.md')}.html"
+        probes = f'<a href="{href}">{esc(ui(lg, "probes.title"))}</a>'
+        parts.append(f"\n<p>{ui(lg, 'card.probes', link=probes)}</p>\n")
     if sub.judges:
         parts.append(f"\n## {ui(lg, 'model.h_judge')}\n")
         parts.append(out.table(judge_table(sub, lg), prefix))
-    parts.append(f"\n## {ui(lg, 'model.h_cells')}\n")
-    parts.append(out.table(cells_table(sub, lg), prefix))
+    # the full metric list, collapsed: every metric of both modes, then every cell
+    summary = esc(ui(lg, "card.all_metrics"))
+    parts.append(f'\n<details class="lb-all"><summary>{summary}</summary>\n')
+    parts.append(out.table(scores_table(sub, lg), prefix).strip("\n"))
+    parts.append(f"<h3>{esc(ui(lg, 'model.h_cells'))}</h3>")
+    parts.append(out.table(cells_table(sub, lg), prefix).strip("\n"))
+    parts.append("</details>\n")
     parts.append(f"\n## {ui(lg, 'model.h_reproduce')}\n")
     parts.append(
         '\n<pre class="lb-cmd"><code>'

@@ -180,7 +180,7 @@ def probes_page(ctx: Context) -> str:
     parts = [front_matter() + f"# {ui(lg, 'probes.title')}\n", ui(lg, "probes.intro")]
     if not any(s.results.probes for s in data.submissions):
         parts.append("\n" + ui(lg, "probes.empty") + "\n")
-    for mode in ("rgb", "strict"):
+    for mode in ("strict", "rgb"):  # the ranked mode first
         parts.append(f"\n## {ui(lg, f'mode.{mode}').capitalize()}\n")
         parts.append(f"\n### {ui(lg, 'probes.chain_heading')}\n")
         parts.append(out.table(chain_table(data, mode, prefix, lg), prefix))

@@ -15,10 +15,10 @@ from leaderboard.board.ranking import coverage, is_trivial_baseline
 from leaderboard.board.reported import ReportedModel
 from leaderboard.core.judge_schema import JudgeSummary
 from leaderboard.retrieval.results import RetrievalBoard
+from leaderboard.site.render.coverage import coverage_phrase
 from leaderboard.site.render.fmt import BIDI_CONTROLS, esc, human_count, pct, pct_ci
 from leaderboard.site.render.i18n import DEFAULT, ui
 from leaderboard.site.render.parallel import pmap
-from leaderboard.site.render.reasons import joined
 from leaderboard.site.render.tables import Cell, Table, render_html
 
 LANG_NAMES = {"zh": "Chinese (zh)", "en": "English (en)", "all": "Combined (zh + en)"}
@@ -187,7 +187,7 @@ def model_cell(
     if cov.partial:
         tip = "" if compact else ui(lg, "badge.partial_tip")
         badges += " " + badge("partial", ui(lg, "badge.partial"), tip)
-        note = ui(lg, "badge.partial_note", reasons=joined(lg, cov.reasons))
+        note = coverage_phrase(lg, sub.results)
     cell = Cell.link(sub.name, f"{prefix}models/{sub.id}.html", badges)
     return Cell(cell.value, cell.html, cell.sort, note)
 

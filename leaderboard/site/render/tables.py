@@ -106,8 +106,9 @@ def _cell_notes(table: Table) -> list[str]:
     by_note: dict[str, list[str]] = {}
     for r in rows:
         for c in r.cells.values():
-            if c.note:
-                by_note.setdefault(c.note, []).append(str(c.value))
+            names = by_note.setdefault(c.note, []) if c.note else None
+            if names is not None and str(c.value) not in names:  # once per entry
+                names.append(str(c.value))
     return [f"{', '.join(names)}: {note}" for note, names in by_note.items()]
 
 
