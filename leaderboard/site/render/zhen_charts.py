@@ -80,7 +80,7 @@ def zh_en_rows(rows: list[ZhEnRow], title: str, lg: str = DEFAULT) -> str:
     n = len(ordered)
     with plt.rc_context(_RC):
         height = max(1.8, 0.22 * n + 1.2)
-        fig, ax = plt.subplots(figsize=(5.8, height), dpi=100)
+        fig, ax = plt.subplots(figsize=(6.2, height), dpi=100)
         ys = [n - 1 - i for i in range(n)]
         for r, y in zip(ordered, ys, strict=True):
             _point(ax, r.zh, r.zh_ci, y + 0.14, ZH, "o", r.kind)
@@ -129,7 +129,7 @@ def zh_en_rows(rows: list[ZhEnRow], title: str, lg: str = DEFAULT) -> str:
         ax.legend(loc="lower left", bbox_to_anchor=(0, 1.0), ncol=3, fontsize=7, frameon=False)
         head = ui(lg, "zhenc.diff_head")
         ax.text(1.02, 1.0, head, transform=ax.transAxes, fontsize=7, va="bottom")
-        fig.subplots_adjust(left=0.27, right=0.66, bottom=0.75 / height, top=1 - 0.55 / height)
+        fig.subplots_adjust(left=0.38, right=0.7, bottom=0.7 / height, top=1 - 0.75 / height)
         return _svg(fig)
 
 
