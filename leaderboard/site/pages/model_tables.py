@@ -49,7 +49,7 @@ def report_card(sub: Entry, lg: str = DEFAULT) -> Table:
                     cells[f"{lang}_{mode}"] = Cell.rate(e.value, e.ci)
         if matched is not None:  # the strict cells of the abilities matched in both languages
             got_matched = matched_cells(sub, matched, "strict", lg)
-            cells |= {"zh_strict": got_matched["zh"], "en_strict": got_matched["en"]}
+            cells |= {f"{g}_{m}": got_matched[g] for g in LANGS for m in MODES}
         cells["diff"] = Cell.rate(d.value if d else None, d.ci if d else None)
         cells["better"] = better_cell(lg, d.value if d else None, d.ci if d else None)
         n = [got[(lang, "strict")] for lang in LANGS]

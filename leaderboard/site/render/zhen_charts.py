@@ -126,7 +126,15 @@ def zh_en_rows(rows: list[ZhEnRow], title: str, lg: str = DEFAULT) -> str:
         ax.plot([], [], "o", color=ZH, label="zh")
         ax.plot([], [], "s", color=EN, label="en")
         ax.plot([], [], "o", color="0.4", markerfacecolor="none", label=ui(lg, "zhenc.reported"))
-        ax.legend(loc="lower left", bbox_to_anchor=(0, 1.0), ncol=3, fontsize=7, frameon=False)
+        ax.legend(
+            loc="lower left",
+            bbox_to_anchor=(0, 1.0),
+            ncol=3,
+            fontsize=6.5,
+            frameon=False,
+            handletextpad=0.2,
+            columnspacing=0.7,
+        )
         head = ui(lg, "zhenc.diff_head")
         ax.text(1.02, 1.0, head, transform=ax.transAxes, fontsize=7, va="bottom")
         fig.subplots_adjust(left=0.38, right=0.7, bottom=0.7 / height, top=1 - 0.75 / height)
