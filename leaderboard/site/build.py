@@ -53,6 +53,7 @@ PAGES: tuple[Page | Family, ...] = (
     Page("index.md", home_page),
     Page("ranking-rgb.md", partial(home_page, mode="rgb")),
     Page("zh-vs-en.md", zh_vs_en_page),
+    Page("zh-vs-en-rgb.md", partial(zh_vs_en_page, mode="rgb")),
     Page(PROBES_PATH, probes_page),
     *(
         Page(f"abilities/{lang}-{ability}.md", partial(ability_page, lang=lang, ability=ability))

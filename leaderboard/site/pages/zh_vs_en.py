@@ -45,8 +45,8 @@ from leaderboard.site.render.page import (
 from leaderboard.site.render.tables import Cell, Column, Row, Table
 from leaderboard.site.render.zhen_charts import ModelCurves, ZhEnRow, noise_both, zh_en_rows
 
-PATH = "zh-vs-en.md"
-MODES = ("strict", "rgb")  # the ranked mode first
+PATHS = {"strict": "zh-vs-en.md", "rgb": "zh-vs-en-rgb.md"}  # the ranked mode's page first
+MODES = tuple(PATHS)
 # The paper's numbers are reference-mode definitions: in the strict charts only the abilities
 # whose strict score also counts answers (noise, integration) show them.
 PAPER_IN_STRICT = ("noise", "integration")
@@ -261,22 +261,29 @@ def _noise_chart(data: SiteData, out: Output, mode: str, prefix: str, lg: str) -
     return out.chart(f"zh-vs-en-curves-{mode}", noise_both, args, alt, prefix, lg)
 
 
-def zh_vs_en_page(ctx: Context) -> str:
-    """The page with its interface in language `ctx.lg` (the numbers are the same in every one)."""
+def zh_vs_en_page(ctx: Context, mode: str = "strict") -> str:
+    """The page of one scoring mode (strict, the ranked one, at zh-vs-en.md; the reference mode
+    on a page of its own, which keeps each page small at 100 models) with its interface in
+    language `ctx.lg` (the numbers are the same in every one)."""
     data, out, lg = ctx.data, ctx.out, ctx.lg
-    prefix = prefix_for(PATH)
-    parts = [front_matter() + f"# {ui(lg, 'zhen.title')}\n", ui(lg, "zhen.lead") + "\n"]
+    path = PATHS[mode]
+    prefix = prefix_for(path)
+    other = next(m for m in MODES if m != mode)
+    href = esc(PATHS[other].removesuffix(".md")) + ".html"
+    link = f'<a href="{href}">{esc(ui(lg, f"zhen.h_{other}"))}</a>'
+    title = ui(lg, "zhen.title") + ("" if mode == "strict" else f" — {ui(lg, f'mode.{mode}')}")
+    parts = [front_matter() + f"# {title}\n", ui(lg, "zhen.lead") + "\n"]
     if data.reported:
         parts.append(f'<p class="lb-note">{esc(ui(lg, "zhen.reported_note"))}</p>\n')
-    for mode in MODES:
-        parts.append(f"\n## {ui(lg, f'zhen.h_{mode}')}\n")
-        parts.append(_ability_charts(data, out, mode, prefix, lg))
-        parts.append(out.table(_diff_table(data, mode, prefix, lg), prefix))
-        parts.append(_noise_chart(data, out, mode, prefix, lg))
-        reliance = _reliance_table(data, mode, prefix, lg)
-        if reliance.rows:
-            parts.append("\n" + ui(lg, "probes.reliance_lead") + "\n")
-            parts.append(out.table(reliance, prefix))
+    parts.append(f"\n## {ui(lg, f'zhen.h_{mode}')}\n")
+    parts.append(_ability_charts(data, out, mode, prefix, lg))
+    parts.append(out.table(_diff_table(data, mode, prefix, lg), prefix))
+    parts.append(_noise_chart(data, out, mode, prefix, lg))
+    reliance = _reliance_table(data, mode, prefix, lg)
+    if reliance.rows:
+        parts.append("\n" + ui(lg, "probes.reliance_lead") + "\n")
+        parts.append(out.table(reliance, prefix))
+    parts.append("\n" + ui(lg, "zhen.other_mode", link=link) + "\n")
     parts.append(f"\n## {ui(lg, 'zhen.h_method')}\n")
     parts.append(ui(lg, "zhen.intro") + "\n")
     return "\n".join(parts)

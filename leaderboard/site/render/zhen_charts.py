@@ -9,6 +9,7 @@ models (the paper's hollow, the baselines faint, never mixed into the measured r
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from leaderboard.site.render.charts import _RC, MAX_TITLE, Series, _svg, label, plt
@@ -18,6 +19,22 @@ from leaderboard.site.render.i18n import DEFAULT, ui
 ZH, EN = "#d62728", "#1f77b4"
 KINDS = ("measured", "reported", "baseline")  # the bands, top to bottom
 MAX_ROW_LABEL = 34
+MAX_CURVES = 12  # more entries: no CI bands and no legend (the chart stays small at 100 models)
+
+
+_FONT = re.compile(r"font-family: [^;\"]*(; )?")
+_NO_ROTATION = re.compile(r' transform="rotate\(-0 [0-9.]+ [0-9.]+\)"')
+_TEXT_GROUP = re.compile(r'<g id="text_\d+">\s*(<text [^>]*>[^<]*</text>)\s*</g>')
+
+
+def _compact(svg: str) -> str:
+    """One font rule for the whole chart instead of one per text element, and no identity
+    rotations: a chart of 100 entries holds 200 texts, and their repeated styles were most of
+    its bytes (the page's first screen loads two of these charts)."""
+    fonts = ", ".join(f"'{f}'" for f in _RC["font.sans-serif"]) + ", sans-serif"
+    svg = _TEXT_GROUP.sub(r"\1", _NO_ROTATION.sub("", _FONT.sub("", svg)))
+    head = svg.index(">", svg.index("<svg")) + 1
+    return svg[:head] + f"\n <style>text {{ font-family: {fonts}; }}</style>" + svg[head:]
 
 
 @dataclass(frozen=True)
@@ -54,19 +71,30 @@ def _diff_text(r: ZhEnRow, lg: str) -> str:
     return text
 
 
-def _point(ax, value, ci, y, color, marker, kind) -> None:
-    if value is None:
+def _points(ax, rows: list[tuple[ZhEnRow, float]], lang: str, kind: str) -> None:
+    """One language's marks of one band: every CI in one polyline (NaN breaks) and every point in
+    one line of markers, two SVG elements however many entries (100 models stay small)."""
+    color, marker = (ZH, "o") if lang == "zh" else (EN, "s")
+    shift = 0.14 if lang == "zh" else -0.14
+    got = [(getattr(r, lang), getattr(r, f"{lang}_ci"), y + shift) for r, y in rows]
+    got = [(v, ci, y) for v, ci, y in got if v is not None]
+    if not got:
         return
     alpha = 0.35 if kind == "baseline" else 1.0
-    if ci is not None:
-        ax.plot([100 * ci[0], 100 * ci[1]], [y, y], color=color, linewidth=1.6, alpha=alpha)
-    face = "none" if kind == "reported" else color
+    xs: list[float] = []
+    yy: list[float] = []
+    for _, ci, y in got:
+        if ci is not None:
+            xs += [100 * ci[0], 100 * ci[1], float("nan")]
+            yy += [y, y, float("nan")]
+    if xs:
+        ax.plot(xs, yy, color=color, linewidth=1.6, alpha=alpha)
     ax.plot(
-        [100 * value],
-        [y],
+        [100 * v for v, _, _ in got],
+        [y for _, _, y in got],
         marker=marker,
         markersize=5,
-        markerfacecolor=face,
+        markerfacecolor="none" if kind == "reported" else color,
         markeredgecolor=color,
         alpha=alpha,
         linestyle="none",
@@ -82,9 +110,11 @@ def zh_en_rows(rows: list[ZhEnRow], title: str, lg: str = DEFAULT) -> str:
         height = max(1.8, 0.22 * n + 1.2)
         fig, ax = plt.subplots(figsize=(6.2, height), dpi=100)
         ys = [n - 1 - i for i in range(n)]
+        for kind in KINDS:
+            band = [(r, y) for r, y in zip(ordered, ys, strict=True) if r.kind == kind]
+            for lang in ("zh", "en"):
+                _points(ax, band, lang, kind)
         for r, y in zip(ordered, ys, strict=True):
-            _point(ax, r.zh, r.zh_ci, y + 0.14, ZH, "o", r.kind)
-            _point(ax, r.en, r.en_ci, y - 0.14, EN, "s", r.kind)
             strong = beyond(r.diff_ci)
             color = (ZH if (r.diff or 0) > 0 else EN) if strong else "0.35"
             ax.text(
@@ -112,12 +142,19 @@ def zh_en_rows(rows: list[ZhEnRow], title: str, lg: str = DEFAULT) -> str:
                     color="0.4",
                     fontstyle="italic",
                 )
-        ax.set_yticks(ys)
-        labels = ax.set_yticklabels([label(r.label, MAX_ROW_LABEL) for r in ordered], fontsize=7)
-        for t, r in zip(labels, ordered, strict=True):
-            if r.kind != "measured":
-                t.set_color("0.45")
-                t.set_fontstyle("italic")
+        ax.set_yticks([])  # the names as plain text: one SVG element each, no tick groups
+        for r, y in zip(ordered, ys, strict=True):
+            ax.text(
+                -0.02,
+                y,
+                label(r.label, MAX_ROW_LABEL),
+                transform=ax.get_yaxis_transform(),
+                ha="right",
+                va="center",
+                fontsize=7,
+                color="0.45" if r.kind != "measured" else "black",
+                fontstyle="italic" if r.kind != "measured" else "normal",
+            )
         ax.set_ylim(-0.7, max(n, 1) - 0.3)
         ax.set_xlim(0, 100)
         ax.set_xlabel(ui(lg, "zhenc.xlabel"))
@@ -138,7 +175,7 @@ def zh_en_rows(rows: list[ZhEnRow], title: str, lg: str = DEFAULT) -> str:
         head = ui(lg, "zhenc.diff_head")
         ax.text(1.02, 1.0, head, transform=ax.transAxes, fontsize=7, va="bottom")
         fig.subplots_adjust(left=0.38, right=0.7, bottom=0.7 / height, top=1 - 0.75 / height)
-        return _svg(fig)
+        return _compact(_svg(fig))
 
 
 @dataclass(frozen=True)
@@ -185,7 +222,7 @@ def noise_both(models: list[ModelCurves], title: str, lg: str = DEFAULT) -> str:
                     for x, lo, hi in zip(s.x, s.low, s.high, strict=False)
                     if lo is not None and hi is not None
                 ]
-                if len(band) >= 2:
+                if len(band) >= 2 and len(models) <= MAX_CURVES:
                     bx, blo, bhi = zip(*band, strict=True)
                     ax.fill_between(
                         bx,
@@ -201,7 +238,9 @@ def noise_both(models: list[ModelCurves], title: str, lg: str = DEFAULT) -> str:
         ax.set_xticks([0.0, 0.2, 0.4, 0.6, 0.8])
         ax.set_title(label(title, MAX_TITLE), loc="left")
         ax.grid(True, alpha=0.3)
-        if models:
+        if len(models) > MAX_CURVES:
+            ax.text(1.01, 1.0, ui(lg, "chart.many_series", n=len(models)), transform=ax.transAxes)
+        elif models:
             ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, fontsize=6.5)
         fig.subplots_adjust(left=0.08, right=0.64, bottom=0.12, top=0.92)
-        return _svg(fig)
+        return _compact(_svg(fig))
