@@ -109,7 +109,14 @@ def _cell_notes(table: Table) -> list[str]:
             names = by_note.setdefault(c.note, []) if c.note else None
             if names is not None and str(c.value) not in names:  # once per entry
                 names.append(str(c.value))
-    return [f"{', '.join(names)}: {note}" for note, names in by_note.items()]
+    return [f"{_names(table.ui, names)}: {note}" for note, names in by_note.items()]
+
+
+def _names(lg: str, names: list[str], shown: int = 3) -> str:
+    """The entries a note applies to; past `shown`, a count (the rows name them all)."""
+    if len(names) <= shown:
+        return ", ".join(names)
+    return ui(lg, "table.notes_more", names=", ".join(names[:2]), n=len(names) - 2)
 
 
 def render_html(table: Table, download_prefix: str = "") -> str:
