@@ -347,7 +347,9 @@ def _group_a(out) -> list[str]:
     return paths
 
 
-def _english_phrases_a(files: tuple[str, ...] = ("en.yaml", "en/abilities_models_instances.yaml")) -> list[str]:
+def _english_phrases_a(
+    files: tuple[str, ...] = ("en.yaml", "en/abilities_models_instances.yaml"),
+) -> list[str]:
     """The literal text (placeholders cut out) of every English entry of the shared table and of
     group pages_a that is longer than three words, raw and HTML-escaped as the pages carry it."""
     from importlib import resources
