@@ -14,6 +14,7 @@ import shutil
 import subprocess
 import sys
 from datetime import datetime
+from functools import partial
 from importlib import resources
 from pathlib import Path
 
@@ -27,97 +28,91 @@ from leaderboard.core.write_errors import write_errno_in, write_failed
 from leaderboard.data.manifest import data_root
 from leaderboard.retrieval.results import RESULTS_DIR, load_retrieval_board
 from leaderboard.site.languages import finish_languages
-from leaderboard.site.pages.ability import ability_page, translated_ability_pages
-from leaderboard.site.pages.home import home_page, translated_home_pages
+from leaderboard.site.pages.ability import ability_page
+from leaderboard.site.pages.home import home_page
 from leaderboard.site.pages.index import board_downloads, downloads_page, models_index_page
 from leaderboard.site.pages.instance_browser import instance_pages
-from leaderboard.site.pages.methodology import methodology_page, translated_methodology_page
-from leaderboard.site.pages.model import model_page, translated_model_pages
+from leaderboard.site.pages.methodology import methodology_page
+from leaderboard.site.pages.model import model_pages
 from leaderboard.site.pages.probes import PATH as PROBES_PATH
-from leaderboard.site.pages.probes import probes_page, translated_probes_page
+from leaderboard.site.pages.probes import probes_page
 from leaderboard.site.pages.retrieval import PAGE as RETRIEVAL_PAGE
-from leaderboard.site.pages.retrieval import retrieval_page, translated_retrieval_page
+from leaderboard.site.pages.retrieval import retrieval_page
 from leaderboard.site.pages.retrieval_questions import question_pages
 from leaderboard.site.pages.submission_ref import PAGE as REFERENCE_PAGE
-from leaderboard.site.pages.submission_ref import reference_page, translated_reference_page
+from leaderboard.site.pages.submission_ref import reference_page
 from leaderboard.site.pages.systems import PATH as SYSTEMS_PATH
-from leaderboard.site.pages.systems import (
-    system_files,
-    systems_band,
-    systems_page,
-    translated_systems_page,
-)
-from leaderboard.site.pages.zh_vs_en import translated_zh_vs_en_page, zh_vs_en_page
+from leaderboard.site.pages.systems import system_files, systems_band, systems_page
+from leaderboard.site.pages.zh_vs_en import zh_vs_en_page
 from leaderboard.site.render.i18n import SITE_LANGS, localized
-from leaderboard.site.render.page import Output
+from leaderboard.site.render.page import Context, Family, Output, Page
 from leaderboard.site.render.tables import to_csv, to_json
 
 PROJECT_SITE = Path(__file__).resolve().parents[2] / "site"
 
 
+# Every page of the site, in the order they are built: a page is one entry (a docs path and a
+# build(ctx) -> str), written in every site language by the same loop. The downloads page comes
+# last: it lists the tables of every page before it.
+def _home_with_systems(ctx: Context) -> str:
+    """The home page, then the systems band (empty without systems)."""
+    band = systems_band(ctx.systems, ctx.out, ctx.lg) if ctx.systems is not None else ""
+    return home_page(ctx) + band
+
+
+def _systems(ctx: Context) -> str:
+    return systems_page(ctx.systems or SystemsBoard(), ctx.out, ctx.lg)
+
+
+PAGES: tuple[Page | Family, ...] = (
+    Page("index.md", _home_with_systems),
+    Page("ranking-rgb.md", partial(home_page, mode="rgb")),
+    Page("zh-vs-en.md", zh_vs_en_page),
+    Page("zh-vs-en-rgb.md", partial(zh_vs_en_page, mode="rgb")),
+    Page(SYSTEMS_PATH, _systems),
+    Page(PROBES_PATH, probes_page),
+    *(
+        Page(f"abilities/{lang}-{ability}.md", partial(ability_page, lang=lang, ability=ability))
+        for lang in LANGS
+        for ability in ABILITIES
+    ),
+    Page("models/index.md", models_index_page),
+    Family(model_pages),
+    Family(instance_pages),
+    Page(RETRIEVAL_PAGE, retrieval_page),
+    Family(question_pages),
+    Page("methodology.md", methodology_page),
+    Page(REFERENCE_PAGE, reference_page),
+    Page("downloads.md", downloads_page),
+)
+
+
 def render(data: SiteData) -> Output:
-    """Every page, chart, download and copied submission file, keyed by path under docs/."""
+    """Every page in every site language, chart, download and copied submission file, keyed by
+    path under docs/."""
     out = Output()
     systems = data.extra.get("systems")  # build_site computes it with the data (paired tests)
     systems = systems if isinstance(systems, SystemsBoard) else systems_board(data, None)
     data = models_only(data)  # systems have their own page and band, never the model tables
-    out.pages["index.md"] = home_page(data, out, "strict") + systems_band(systems, out)
-    out.pages["ranking-rgb.md"] = home_page(data, out, "rgb")
-    # other interface languages: a scratch Output each (own tables, the build's charts and files)
-    translations = {lg: out.translation() for lg in SITE_LANGS[1:]}
-    for lg, scratch in translations.items():  # pages not translated fall back to English
-        home = translated_home_pages(data, lg, scratch)
-        home[localized("index.md", lg)] += systems_band(systems, scratch, lg)
-        out.pages.update(home)
-        out.pages.update(translated_systems_page(systems, lg))
-        out.pages.update(translated_zh_vs_en_page(data, lg, scratch))
-    out.pages["zh-vs-en.md"] = zh_vs_en_page(data, out)
-    out.pages[SYSTEMS_PATH] = systems_page(systems, out)
-    system_files(systems, out)
-    out.pages[PROBES_PATH] = probes_page(data, out)
-    for lg in SITE_LANGS[1:]:
-        out.pages.update(translated_probes_page(data, translations[lg], lg))
-    for lang in LANGS:
-        for ability in ABILITIES:
-            out.pages[f"abilities/{lang}-{ability}.md"] = ability_page(data, lang, ability, out)
-    out.pages["models/index.md"] = models_index_page(data, out)
-    for sub in data.submissions:
-        out.pages[f"models/{sub.id}.md"] = model_page(sub, out)
-        out.files[f"models/{sub.id}/results.json"] = (sub.dir / "results.json").read_bytes()
-        if sub.predictions_file is not None:
-            out.files[f"models/{sub.id}/{sub.predictions_file.name}"] = (
-                sub.predictions_file.read_bytes()
-            )
-        if sub.model_yaml is not None:
-            out.files[f"models/{sub.id}/model.yaml"] = (sub.dir / "model.yaml").read_bytes()
-    instance_pages(data, out, SITE_LANGS)
-    for lg, scratch in translations.items():
-        out.pages.update(translated_ability_pages(data, scratch, lg))
-        out.pages[localized("models/index.md", lg)] = models_index_page(data, scratch, lg)
-        out.pages.update(translated_model_pages(data, scratch, lg))
     board = load_retrieval_board((data.root or Path(".")) / RESULTS_DIR)
-    out.pages[RETRIEVAL_PAGE] = retrieval_page(board, out)
-    out.pages.update(question_pages(board.results, data.root))
-    out.pages["methodology.md"] = methodology_page(data, out)
-    out.pages[REFERENCE_PAGE] = reference_page(out)
-    for lg in SITE_LANGS[1:]:  # the other languages' pages of the retrieval track, methodology
-        out.pages.update(translated_retrieval_page(board, translations[lg], lg))
-        out.pages.update(question_pages(board.results, data.root, lg))
-        out.pages.update(translated_methodology_page(data, lg, translations[lg]))
-        out.pages.update(translated_reference_page(lg))
+    contexts = [Context(data, out, lg, board, systems) for lg in SITE_LANGS]
+    for spec in PAGES:
+        pages = spec.expand(contexts[0]) if isinstance(spec, Family) else (spec,)
+        for page in pages:
+            for ctx in contexts:
+                out.pages[localized(page.path, ctx.lg)] = page.build(ctx)
+    system_files(systems, out)
     out.draw_charts()
-    seen: set[str] = set()
-    for table in out.tables:
-        if table.id in seen:
-            raise LeaderboardError(f"internal: two tables share the id {table.id!r}")
-        seen.add(table.id)
+    for lg in SITE_LANGS:
+        seen: set[str] = set()
+        for table in out.tables_in(lg):
+            if table.id in seen:
+                raise LeaderboardError(f"internal: two tables share the id {table.id!r} ({lg})")
+            seen.add(table.id)
+    for table in out.tables_in(SITE_LANGS[0]):  # the downloads: the default language's tables
         out.files[f"downloads/{table.id}.csv"] = to_csv(table).encode("utf-8")
         out.files[f"downloads/{table.id}.json"] = to_json(table).encode("utf-8")
     board_downloads(board_from(data), out)
-    out.pages["downloads.md"] = downloads_page(out)
-    for lg, scratch in translations.items():
-        titles = {t.id: t.title for t in scratch.tables}
-        out.pages[localized("downloads.md", lg)] = downloads_page(out, lg, titles)
     return out
 
 

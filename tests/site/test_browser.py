@@ -422,7 +422,7 @@ def test_chinese_instance_browser_speaks_chinese_and_filters(site, visit):
         ("abilities/zh-noise.html", "噪声鲁棒性——中文（zh）", "zh-noise-rgb"),
         ("abilities/en-rejection.html", "否定拒答——英文（en）", "en-rejection"),
         ("abilities/zh-counterfactual.html", "反事实鲁棒性——中文（zh）", "zh-counterfactual-rgb"),
-        ("models/model-001.html", "Model 001", "model-model-001-scores"),
+        ("models/model-001.html", "Model 001", "model-model-001-card"),
     ],
 )
 def test_chinese_ability_and_model_pages_switch_and_sort(site, visit, path, heading, table):
@@ -443,7 +443,7 @@ def test_chinese_ability_and_model_pages_switch_and_sort(site, visit, path, head
     )
     assert zh_values == en_values and zh_values
     heads = page.locator(f"#{table} thead th").all_inner_texts()
-    assert heads[0] in ("模型", "语言") and "Model" not in heads
+    assert heads[0] in ("模型", "语言", "能力") and "Model" not in heads
     charts = page.eval_on_selector_all(
         "figure.lb-chart img", "imgs => imgs.map(i => [i.getAttribute('src'), i.naturalWidth])"
     )

@@ -29,15 +29,15 @@ from leaderboard.board.load import load_site_data
 from leaderboard.core.schema import ProbeEntry, Results
 from leaderboard.retrieval.results import RESULTS_DIR, load_retrieval_board
 from leaderboard.site.build import build_site, render
-from leaderboard.site.pages.home import home_page, translated_home_pages
-from leaderboard.site.pages.methodology import methodology_page, translated_methodology_page
-from leaderboard.site.pages.probes import probes_page, translated_probes_page
-from leaderboard.site.pages.retrieval import retrieval_page, translated_retrieval_page
+from leaderboard.site.pages.home import home_page
+from leaderboard.site.pages.methodology import methodology_page
+from leaderboard.site.pages.probes import probes_page
+from leaderboard.site.pages.retrieval import retrieval_page
 from leaderboard.site.pages.retrieval_questions import question_pages
-from leaderboard.site.pages.submission_ref import reference_page, translated_reference_page
-from leaderboard.site.pages.zh_vs_en import translated_zh_vs_en_page, zh_vs_en_page
+from leaderboard.site.pages.submission_ref import reference_page
+from leaderboard.site.pages.zh_vs_en import zh_vs_en_page
 from leaderboard.site.render.i18n import SITE_LANGS, localized, table, ui, ui_count
-from leaderboard.site.render.page import Output
+from leaderboard.site.render.page import Context, Output, Page
 from tests.site_factory import make_repo
 
 REPO = Path(__file__).resolve().parents[2]
@@ -92,12 +92,16 @@ def data(tmp_path_factory):
 
 
 def test_translated_pages_show_the_same_numbers(data):
-    pages = {**translated_home_pages(data, "zh"), **translated_zh_vs_en_page(data, "zh")}
-    assert set(pages) == {"index.zh.md", "ranking-rgb.zh.md", "zh-vs-en.zh.md"}
+    zh, en = Context(data, Output(), "zh"), Context(data, Output())
+    pages = {
+        "index.zh.md": home_page(zh, "strict"),
+        "ranking-rgb.zh.md": home_page(zh, "rgb"),
+        "zh-vs-en.zh.md": zh_vs_en_page(zh),
+    }
     english = {
-        "index": home_page(data, Output(), "strict"),
-        "ranking-rgb": home_page(data, Output(), "rgb"),
-        "zh-vs-en": zh_vs_en_page(data, Output()),
+        "index": home_page(en, "strict"),
+        "ranking-rgb": home_page(en, "rgb"),
+        "zh-vs-en": zh_vs_en_page(en),
     }
     for path, en in english.items():
         zh = _figures(pages[f"{path}.zh.md"])
@@ -198,21 +202,20 @@ def board():
 
 def _pages_b(data, board) -> dict[str, tuple[str, str]]:
     """Docs path -> (English page, page in zh) of every page of group pages_b."""
-    out = Output()
-    zh = {
-        **translated_methodology_page(data, "zh"),
-        **translated_probes_page(data, out, "zh"),
-        **translated_retrieval_page(board, out, "zh"),
-        **translated_reference_page("zh"),
-        **question_pages(board.results[:2], None, "zh"),
-    }
-    en = {
-        "methodology.md": methodology_page(data, Output()),
-        "retrieval-to-answer.md": probes_page(data, Output()),
-        "retrieval.md": retrieval_page(board, Output()),
-        "submission-reference.md": reference_page(Output()),
-        **question_pages(board.results[:2], None),
-    }
+    two = board.model_copy(update={"results": board.results[:2]})
+    questions = question_pages(Context(dataclasses.replace(data, root=None), Output(), "en", two))
+    pages = (
+        Page("methodology.md", methodology_page),
+        Page("retrieval-to-answer.md", probes_page),
+        Page("retrieval.md", retrieval_page),
+        Page("submission-reference.md", reference_page),
+        *questions,
+    )
+    docs = {}
+    for lg in SITE_LANGS:
+        ctx = Context(data, Output(), lg, board)
+        docs[lg] = {localized(p.path, lg): p.build(ctx) for p in pages}
+    zh, en = docs["zh"], docs["en"]
     assert set(zh) == {localized(p, "zh") for p in en}  # one .zh.md for each page
     return {p: (en[p], zh[localized(p, "zh")]) for p in en}
 
@@ -351,7 +354,9 @@ def _group_a(out) -> list[str]:
     return paths
 
 
-def _english_phrases_a(files: tuple[str, ...] = ("en.yaml", "en/pages_a.yaml")) -> list[str]:
+def _english_phrases_a(
+    files: tuple[str, ...] = ("en.yaml", "en/abilities_models_instances.yaml"),
+) -> list[str]:
     """The literal text (placeholders cut out) of every English entry of the shared table and of
     group pages_a that is longer than three words, raw and HTML-escaped as the pages carry it."""
     from importlib import resources

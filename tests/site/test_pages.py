@@ -21,7 +21,7 @@ from leaderboard.site.build import render
 from leaderboard.site.pages.home import home_page
 from leaderboard.site.render import charts
 from leaderboard.site.render.fmt import esc, json_for_script, md_text
-from leaderboard.site.render.page import Output, model_size_and_quant
+from leaderboard.site.render.page import Context, Output, model_size_and_quant
 from leaderboard.site.render.tables import Cell, Column, Row, Table, render_html, to_csv, to_json
 from tests.site_factory import XSS, make_predictions, make_repo, make_results, write_submission
 
@@ -56,7 +56,7 @@ def test_unverified_entries_are_never_ranked(tmp_path):
     reasons = unverified_reasons(by_id["model-001"].results)
     assert len(reasons) == 2 and "not pinned" in reasons[0] and "uncommitted" in reasons[1]
     assert unverified_reasons(by_id["model-000"].results) == ()
-    home = home_page(data, Output())
+    home = home_page(Context(data, Output()))
     ranking = home.split('id="ranking-zh-strict"')[1].split("</table>")[0]
     row = next(r for r in ranking.split("<tr") if "model-001" in r)
     assert 'class="lb-badge lb-unverified"' in row and "uncommitted changes" in row
@@ -147,8 +147,6 @@ def test_charts_are_deterministic_svg_with_text():
     assert a == charts.noise_curve(series, "t")
     assert a.lstrip().startswith("<?xml") and "<svg" in a and "Date" not in a
     assert "paper (reported in paper)" in a
-    d = charts.dumbbell([charts.Pair("m1", 0.8, 0.6), charts.Pair("m2", None, 0.5)], "x")
-    assert "m1" in d and "m2" in d
 
 
 # ------------------------------------------------------------------------------ loading
@@ -328,13 +326,14 @@ def test_ability_page_has_curve_table_chart_and_reported_rows(out):
     page = out.pages["abilities/zh-noise.md"]
     assert "Acc. @ 0.8" in page and 'alt="Line chart: accuracy (%) against noise rate' in page
     assert '<tbody class="lb-reported-body">' in page and "95.7" in page  # ChatGPT zh noise 0.0
-    strict = page.split("## Strict mode")[1]
+    strict, rgb = page.split("## Strict mode")[1].split("## Reference (rgb) mode")
     assert "reported in paper" not in strict  # the paper has no strict-mode numbers
+    assert "lb-reported-body" in rgb  # the ranked mode first, the reference one after
 
 
 def test_zh_vs_en_states_its_ci_method(out):
     page = out.pages["zh-vs-en.md"]
-    assert "Newcombe's method" in page and "Dumbbell chart" in page
+    assert "Newcombe's method" in page and "zh − en with its CI and n" in page
     assert "percentile bootstrap" not in page  # the method is not a bootstrap (issue 26)
     assert "zh − en" in page
 
@@ -393,7 +392,7 @@ def test_instance_data_parts_keep_every_item_in_order_within_the_budget(data):
 def test_golden_home_page(tmp_path):
     """The home page of a fixed synthetic set; UPDATE_GOLDEN=1 rewrites the golden file."""
     root = make_repo(tmp_path / "g", n_models=3, n=4, predictions=False)
-    home = home_page(load_site_data(root), Output())
+    home = home_page(Context(load_site_data(root), Output()))
     golden = FIXTURES / "site_home.md"
     if os.environ.get("UPDATE_GOLDEN"):
         golden.write_text(home, encoding="utf-8")
@@ -442,8 +441,9 @@ def test_page_title_and_chart_labels_are_single_line_text():
 
 
 def test_partial_reasons_are_listed_once_under_each_table(tmp_path):
-    """The partial badge keeps a short tooltip; the reasons are said once, under the table."""
-    from leaderboard.board.ranking import coverage
+    """The partial badge keeps a short tooltip; a few words say what the entry covers, once
+    under the table (the full list of reasons is on the model page only)."""
+    from leaderboard.site.render.coverage import coverage_phrase
     from leaderboard.site.render.page import PARTIAL_TIP
 
     root = make_repo(tmp_path / "p", n_models=2, n=4, predictions=False)
@@ -451,19 +451,22 @@ def test_partial_reasons_are_listed_once_under_each_table(tmp_path):
     write_submission(root, res, None)
     data = load_site_data(root)
     half = next(s for s in data.submissions if s.id == "model-009")
-    reasons = "; ".join(coverage(half.results, "zh").reasons)
-    assert reasons
-    home = home_page(data, Output())
+    phrase = coverage_phrase("en", half.results)
+    assert phrase.startswith("zh: 4 of 8 questions · en: "), phrase
+    home = home_page(Context(data, Output()))
     table = home.split('id="wrap-ranking-zh-strict"')[1].split('<div class="lb-table-wrap"')[0]
-    assert table.count(esc(reasons)) == 1
-    assert f'title="{esc(PARTIAL_TIP)}"' in table and f'title="{esc(reasons)}"' not in table
+    assert table.count(esc(phrase)) == 1
+    assert f'title="{esc(PARTIAL_TIP)}"' in table and f'title="{esc(phrase)}"' not in table
     notes = table.split('<ul class="lb-note lb-cell-notes">')[1].split("</ul>")[0]
-    item = "<li>" + esc(f"Model 000 {XSS}, Half model: partial, {reasons}") + "</li>"
+    item = "<li>" + esc(f"Model 000 {XSS}, Half model: {phrase}") + "</li>"
     assert item in notes and notes.count("Half model") == 1
+    model = render(data).pages["models/model-009.md"]
+    assert esc(phrase) in model.split("\n## ")[0]  # the header says it in a few words
+    assert all(esc(r) in model for r in half.results.partial_reasons)  # the full list below
     # the zh-versus-en table (a row per model and ability) is compact: no tooltip, no "measured"
     from leaderboard.site.pages.zh_vs_en import zh_vs_en_page
 
-    diff = zh_vs_en_page(data, Output()).split('id="wrap-zh-vs-en-strict"')[1]
+    diff = zh_vs_en_page(Context(data, Output())).split('id="wrap-zh-vs-en-strict"')[1]
     assert "lb-measured" not in diff and esc(PARTIAL_TIP) not in diff and "lb-cell-notes" in diff
 
 

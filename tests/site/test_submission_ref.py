@@ -13,6 +13,7 @@ import pytest
 import yaml
 from pydantic import BaseModel, Field
 
+from leaderboard.board.load import SiteData
 from leaderboard.core.settings import Generation
 from leaderboard.core.submission import Submission, load_submission
 from leaderboard.site.pages.submission_ref import (
@@ -25,9 +26,10 @@ from leaderboard.site.pages.submission_ref import (
     field_descriptions,
     reference_page,
     schema_text,
-    translated_reference_page,
 )
-from leaderboard.site.render.page import Output
+from leaderboard.site.render.page import Context, Output
+
+NO_DATA = SiteData(())  # the page shows the schema, not the board
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).parents[1] / "fixtures"
@@ -42,7 +44,7 @@ def test_committed_schema_is_the_generated_one():
 def test_page_is_the_generated_one_and_publishes_the_schema():
     """Golden page; UPDATE_GOLDEN=1 rewrites it (review the diff: it is the reference)."""
     out = Output()
-    page = reference_page(out)
+    page = reference_page(Context(NO_DATA, out))
     assert out.files[SCHEMA_FILE] == schema_text().encode("utf-8")
     golden = FIXTURES / "submission_reference.md"
     if os.environ.get("UPDATE_GOLDEN"):
@@ -52,7 +54,7 @@ def test_page_is_the_generated_one_and_publishes_the_schema():
 
 def test_every_field_of_every_block_is_described_with_default_and_example():
     """Walks the pydantic classes themselves (not the schema the page is built from)."""
-    page = reference_page(Output())
+    page = reference_page(Context(NO_DATA, Output()))
     classes: dict[str, type[BaseModel]] = _models(Submission, {})
     assert set(classes) >= {"Submission", "Quantization", "Generation", "RunPlan"}
     for cls in classes.values():
@@ -120,8 +122,8 @@ def test_zh_descriptions_match_the_fields(root, missing, stale):
 
 def test_zh_page_describes_every_field_in_chinese_and_keeps_the_schema():
     out = Output()
-    page = reference_page(out, "zh")
-    english = reference_page(Output())
+    page = reference_page(Context(NO_DATA, out, "zh"))
+    english = reference_page(Context(NO_DATA, Output()))
     assert out.files[SCHEMA_FILE] == schema_text().encode("utf-8")  # the schema stays English
     assert re.findall(r'id="([^"]+)"', page) == re.findall(r'id="([^"]+)"', english)
     for path, text in field_descriptions("zh").items():
@@ -129,4 +131,3 @@ def test_zh_page_describes_every_field_in_chinese_and_keeps_the_schema():
     assert "# 提交文件参考" in page and "<th>允许的取值</th>" in page and "<em>必填</em>" in page
     examples = re.compile(r"<td><code>[^<]*</code></td></tr>")
     assert examples.findall(page) == examples.findall(english)
-    assert translated_reference_page("zh") == {"submission-reference.zh.md": page}

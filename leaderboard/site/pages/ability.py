@@ -8,7 +8,7 @@ from __future__ import annotations
 from leaderboard.board.load import SiteData
 from leaderboard.board.ranking import cells_for, cliff_marks, is_trivial_baseline
 from leaderboard.board.reported import frac
-from leaderboard.core.types import ABILITIES, DEFAULT_NOISE_RATES, LANGS
+from leaderboard.core.types import DEFAULT_NOISE_RATES
 from leaderboard.site.pages.decision_tables import (
     counterfactual_table,
     ordered,
@@ -18,8 +18,8 @@ from leaderboard.site.pages.decision_tables import (
 )
 from leaderboard.site.render import charts
 from leaderboard.site.render.fmt import esc, rate_key
-from leaderboard.site.render.i18n import DEFAULT, localized, ui
-from leaderboard.site.render.page import Output, front_matter, model_cell, prefix_for
+from leaderboard.site.render.i18n import DEFAULT, ui
+from leaderboard.site.render.page import Context, Output, front_matter, model_cell, prefix_for
 from leaderboard.site.render.tables import Cell, Column, Row, Table
 
 
@@ -154,9 +154,10 @@ def _bar_chart(out: Output, table: Table, lang: str, ability: str, prefix: str, 
     return out.chart(f"{lang}-{ability}", charts.bars, args, alt, prefix, lg)
 
 
-def ability_page(data: SiteData, lang: str, ability: str, out: Output, lg: str = DEFAULT) -> str:
-    """The page of one language and ability with its interface in language `lg` (the numbers
-    are the same in every one)."""
+def ability_page(ctx: Context, lang: str, ability: str) -> str:
+    """The page of one language and ability with its interface in language `ctx.lg` (the
+    numbers are the same in every one)."""
+    data, out, lg = ctx.data, ctx.out, ctx.lg
     path = f"abilities/{lang}-{ability}.md"
     prefix = prefix_for(path)
     parts = [
@@ -166,7 +167,7 @@ def ability_page(data: SiteData, lang: str, ability: str, out: Output, lg: str =
     if data.reported:
         parts.append(ui(lg, "abpage.reported_intro") + "\n")
     if ability in ("noise", "integration"):
-        for mode in ("rgb", "strict"):
+        for mode in ("strict", "rgb"):  # the ranked mode first
             parts.append(f"\n## {ui(lg, f'mode.{mode}').capitalize()}\n")
             table, series = _curve_table(data, lang, ability, mode, prefix, lg)
             parts.append(out.table(table, prefix))
@@ -178,7 +179,7 @@ def ability_page(data: SiteData, lang: str, ability: str, out: Output, lg: str =
         if table.rows:
             parts.append(_bar_chart(out, table, lang, ability, prefix, lg))
     else:
-        for mode in ("rgb", "strict"):
+        for mode in ("strict", "rgb"):  # the ranked mode first
             parts.append(f"\n## {ui(lg, f'mode.{mode}').capitalize()}\n")
             table = counterfactual_table(data, lang, mode, prefix, lg)
             parts.append(out.table(table, prefix))
@@ -189,14 +190,3 @@ def ability_page(data: SiteData, lang: str, ability: str, out: Output, lg: str =
         f"{ui(lg, 'abpage.browse')}</a>{ui(lg, 'abpage.browse_end')}</p>\n"
     )
     return "\n".join(parts)
-
-
-def translated_ability_pages(data: SiteData, out: Output, lg: str) -> dict[str, str]:
-    """The eight ability pages in interface language `lg`, by docs path (abilities/zh-noise.zh.md).
-    `out` is a translation scratch (Output.translation): its tables stay there, the charts (in
-    `lg`) are drawn with the build's."""
-    return {
-        localized(f"abilities/{lang}-{ability}.md", lg): ability_page(data, lang, ability, out, lg)
-        for lang in LANGS
-        for ability in ABILITIES
-    }

@@ -19,9 +19,9 @@ from leaderboard.board.reported import frac
 from leaderboard.core.schema import ScoreEntry
 from leaderboard.core.types import ABILITIES, LANGS
 from leaderboard.site.render.fmt import esc, pct
-from leaderboard.site.render.i18n import DEFAULT, localized, ui
+from leaderboard.site.render.i18n import DEFAULT, ui
 from leaderboard.site.render.page import (
-    Output,
+    Context,
     badge,
     definitions,
     front_matter,
@@ -225,9 +225,10 @@ def reported_table(data: SiteData, prefix: str, lg: str = DEFAULT) -> Table | No
     )
 
 
-def home_page(data: SiteData, out: Output, mode: str = RANKED_MODE, lg: str = DEFAULT) -> str:
+def home_page(ctx: Context, mode: str = RANKED_MODE) -> str:
     """The home page (mode strict, the ranking) or the reference-mode page (mode rgb), with its
-    interface in language `lg` (the same numbers in every language)."""
+    interface in language `ctx.lg` (the same numbers in every language)."""
+    data, out, lg = ctx.data, ctx.out, ctx.lg
     ranked = mode == RANKED_MODE
     path = "index.md" if ranked else "ranking-rgb.md"
     prefix = prefix_for(path)
@@ -251,15 +252,3 @@ def home_page(data: SiteData, out: Output, mode: str = RANKED_MODE, lg: str = DE
             parts.append(out.table(rep, prefix))
         parts.append("\n" + ui(lg, "home.how_to_submit"))
     return "\n".join(parts)
-
-
-def translated_home_pages(data: SiteData, lg: str, scratch: Output | None = None) -> dict[str, str]:
-    """The ranking pages in interface language `lg`, by docs path (index.zh.md: the suffix layout
-    of mkdocs-static-i18n). Their tables are the English pages' tables, whose downloads are
-    already written, so they are rendered into a scratch Output (the build passes one that
-    collects the translated tables, for the titles of the downloads page)."""
-    scratch = Output() if scratch is None else scratch
-    return {
-        localized("index.md", lg): home_page(data, scratch, RANKED_MODE, lg),
-        localized("ranking-rgb.md", lg): home_page(data, scratch, OTHER_MODE[RANKED_MODE], lg),
-    }

@@ -5,11 +5,16 @@ from __future__ import annotations
 
 from leaderboard.board.export import to_csv, to_json
 from leaderboard.board.frames import Board
-from leaderboard.board.load import SiteData
 from leaderboard.board.ranking import coverage
 from leaderboard.site.render.fmt import esc, md_text
 from leaderboard.site.render.i18n import DEFAULT, ui, ui_count
-from leaderboard.site.render.page import Output, model_cell, model_size_and_quant, prefix_for
+from leaderboard.site.render.page import (
+    Context,
+    Output,
+    model_cell,
+    model_size_and_quant,
+    prefix_for,
+)
 from leaderboard.site.render.tables import Cell, Column, Row, Table
 
 BOARD_FILES = ("models", "scores", "cells")  # the tidy frames; described by downloads.board_<name>
@@ -23,10 +28,11 @@ def board_downloads(board: Board, out: Output) -> None:
         out.files[f"downloads/board-{name}.json"] = to_json(frame).encode("utf-8")
 
 
-def downloads_page(out: Output, lg: str = DEFAULT, titles: dict[str, str] | None = None) -> str:
-    """Every download, in interface language `lg`; `titles` gives a table's title in `lg` by id
-    (the tables of translated pages), others keep the title of the English table."""
-    titles = titles or {}
+def downloads_page(ctx: Context) -> str:
+    """Every download, in interface language `ctx.lg`: the tables are the default language's
+    (built by the pages before this one), titled as that language's pages title them."""
+    out, lg = ctx.out, ctx.lg
+    titles = {t.id: t.title for t in out.tables_in(lg)}
     lines = [
         f"# {ui(lg, 'downloads.title')}\n",
         ui(lg, "downloads.intro_board") + "\n",
@@ -41,7 +47,7 @@ def downloads_page(out: Output, lg: str = DEFAULT, titles: dict[str, str] | None
         ui(lg, "downloads.intro_tables") + "\n",
         '\n<ul class="lb-downloads">',
     ]
-    for t in sorted(out.tables, key=lambda t: t.id):
+    for t in sorted(out.tables_in(DEFAULT), key=lambda t: t.id):
         lines.append(
             f"<li>{esc(titles.get(t.id, t.title) + ui(lg, 'sep.label'))}"
             f'<a href="downloads/{esc(t.id)}.csv">CSV</a> · '
@@ -52,8 +58,9 @@ def downloads_page(out: Output, lg: str = DEFAULT, titles: dict[str, str] | None
     return "\n".join(lines)
 
 
-def models_index_page(data: SiteData, out: Output, lg: str = DEFAULT) -> str:
+def models_index_page(ctx: Context) -> str:
     """Every entry with its weights, backend, size, quantization and coverage."""
+    data, out, lg = ctx.data, ctx.out, ctx.lg
     path = "models/index.md"
     prefix = prefix_for(path)
     rows = []

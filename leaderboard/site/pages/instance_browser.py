@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from functools import partial
 
-from leaderboard.board.load import SiteData
 from leaderboard.core.types import LANGS, PROBES
 from leaderboard.site.pages.instances import FETCH_HINT, Group, group_docs, split_parts
 from leaderboard.site.render.fmt import esc, inline_code, json_for_script, rate_key
-from leaderboard.site.render.i18n import DEFAULT, SITE_LANGS, localized, ui, ui_count
-from leaderboard.site.render.page import Output, front_matter, shown_name
+from leaderboard.site.render.i18n import DEFAULT, ui, ui_count
+from leaderboard.site.render.page import Context, Page, front_matter, shown_name
 
 # The browser script's strings (assets/lb.js reads them from the page, never from literals)
 JS_KEYS = (
@@ -107,20 +107,27 @@ def _page(g: Group, manifest: dict[str, object], problem: str | None, lg: str) -
     return "\n".join(parts)
 
 
-def instance_pages(data: SiteData, out: Output, langs: tuple[str, ...] = SITE_LANGS) -> list[Group]:
-    """Write one browser page per group plus instances/index.md, in every interface language of
-    `langs` (the data parts once: every language's page loads the same); returns the groups."""
-    groups, results = group_docs(data)
-    index_rows = []
+def instance_pages(ctx: Context) -> tuple[Page, ...]:
+    """One browser page per group plus instances/index.md. The data (built in parallel, the
+    slow part of a build) and its parts are made once, here, and written to `ctx.out`: every
+    language's page loads the same parts."""
+    groups, results = group_docs(ctx.data)
+    pages, index_rows = [], []
     for g, (doc, problem) in zip(groups, results, strict=True):
         manifest, files = split_parts(g, doc)
-        out.files.update(files)
-        for lg in langs:
-            out.pages[localized(g.path, lg)] = _page(g, manifest, problem, lg)
+        ctx.out.files.update(files)
+        pages.append(Page(g.path, partial(_group_page, g=g, manifest=manifest, problem=problem)))
         index_rows.append((g, len(doc["items"]), len(doc["models"]), problem))
-    for lg in langs:
-        out.pages[localized("instances/index.md", lg)] = _index(index_rows, lg)
-    return groups
+    pages.append(Page("instances/index.md", partial(_index_page, rows=index_rows)))
+    return tuple(pages)
+
+
+def _group_page(ctx: Context, g: Group, manifest: dict[str, object], problem: str | None) -> str:
+    return _page(g, manifest, problem, ctx.lg)
+
+
+def _index_page(ctx: Context, rows: list[tuple[Group, int, int, str | None]]) -> str:
+    return _index(rows, ctx.lg)
 
 
 def _index(rows: list[tuple[Group, int, int, str | None]], lg: str = DEFAULT) -> str:

@@ -12,9 +12,9 @@ from leaderboard.core.types import LANGS
 from leaderboard.scoring.audit import audit
 from leaderboard.site.pages.scorer_agreement import agreement_section
 from leaderboard.site.render.fmt import esc
-from leaderboard.site.render.i18n import DEFAULT, localized, ui
+from leaderboard.site.render.i18n import DEFAULT, ui
 from leaderboard.site.render.i18n import table as message_table
-from leaderboard.site.render.page import Output, definitions, entry_name
+from leaderboard.site.render.page import Context, Output, definitions, entry_name
 from leaderboard.site.render.tables import Cell, Column, Row, Table
 
 # Measured figures quoted in the prose (tests/test_intervals.py, tests/test_ranked.py): kept here,
@@ -195,9 +195,10 @@ def _prose(lg: str) -> str:
     )
 
 
-def methodology_page(data: SiteData, out: Output, lg: str = DEFAULT) -> str:
-    """The page with its interface in language `lg`; the score definitions and the audit
+def methodology_page(ctx: Context) -> str:
+    """The page with its interface in language `ctx.lg`; the score definitions and the audit
     findings come from the results files and the audit code, in English."""
+    data, out, lg = ctx.data, ctx.out, ctx.lg
     parts = [_prose(lg)]
     table = baseline_table(data, lg)
     if table is not None:
@@ -218,13 +219,3 @@ def methodology_page(data: SiteData, out: Output, lg: str = DEFAULT) -> str:
     parts.append(audit_section(data.root, out, lg))
     parts.append("\n" + ui(lg, "method.licence") + BIBTEX)
     return "\n".join(parts)
-
-
-def translated_methodology_page(
-    data: SiteData, lg: str, scratch: Output | None = None
-) -> dict[str, str]:
-    """The page in language `lg` by docs path; its tables are the English page's (downloads
-    already written), so they go to a scratch Output (the build's translation scratch: their
-    titles in `lg` name the downloads)."""
-    scratch = Output() if scratch is None else scratch
-    return {localized("methodology.md", lg): methodology_page(data, scratch, lg)}

@@ -5,8 +5,9 @@ language with the same numbers; names, commands, provenance and YAML are shown a
 from __future__ import annotations
 
 import json
+from functools import partial
 
-from leaderboard.board.load import Entry, SiteData
+from leaderboard.board.load import Entry
 from leaderboard.board.ranking import cells_for, cliff_marks, coverage
 from leaderboard.core.types import ABILITIES, LANGS, MODES
 from leaderboard.site.pages.model_tables import (
@@ -14,13 +15,18 @@ from leaderboard.site.pages.model_tables import (
     cells_table,
     code_label,
     judge_table,
+    report_card,
     scores_table,
 )
+from leaderboard.site.pages.probes import PATH as PROBES_PATH
 from leaderboard.site.render import charts
+from leaderboard.site.render.coverage import coverage_phrase
 from leaderboard.site.render.fmt import esc, md_text, pct
-from leaderboard.site.render.i18n import DEFAULT, localized, ui
+from leaderboard.site.render.i18n import DEFAULT, ui
 from leaderboard.site.render.page import (
+    Context,
     Output,
+    Page,
     badge,
     entry_name,
     front_matter,
@@ -72,9 +78,8 @@ def _header(sub: Entry, lg: str) -> list[str]:
         f"\n<p>{badges}</p>\n",
         f"\n<p>{summary}</p>\n",
     ]
-    if cov.partial:
-        why = joined(lg, cov.reasons)
-        warn = ui(lg, "model.partial_warn", reasons=esc(why))
+    if cov.partial:  # a few words here; the full list is under the provenance
+        warn = ui(lg, "model.partial_warn", reasons=esc(coverage_phrase(lg, sub.results)))
         parts.append(f'\n<p class="lb-warn">{warn}</p>\n')
     return parts
 
@@ -150,22 +155,32 @@ def _reproduced(r: ReproduceFile, lg: str) -> str:
     )
 
 
-def model_page(sub: Entry, out: Output, lg: str = DEFAULT) -> str:
-    """A model's page with its interface in language `lg` (the same numbers in every one)."""
+def model_page(ctx: Context, sub: Entry) -> str:
+    """A model's page with its interface in language `ctx.lg` (the same numbers in every one)."""
+    out, lg = ctx.out, ctx.lg
     path = f"models/{sub.id}.md"
     prefix = prefix_for(path)
     prov = sub.results.provenance
     parts = _header(sub, lg)
     parts.append(f"\n## {ui(lg, 'model.h_scores')}\n")
-    parts.append(out.table(scores_table(sub, lg), prefix))
+    parts.append(out.table(report_card(sub, lg), prefix))
     chart = _noise_chart(sub, out, prefix, lg)
     if chart:
         parts.append(chart)
+    if sub.results.probes:
+        href = f"{prefix}{PROBES_PATH.removesuffix('.md')}.html"
+        probes = f'<a href="{href}">{esc(ui(lg, "probes.title"))}</a>'
+        parts.append(f"\n<p>{ui(lg, 'card.probes', link=probes)}</p>\n")
     if sub.judges:
         parts.append(f"\n## {ui(lg, 'model.h_judge')}\n")
         parts.append(out.table(judge_table(sub, lg), prefix))
-    parts.append(f"\n## {ui(lg, 'model.h_cells')}\n")
-    parts.append(out.table(cells_table(sub, lg), prefix))
+    # the full metric list, collapsed: every metric of both modes, then every cell
+    summary = esc(ui(lg, "card.all_metrics"))
+    parts.append(f'\n<details class="lb-all"><summary>{summary}</summary>\n')
+    parts.append(out.table(scores_table(sub, lg), prefix).strip("\n"))
+    parts.append(f"<h3>{esc(ui(lg, 'model.h_cells'))}</h3>")
+    parts.append(out.table(cells_table(sub, lg), prefix).strip("\n"))
+    parts.append("</details>\n")
     parts.append(f"\n## {ui(lg, 'model.h_reproduce')}\n")
     parts.append(
         '\n<pre class="lb-cmd"><code>'
@@ -213,7 +228,16 @@ def model_page(sub: Entry, out: Output, lg: str = DEFAULT) -> str:
     return "\n".join(parts)
 
 
-def translated_model_pages(data: SiteData, out: Output, lg: str) -> dict[str, str]:
-    """Every model page in interface language `lg`, by docs path (models/<id>.zh.md); `out` is a
-    translation scratch (Output.translation): its tables stay there, the charts are drawn."""
-    return {localized(f"models/{s.id}.md", lg): model_page(s, out, lg) for s in data.submissions}
+def model_pages(ctx: Context) -> tuple[Page, ...]:
+    """One page per entry, and the entry's files copied beside it (results.json, predictions,
+    model.yaml: the same bytes in every language, so written once, here)."""
+    pages = []
+    for sub in ctx.data.submissions:
+        files = [sub.dir / "results.json", sub.predictions_file]
+        if sub.model_yaml is not None:
+            files.append(sub.dir / "model.yaml")
+        for f in files:
+            if f is not None:
+                ctx.out.files[f"models/{sub.id}/{f.name}"] = f.read_bytes()
+        pages.append(Page(f"models/{sub.id}.md", partial(model_page, sub=sub)))
+    return tuple(pages)

@@ -4,7 +4,14 @@ Rej* and ED* with their agreement with strict mode; labels in the page's interfa
 from __future__ import annotations
 
 from leaderboard.board.load import Entry
+from leaderboard.board.ranking import score_entry, zh_minus_en
 from leaderboard.core.types import ABILITIES, LANGS, MODES, PROBES
+from leaderboard.site.pages.zh_en_cells import (
+    ability_label,
+    better_cell,
+    matched_abilities,
+    matched_cells,
+)
 from leaderboard.site.render.fmt import esc
 from leaderboard.site.render.i18n import DEFAULT, table, ui
 from leaderboard.site.render.page import definition_text, entry_name, judged_cell
@@ -27,6 +34,56 @@ def code_label(lg: str, group: str, code: str) -> str:
     (`group`.<code>), or the code when they have none."""
     key = f"{group}.{code}"
     return ui(lg, key) if lg != DEFAULT and key in table(DEFAULT) else code
+
+
+def report_card(sub: Entry, lg: str = DEFAULT) -> Table:
+    """One row per ability (and the overall, or the abilities matched in both languages):
+    zh | en | zh − en in strict mode (the ranked one) with CIs and n, the reference (rgb)
+    scores beside them."""
+    rows = []
+    for a in ("overall", *ABILITIES):
+        got = {(g, m): score_entry(sub.results, g, a, m) for g in LANGS for m in MODES}
+        if not any(e is not None and e.value is not None for e in got.values()):
+            continue
+        matched = matched_abilities(sub, "strict") if a == "overall" else None
+        d = zh_minus_en(sub.results, a, "strict")
+        cells = {"ability": Cell.text(ability_label(lg, a, matched))}
+        for lang in LANGS:
+            for mode in MODES:
+                e = got[(lang, mode)]
+                if e is None or e.value is None:
+                    cells[f"{lang}_{mode}"] = Cell.missing(e.note if e else "not measured")
+                else:
+                    cells[f"{lang}_{mode}"] = Cell.rate(e.value, e.ci)
+        if matched is not None:  # the strict cells of the abilities matched in both languages
+            got_matched = matched_cells(sub, matched, "strict", lg)
+            cells |= {f"{g}_{m}": got_matched[g] for g in LANGS for m in MODES}
+        cells["diff"] = Cell.rate(d.value if d else None, d.ci if d else None)
+        cells["better"] = better_cell(lg, d.value if d else None, d.ci if d else None)
+        n = [got[(lang, "strict")] for lang in LANGS]
+        cells["n"] = Cell.text(" / ".join(str(e.n_questions) if e else "—" for e in n))
+        if matched is not None:
+            cells["n"] = got_matched["n"]
+        rows.append(Row(cells))
+    strict, rgb = ui(lg, "card.strict"), ui(lg, "card.rgb")
+    return Table(
+        id=f"model-{sub.id}-card",
+        title=ui(lg, "card.title", name=sub.name),
+        columns=(
+            Column("ability", ui(lg, "model.col_ability")),
+            Column("zh_strict", f"zh {strict}", True),
+            Column("en_strict", f"en {strict}", True),
+            Column("diff", ui(lg, "zhen.col_diff"), True, ui(lg, "zhen.diff_tip")),
+            Column("better", ui(lg, "zhen.col_better")),
+            Column("n", ui(lg, "zhen.col_n"), False, ui(lg, "zhen.col_n_tip")),
+            Column("zh_rgb", f"zh {rgb}", True),
+            Column("en_rgb", f"en {rgb}", True),
+        ),
+        rows=tuple(rows),
+        note=ui(lg, "card.note"),
+        filterable=False,
+        ui=lg,
+    )
 
 
 def scores_table(sub: Entry, lg: str = DEFAULT) -> Table:

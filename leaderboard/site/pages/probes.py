@@ -14,8 +14,15 @@ from leaderboard.board.ranking import cell, probe_entry
 from leaderboard.core.schema import ProbeEntry
 from leaderboard.core.types import LANGS
 from leaderboard.site.render import charts
-from leaderboard.site.render.i18n import DEFAULT, localized, ui
-from leaderboard.site.render.page import Output, entry_name, front_matter, model_cell, prefix_for
+from leaderboard.site.render.i18n import DEFAULT, ui
+from leaderboard.site.render.page import (
+    Context,
+    Output,
+    entry_name,
+    front_matter,
+    model_cell,
+    prefix_for,
+)
 from leaderboard.site.render.tables import Cell, Column, Row, Table
 
 PATH = "retrieval-to-answer.md"
@@ -173,13 +180,14 @@ def _stack_chart(data: SiteData, out: Output, mode: str, prefix: str, lg: str = 
     return out.chart(_chart_name(mode, lg), charts.stacked_bars, args, alt, prefix)
 
 
-def probes_page(data: SiteData, out: Output, lg: str = DEFAULT) -> str:
-    """The page with its interface in language `lg` (the same numbers in every language)."""
+def probes_page(ctx: Context) -> str:
+    """The page with its interface in language `ctx.lg` (the same numbers in every language)."""
+    data, out, lg = ctx.data, ctx.out, ctx.lg
     prefix = prefix_for(PATH)
     parts = [front_matter() + f"# {ui(lg, 'probes.title')}\n", ui(lg, "probes.intro")]
     if not any(s.results.probes for s in data.submissions):
         parts.append("\n" + ui(lg, "probes.empty") + "\n")
-    for mode in ("rgb", "strict"):
+    for mode in ("strict", "rgb"):  # the ranked mode first
         parts.append(f"\n## {ui(lg, f'mode.{mode}').capitalize()}\n")
         parts.append(f"\n### {ui(lg, 'probes.chain_heading')}\n")
         parts.append(out.table(chain_table(data, mode, prefix, lg), prefix))
@@ -191,15 +199,3 @@ def probes_page(data: SiteData, out: Output, lg: str = DEFAULT) -> str:
     langs = ui(lg, "probes.list_sep").join(ui(lg, f"lang.{lang}") for lang in LANGS)
     parts.append("\n" + ui(lg, "probes.footer", langs=langs) + "\n")
     return "\n".join(parts)
-
-
-def translated_probes_page(data: SiteData, out: Output, lg: str) -> dict[str, str]:
-    """The page in language `lg` by docs path. Its tables are the English page's (downloads
-    already written), so they go to a scratch Output; its charts carry translated text, so
-    they are queued on `out` under their own names; `out` (the build's translation scratch)
-    collects the tables too, for the downloads page's titles in `lg`."""
-    scratch = Output()
-    page = probes_page(data, scratch, lg)
-    out.pending_charts.update(scratch.pending_charts)
-    out.tables += scratch.tables
-    return {localized(PATH, lg): page}

@@ -9,13 +9,20 @@ result files the page says how to make them.
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 from leaderboard.retrieval.metrics import unpaired_diff
-from leaderboard.retrieval.results import GridResult, RetrievalBoard, RetrievalResult
+from leaderboard.retrieval.results import (
+    RESULTS_DIR,
+    GridResult,
+    RetrievalBoard,
+    RetrievalResult,
+    load_retrieval_board,
+)
 from leaderboard.site.render import charts
 from leaderboard.site.render.fmt import esc, slug
-from leaderboard.site.render.i18n import DEFAULT, localized, table, ui
-from leaderboard.site.render.page import Output, badge, front_matter
+from leaderboard.site.render.i18n import DEFAULT, table, ui
+from leaderboard.site.render.page import Context, Output, badge, front_matter
 from leaderboard.site.render.tables import Cell, Column, Row, Table
 
 PAGE = "retrieval.md"
@@ -227,8 +234,16 @@ def _grid_section(g: GridResult, out: Output, lg: str) -> str:
     return text + out.table(table, "") + "\n"
 
 
-def retrieval_page(board: RetrievalBoard, out: Output, lg: str = DEFAULT) -> str:
-    """The page with its interface in language `lg` (the same numbers in every language)."""
+def retrieval_board(ctx: Context) -> RetrievalBoard:
+    """The board the build loaded once, or the one in the repository's retrieval/ folder."""
+    if ctx.retrieval is not None:
+        return ctx.retrieval
+    return load_retrieval_board((ctx.data.root or Path(".")) / RESULTS_DIR)
+
+
+def retrieval_page(ctx: Context) -> str:
+    """The page with its interface in language `ctx.lg` (the same numbers in every language)."""
+    board, out, lg = retrieval_board(ctx), ctx.out, ctx.lg
     text = front_matter(search_exclude=False) + f"# {ui(lg, 'retr.title')}\n\n"
     text += ui(lg, "retr.intro") + "\n\n"
     if not (board.results or board.grids):
@@ -252,15 +267,3 @@ def retrieval_page(board: RetrievalBoard, out: Output, lg: str = DEFAULT) -> str
         for g in sorted(board.grids, key=lambda g: (g.lang != "zh", g.split, g.retriever)):
             text += _grid_section(g, out, lg)
     return text
-
-
-def translated_retrieval_page(board: RetrievalBoard, out: Output, lg: str) -> dict[str, str]:
-    """The page in language `lg` by docs path: tables to a scratch Output (the English page's
-    downloads are already written), the heat maps, whose text is translated, queued on `out`;
-    `out` (the build's translation scratch) collects the tables too, for the downloads page's
-    titles in `lg`."""
-    scratch = Output()
-    page = retrieval_page(board, scratch, lg)
-    out.pending_charts.update(scratch.pending_charts)
-    out.tables += scratch.tables
-    return {localized(PAGE, lg): page}

@@ -9,15 +9,16 @@ references and says how to get the text. Everything reaching HTML goes through `
 from __future__ import annotations
 
 from collections import Counter
+from functools import partial
 from pathlib import Path
 
 from leaderboard.core.errors import LeaderboardError
 from leaderboard.retrieval.results import RetrievalResult
 from leaderboard.retrieval.split import Question, load_retrieval_split
-from leaderboard.site.pages.retrieval import question_page_path, retriever_name
+from leaderboard.site.pages.retrieval import question_page_path, retrieval_board, retriever_name
 from leaderboard.site.render.fmt import esc
-from leaderboard.site.render.i18n import DEFAULT, localized, table, ui
-from leaderboard.site.render.page import front_matter
+from leaderboard.site.render.i18n import DEFAULT, table, ui
+from leaderboard.site.render.page import Context, Page, front_matter
 
 SNIPPET = 160
 PER_PAGE = 50
@@ -151,21 +152,29 @@ def _head(r: RetrievalResult, found: bool, lg: str) -> str:
     return head
 
 
-def question_pages(
-    results: list[RetrievalResult], root: Path | None, lg: str = DEFAULT
-) -> dict[str, str]:
-    """Per result, pages of PER_PAGE questions each (a page stays well under 500 KB), with
-    their interface in language `lg`, by docs path (index.zh.md layout for a language other
-    than the default)."""
-    pages: dict[str, str] = {}
-    for r in results:
-        questions = _questions(root, r)
-        head = _head(r, questions is not None, lg)
+def question_pages(ctx: Context) -> tuple[Page, ...]:
+    """Per result of the retrieval board, pages of PER_PAGE questions each (a page stays well
+    under 500 KB); the question texts are read once, for every language's pages."""
+    board = retrieval_board(ctx)
+    pages = []
+    for r in board.results:
+        questions = _questions(ctx.data.root, r)
         n_pages = max(1, -(-len(r.per_question) // PER_PAGE))
         for page in range(1, n_pages + 1):
-            part = r.per_question[(page - 1) * PER_PAGE : page * PER_PAGE]
-            blocks = "".join(_block(q, questions, lg, r.lang) for q in part)
-            pages[localized(_page_path(r, page), lg)] = (
-                head + _pager(r, page, n_pages, lg) + f'<div class="lb-retq">{blocks}</div>\n'
-            )
-    return pages
+            build = partial(question_page, r=r, questions=questions, page=page, n_pages=n_pages)
+            pages.append(Page(_page_path(r, page), build))
+    return tuple(pages)
+
+
+def question_page(
+    ctx: Context,
+    r: RetrievalResult,
+    questions: dict[str, Question] | None,
+    page: int,
+    n_pages: int,
+) -> str:
+    """Page `page` of `n_pages` of result `r`, with its interface in language `ctx.lg`."""
+    part = r.per_question[(page - 1) * PER_PAGE : page * PER_PAGE]
+    blocks = "".join(_block(q, questions, ctx.lg, r.lang) for q in part)
+    head = _head(r, questions is not None, ctx.lg)
+    return head + _pager(r, page, n_pages, ctx.lg) + f'<div class="lb-retq">{blocks}</div>\n'

@@ -24,8 +24,8 @@ from pydantic import BaseModel
 
 from leaderboard.core.submission import Submission
 from leaderboard.site.render.fmt import esc
-from leaderboard.site.render.i18n import DEFAULT, localized, ui
-from leaderboard.site.render.page import Output, front_matter
+from leaderboard.site.render.i18n import DEFAULT, ui
+from leaderboard.site.render.page import Context, front_matter
 
 PAGE = "submission-reference.md"
 SCHEMA_FILE = "model.schema.json"
@@ -212,9 +212,10 @@ def _block_text(name: str, node: dict[str, Any], lg: str) -> str:
     return _prose(" ".join(text.split())) + "\n"
 
 
-def reference_page(out: Output, lg: str = DEFAULT) -> str:
-    """The page (Markdown with HTML tables) in language `lg` and the schema download it links
-    to (the schema, its field names and examples stay as the code defines them)."""
+def reference_page(ctx: Context) -> str:
+    """The page (Markdown with HTML tables) in language `ctx.lg` and the schema download it
+    links to (the schema, its field names and examples stay as the code defines them)."""
+    out, lg = ctx.out, ctx.lg
     text = schema_text()
     out.files[SCHEMA_FILE] = text.encode("utf-8")
     schema = json.loads(text)
@@ -237,8 +238,3 @@ def reference_page(out: Output, lg: str = DEFAULT) -> str:
         parts.append(_block_text(name, node, lg))
         parts.append(_table(node, name, lg))
     return "\n".join(parts)
-
-
-def translated_reference_page(lg: str) -> dict[str, str]:
-    """The page in language `lg` by docs path; the schema download is the English page's."""
-    return {localized(PAGE, lg): reference_page(Output(), lg)}

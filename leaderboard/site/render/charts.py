@@ -177,53 +177,6 @@ def noise_curve(series: list[Series], title: str, lg: str = DEFAULT) -> str:
         return _svg(fig)
 
 
-@dataclass(frozen=True)
-class Pair:
-    label: str
-    zh: float | None
-    en: float | None
-
-
-def dumbbell(pairs: list[Pair], title: str, xlabel: str = "score (%)") -> str:
-    """zh and en score per model, one line each: the segment shows which language is ahead;
-    `xlabel` in the page language (the legend's zh and en are language codes, data)."""
-    pairs = [p for p in pairs if p.zh is not None or p.en is not None]
-    n = len(pairs)
-    with plt.rc_context(_RC):
-        height = max(1.8, 0.28 * n + 1.0)
-        fig, ax = plt.subplots(figsize=(7.5, height), dpi=100)
-        ys = [n - 1 - i for i in range(n)]
-        both = [
-            (p, y) for p, y in zip(pairs, ys, strict=True) if p.zh is not None and p.en is not None
-        ]
-        if both:  # one polyline with NaN breaks: a single artist, fast for 100 models
-            xs: list[float] = []
-            yy: list[float] = []
-            for p, y in both:
-                xs += [100 * p.zh, 100 * p.en, float("nan")]
-                yy += [y, y, float("nan")]
-            ax.plot(xs, yy, color="0.7", linewidth=2, zorder=1)
-        zh = [(100 * p.zh, y) for p, y in zip(pairs, ys, strict=True) if p.zh is not None]
-        en = [(100 * p.en, y) for p, y in zip(pairs, ys, strict=True) if p.en is not None]
-        if zh:
-            ax.scatter(*zip(*zh, strict=True), color="#d62728", s=22, zorder=2, label="zh")
-        if en:
-            ax.scatter(
-                *zip(*en, strict=True), color="#1f77b4", marker="s", s=22, zorder=2, label="en"
-            )
-        ax.set_yticks(ys)
-        ax.set_yticklabels([label(p.label) for p in pairs], fontsize=7)
-        ax.set_ylim(-0.7, max(n, 1) - 0.3)
-        ax.set_xlim(0, 100)
-        ax.set_xlabel(xlabel)
-        ax.set_title(label(title, MAX_TITLE), loc="left")
-        ax.grid(True, axis="x", alpha=0.3)
-        if pairs:
-            ax.legend(loc="lower right", fontsize=7)
-        fig.subplots_adjust(left=0.3, right=0.97, bottom=0.9 / height, top=1 - 0.45 / height)
-        return _svg(fig)
-
-
 def bars(labels: list[str], values: list[float | None], title: str, xlabel: str) -> str:
     """Horizontal bars (rejection, counterfactual detection) for one metric across models."""
     with plt.rc_context(_RC):

@@ -13,12 +13,14 @@ from dataclasses import dataclass, field
 from leaderboard.board.load import Entry, SiteData
 from leaderboard.board.ranking import coverage, is_trivial_baseline
 from leaderboard.board.reported import ReportedModel
+from leaderboard.board.systems import SystemsBoard
 from leaderboard.core.judge_schema import JudgeSummary
 from leaderboard.core.schema import DIFF_LANG, ScoreEntry
+from leaderboard.retrieval.results import RetrievalBoard
+from leaderboard.site.render.coverage import coverage_phrase
 from leaderboard.site.render.fmt import BIDI_CONTROLS, esc, human_count, pct, pct_ci
 from leaderboard.site.render.i18n import DEFAULT, table, ui
 from leaderboard.site.render.parallel import pmap
-from leaderboard.site.render.reasons import joined
 from leaderboard.site.render.tables import Cell, Table, render_html
 
 LANG_NAMES = {"zh": "Chinese (zh)", "en": "English (en)", "all": "Combined (zh + en)"}
@@ -83,14 +85,48 @@ class Output:
         self.pending_charts.clear()
 
     def table(self, table: Table, prefix: str) -> str:
+        """Collect a page's table (of its interface language, `table.ui`) and return its HTML."""
         self.tables.append(table)
         return render_html(table, prefix)
 
-    def translation(self) -> Output:
-        """A scratch Output for the pages of another interface language: its own pages and
-        tables (the English tables are the downloads: same ids, same numbers), but the charts and
-        files it queues go to this build."""
-        return Output(files=self.files, pending_charts=self.pending_charts)
+    def tables_in(self, lg: str) -> list[Table]:
+        """The tables of the pages in interface language `lg`. Every language's page shows the
+        same tables (same ids, same numbers); the default language's are the downloads, the
+        others give only their titles to their language's downloads page."""
+        return [t for t in self.tables if t.ui == lg]
+
+
+@dataclass(frozen=True)
+class Context:
+    """What every page builder gets: the board, the build's Output and the interface language.
+
+    One signature for every page (`build(ctx) -> str`) lets build.render draw every page in
+    every language with one loop; `retrieval` is the retrieval track's board (its own results
+    folder), loaded once by the build for the pages that show it."""
+
+    data: SiteData
+    out: Output
+    lg: str = DEFAULT
+    retrieval: RetrievalBoard | None = None
+    systems: SystemsBoard | None = None  # the systems track (its page and the home page's band)
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page of the site: its docs path in the default language (render.i18n.localized gives
+    the other languages') and the one function that writes it in any language."""
+
+    path: str
+    build: Callable[[Context], str]
+
+
+@dataclass(frozen=True)
+class Family:
+    """Pages known only from the board (one per entry, per data split, per page of results):
+    `expand` runs once per build, with the default language's context (it may write the files
+    its pages share, once), and returns the Pages, each then written in every language."""
+
+    expand: Callable[[Context], tuple[Page, ...]]
 
 
 def _draw(job: tuple[Callable[..., str], tuple]) -> str:
@@ -190,7 +226,7 @@ def model_cell(
     if cov.partial:
         tip = "" if compact else ui(lg, "badge.partial_tip")
         badges += " " + badge("partial", ui(lg, "badge.partial"), tip)
-        note = ui(lg, "badge.partial_note", reasons=joined(lg, cov.reasons))
+        note = coverage_phrase(lg, sub.results)
     cell = Cell.link(entry_name(sub, lg), f"{prefix}models/{sub.id}.html", badges)
     # sorted by the stored name in every language: the same order and sort keys on each page
     return Cell(cell.value, cell.html, sub.name, note)

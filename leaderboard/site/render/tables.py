@@ -108,15 +108,19 @@ def _cell_notes(table: Table) -> list[str]:
     by_note: dict[str, list[str]] = {}
     for r in rows:
         for c in r.cells.values():
-            if c.note:
-                names = by_note.setdefault(c.note, [])
-                if str(c.value) not in names:  # a model with a row per ability: named once
-                    names.append(str(c.value))
+            names = by_note.setdefault(c.note, []) if c.note else None
+            if names is not None and str(c.value) not in names:  # once per entry
+                names.append(str(c.value))
     lg = table.ui
-    return [
-        ui(lg, "sep.list").join(names) + ui(lg, "sep.label") + note
-        for note, names in by_note.items()
-    ]
+    return [f"{_names(lg, names)}{ui(lg, 'sep.label')}{note}" for note, names in by_note.items()]
+
+
+def _names(lg: str, names: list[str], shown: int = 3) -> str:
+    """The entries a note applies to; past `shown`, a count (the rows name them all)."""
+    sep = ui(lg, "sep.list")
+    if len(names) <= shown:
+        return sep.join(names)
+    return ui(lg, "table.notes_more", names=sep.join(names[:2]), n=len(names) - 2)
 
 
 def render_html(table: Table, download_prefix: str = "") -> str:
