@@ -34,7 +34,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from leaderboard.backends.base import Backend
+from leaderboard.backends.base import Backend, description_dict
 from leaderboard.backends.registry import load_backend
 from leaderboard.core.errors import ConfigError, LeaderboardError, ResultsError
 from leaderboard.core.files import atomic_write_text
@@ -212,7 +212,7 @@ def compare(record: PredictionRecord, inst: TestInstance, text: str) -> Pair:
 
 def _environment(backend: Backend) -> dict[str, object]:
     try:
-        described = backend.describe()
+        described = description_dict(backend.describe())
     except Exception as exc:
         described = {"describe_error": str(exc)}
     keep = ("backend", "model", "device", "dtype", "versions", "batch_size")

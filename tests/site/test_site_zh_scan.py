@@ -17,16 +17,16 @@ from pathlib import Path
 
 import pytest
 import yaml
-from site_factory import make_repo
-from zh_scan import english_words, repository_data, scan
 
 from leaderboard.board.load import load_site_data
 from leaderboard.site.pages.methodology import methodology_page
 from leaderboard.site.pages.zh_vs_en import zh_vs_en_page
 from leaderboard.site.render.fmt import pct_ci
 from leaderboard.site.render.i18n import SITE_LANGS, table, ui
-from leaderboard.site.render.page import Output
+from leaderboard.site.render.page import Context, Output
 from leaderboard.site.render.tables import Cell, Column, Row, Table, render_html
+from tests.site.zh_scan import english_words, repository_data, scan
+from tests.site_factory import make_repo
 
 REPO = Path(__file__).resolve().parents[2]
 BASELINES = ("baseline-refuse", "baseline-refuse-error")
@@ -46,8 +46,8 @@ def test_the_zh_minus_en_method_sentence_has_one_source(data):
         )
         sentence = ui(lg, "method.diff_ci")
         assert "Newcombe" in sentence
-        zhen = zh_vs_en_page(data, Output(), lg)
-        method = methodology_page(data, Output(), lg)
+        zhen = zh_vs_en_page(Context(data, Output(), lg))
+        method = methodology_page(Context(data, Output(), lg))
         assert sentence in zhen and sentence in method, lg
         for wrong in ("percentile bootstrap", "百分位自助法", "bootstrap CI", "自助法置信区间"):
             assert wrong not in zhen, (lg, wrong)

@@ -197,6 +197,10 @@ def english_words(text: str, data: Iterable[str]) -> list[str]:
     text = _IDS.sub(" ", text)  # first: a data string may be part of a path
     for item in sorted({d for d in data if d}, key=len, reverse=True):
         text = text.replace(item, " ")
+    # a chart shortens a long name to its start and "…": that start is data too
+    for cut in re.findall(r"(\S[^\n…]*?)…", text):
+        if any(d.startswith(cut.strip()) for d in data if d) and len(cut.strip()) >= 8:
+            text = text.replace(cut + "…", " ")
     for phrase in PHRASES:
         text = text.replace(phrase, " ")
     found = []

@@ -68,7 +68,7 @@ def report_card(sub: Entry, lg: str = DEFAULT) -> Table:
     strict, rgb = ui(lg, "card.strict"), ui(lg, "card.rgb")
     return Table(
         id=f"model-{sub.id}-card",
-        title=ui(lg, "card.title", name=sub.name),
+        title=ui(lg, "card.title", name=entry_name(sub, lg)),
         columns=(
             Column("ability", ui(lg, "model.col_ability")),
             Column("zh_strict", f"zh {strict}", True),

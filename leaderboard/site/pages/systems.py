@@ -14,7 +14,7 @@ from leaderboard.board.systems import MAX_ERROR_SHARE, Figure, SystemPair, Syste
 from leaderboard.core.types import LANGS
 from leaderboard.site.render.fmt import esc, pct, pct_ci, signed_pct
 from leaderboard.site.render.i18n import DEFAULT, localized, ui
-from leaderboard.site.render.page import Output, badge, front_matter, prefix_for
+from leaderboard.site.render.page import Output, badge, front_matter, prefix_for, shown_name
 from leaderboard.site.render.reasons import joined
 from leaderboard.site.render.tables import Cell, Column, Row, Table
 
@@ -55,8 +55,9 @@ def _system_cell(row: SystemRow, prefix: str, lg: str) -> Cell:
     if row.partial_reasons:
         badges += " " + badge("partial", ui(lg, "badge.partial"), ui(lg, "badge.partial_tip"))
         note = ui(lg, "badge.partial_note", reasons=joined(lg, row.partial_reasons))
-    html = esc(row.name) + badges + f'<br><span class="lb-ci">{_files(prefix, row.id)}</span>'
-    return Cell(row.name, html, row.name, note)
+    name = shown_name(row.id, row.name, lg)  # the floor's name describes a policy: translated
+    html = esc(name) + badges + f'<br><span class="lb-ci">{_files(prefix, row.id)}</span>'
+    return Cell(name, html, row.name, note)
 
 
 def _row(row: SystemRow, rank: str, prefix: str, lg: str) -> Row:
@@ -135,7 +136,7 @@ def _pair_row(p: SystemPair, names: dict[str, str], lg: str) -> Row:
 
 
 def pairs_table(board: SystemsBoard, lg: str = DEFAULT) -> Table:
-    names = {e.id: e.name for e in board.entries}
+    names = {e.id: shown_name(e.id, e.name, lg) for e in board.entries}
     keys = ("lang", "mode", "a", "b", "diff", "n", "only_a", "only_b", "verdict")
     numeric = {"diff", "n", "only_a", "only_b"}
     cols = tuple(
