@@ -6,12 +6,26 @@ from __future__ import annotations
 import shlex
 from pathlib import Path
 
-from leaderboard.core.errors import ResultsError
+from leaderboard.core.errors import ConfigError, ResultsError
 
 DATA_DIR_HELP = (
     "Folder holding data_en/ and data_zh/ (default: $RGB_DATA_DIR, else the current folder "
     "if it has data_zh/MANIFEST.json, else the repository root)."
 )
+
+
+def comma_list(value: str | None, allowed: tuple[str, ...], option: str) -> list[str] | None:
+    """A comma list of allowed names, e.g. --languages zh,en (None when the option is not given);
+    an unknown name is a one-line error naming the option and what it accepts."""
+    if value is None:
+        return None
+    items = [v.strip() for v in value.split(",") if v.strip()]
+    bad = [v for v in items if v not in allowed]
+    if bad or not items:
+        raise ConfigError(
+            f"{option}: unknown value(s) {bad or value!r}; use a comma list of {', '.join(allowed)}"
+        )
+    return items
 
 
 def submission_folders(paths: list[Path] | None) -> list[Path]:

@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.table import Table
 
 from leaderboard.backends.registry import load_backend
+from leaderboard.cli.arguments import DATA_DIR_HELP
 from leaderboard.core.errors import ConfigError
 from leaderboard.core.files import atomic_write_text
 from leaderboard.core.judge_config import load_judge_config
@@ -39,11 +40,6 @@ from leaderboard.judge.summary import (
     write_judge_results,
 )
 from leaderboard.run.store import RunStore
-
-_DATA_DIR_HELP = (
-    "Folder holding data_en/ and data_zh/ (default: $RGB_DATA_DIR, the current folder or the "
-    "repository)."
-)
 
 
 def _pct(x: float | None, ci: tuple[float, float] | None = None) -> str:
@@ -138,7 +134,7 @@ def judge_cmd(
     limit: int | None = typer.Option(
         None, "--limit", help="Judge only the first N ids per language and task (resumable)."
     ),
-    data_dir: Path | None = typer.Option(None, "--data-dir", help=_DATA_DIR_HELP),
+    data_dir: Path | None = typer.Option(None, "--data-dir", help=DATA_DIR_HELP),
     out: Path | None = typer.Option(
         None,
         "--out",

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import typer
 
-from leaderboard.core.errors import ConfigError
+from leaderboard.cli.arguments import DATA_DIR_HELP, comma_list
 from leaderboard.core.types import ABILITIES, LANGS, PROBES
 from leaderboard.data.manifest import data_root
 from leaderboard.trust.reproduce import (
@@ -22,22 +22,6 @@ from leaderboard.trust.reproduce import (
     reproduce,
     write_reproduce,
 )
-
-_DATA_DIR_HELP = (
-    "Folder holding data_en/ and data_zh/ (default: $RGB_DATA_DIR, the current folder or the "
-    "repository)."
-)
-
-
-def _csv(value: str | None, allowed: tuple[str, ...], option: str) -> list[str] | None:
-    """A comma list of allowed names (None when the option is not given)."""
-    if value is None:
-        return None
-    items = [v.strip() for v in value.split(",") if v.strip()]
-    bad = [v for v in items if v not in allowed]
-    if bad or not items:
-        raise ConfigError(f"{option}: unknown {bad or value!r}; use {', '.join(allowed)}")
-    return items
 
 
 def _rates(value: str | None) -> list[float] | None:
@@ -87,7 +71,7 @@ def reproduce_cmd(
     out: Path | None = typer.Option(
         None, "--out", help=f"Where to write the report (default: SUBMISSION/{REPRODUCE_NAME})."
     ),
-    data_dir: Path | None = typer.Option(None, "--data-dir", help=_DATA_DIR_HELP),
+    data_dir: Path | None = typer.Option(None, "--data-dir", help=DATA_DIR_HELP),
 ) -> None:
     """Regenerate a seeded sample of the recorded prompts with the declared model and settings;
     compare each answer with the recorded one (identical / same labels in both modes /
@@ -95,8 +79,8 @@ def reproduce_cmd(
     --min-agreement or the share with identical text below --min-identical."""
     folder = submission.parent if submission.is_file() else submission
     selection = Selection(
-        langs=_csv(lang, LANGS, "--lang"),
-        abilities=_csv(ability, ABILITIES + PROBES, "--ability"),
+        langs=comma_list(lang, LANGS, "--lang"),
+        abilities=comma_list(ability, ABILITIES + PROBES, "--ability"),
         noise_rates=_rates(noise_rate),
     )
     result = reproduce(

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import typer
 
+from leaderboard.cli.arguments import DATA_DIR_HELP, comma_list
 from leaderboard.core.errors import ConfigError
 from leaderboard.core.submission import load_submission
 from leaderboard.core.types import ABILITIES, LANGS, PROBES
@@ -18,23 +19,6 @@ from leaderboard.run.lock import folder_lock
 from leaderboard.run.runner import run_submission
 from leaderboard.run.selection import Selection
 from leaderboard.run.shard import ShardReport, run_shard
-
-_DATA_DIR_HELP = (
-    "Folder holding data_en/ and data_zh/ (default: $RGB_DATA_DIR, the current folder or the "
-    "repository)."
-)
-
-
-def _csv(value: str | None, allowed: tuple[str, ...], option: str) -> list[str] | None:
-    if value is None:
-        return None
-    items = [v.strip() for v in value.split(",") if v.strip()]
-    bad = [v for v in items if v not in allowed]
-    if bad or not items:
-        raise ConfigError(
-            f"{option}: unknown value(s) {bad or value!r}; use a comma list of {', '.join(allowed)}"
-        )
-    return items
 
 
 def parse_noise_rates(value: str | None) -> dict[str, list[float]] | None:
@@ -86,7 +70,7 @@ def run(
     noise_rates: str | None = typer.Option(
         None, "--noise-rates", help="'0,0.4' (noise+integration) or 'noise=0,0.4;integration=0'."
     ),
-    data_dir: Path | None = typer.Option(None, "--data-dir", help=_DATA_DIR_HELP),
+    data_dir: Path | None = typer.Option(None, "--data-dir", help=DATA_DIR_HELP),
     out: Path | None = typer.Option(
         None, "--out", help="Output folder (default: the submission folder)."
     ),
@@ -122,8 +106,8 @@ def run(
     root = data_root(data_dir)
     selection = Selection(
         limit=limit,
-        languages=_csv(languages, LANGS, "--languages"),  # type: ignore[arg-type]
-        abilities=_csv(abilities, ABILITIES + PROBES, "--abilities"),  # type: ignore[arg-type]
+        languages=comma_list(languages, LANGS, "--languages"),  # type: ignore[arg-type]
+        abilities=comma_list(abilities, ABILITIES + PROBES, "--abilities"),  # type: ignore[arg-type]
         noise_rates=parse_noise_rates(noise_rates),  # type: ignore[arg-type]
         allow_partial_data=allow_partial_data,
     )

@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import warnings
 from dataclasses import dataclass
+from typing import Any
 
 import matplotlib
 
@@ -148,21 +149,8 @@ def noise_curve(series: list[Series], title: str, lg: str = DEFAULT) -> str:
                 label=label(s.label),
             )
             _cliff_marks(ax, s, color, lg)
-            band = [
-                (x, lo, hi)
-                for x, lo, hi in zip(s.x, s.low, s.high, strict=False)
-                if lo is not None and hi is not None
-            ]
-            if len(band) >= 2 and len(series) <= MAX_LEGEND:
-                bx, blo, bhi = zip(*band, strict=True)
-                ax.fill_between(
-                    bx,
-                    [100 * v for v in blo],
-                    [100 * v for v in bhi],
-                    color=color,
-                    alpha=0.12,
-                    linewidth=0,
-                )
+            if len(series) <= MAX_LEGEND:
+                ci_band(ax, s, color, alpha=0.12)
         ax.set_xlabel(ui(lg, "chart.noise_rate"))
         ax.set_ylabel(ui(lg, "chart.accuracy"))
         ax.set_ylim(0, 100)
@@ -272,3 +260,22 @@ def stacked_bars(
         )
         fig.subplots_adjust(left=0.36, right=0.97, bottom=1.3 / height, top=1 - 0.4 / height)
         return _svg(fig)
+
+
+def ci_band(ax: Any, s: Series, color: Any, alpha: float) -> None:
+    """A series' 95% interval as a shaded band (where at least two points have both bounds)."""
+    band = [
+        (x, lo, hi)
+        for x, lo, hi in zip(s.x, s.low, s.high, strict=False)
+        if lo is not None and hi is not None
+    ]
+    if len(band) >= 2:
+        bx, blo, bhi = zip(*band, strict=True)
+        ax.fill_between(
+            bx,
+            [100 * v for v in blo],
+            [100 * v for v in bhi],
+            color=color,
+            alpha=alpha,
+            linewidth=0,
+        )

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from leaderboard.site.render.charts import _RC, MAX_TITLE, Series, _svg, label, plt
+from leaderboard.site.render.charts import _RC, MAX_TITLE, Series, _svg, ci_band, label, plt
 from leaderboard.site.render.fmt import MINUS, pct_ci, signed_pct
 from leaderboard.site.render.i18n import DEFAULT, ui
 
@@ -219,21 +219,8 @@ def noise_both(models: list[ModelCurves], title: str, lg: str = DEFAULT) -> str:
                     color=color,
                     label=f"{name} · {lang}",
                 )
-                band = [
-                    (x, lo, hi)
-                    for x, lo, hi in zip(s.x, s.low, s.high, strict=False)
-                    if lo is not None and hi is not None
-                ]
-                if len(band) >= 2 and len(models) <= MAX_CURVES:
-                    bx, blo, bhi = zip(*band, strict=True)
-                    ax.fill_between(
-                        bx,
-                        [100 * v for v in blo],
-                        [100 * v for v in bhi],
-                        color=color,
-                        alpha=0.1,
-                        linewidth=0,
-                    )
+                if len(models) <= MAX_CURVES:
+                    ci_band(ax, s, color, alpha=0.1)
         ax.set_xlabel(ui(lg, "chart.noise_rate"))
         ax.set_ylabel(ui(lg, "chart.accuracy"))
         ax.set_ylim(0, 100)
