@@ -252,7 +252,9 @@ def _weights(path: Path) -> Path:
     """A bare GGUF name is looked up in the leaderboard's weight cache (one folder per sha256)."""
     if path.exists():
         return path
-    found = sorted((Path.home() / ".cache" / "rgb-leaderboard" / "weights").glob(f"*/{path.name}"))
+    from leaderboard.core.weights import cache_root  # $RGB_WEIGHTS_CACHE, as `model fetch`
+
+    found = sorted(cache_root().glob(f"*/{path.name}"))
     if not found:
         raise SystemExit(f"--generator llamacpp:{path}: no such file (nor in the weight cache)")
     return found[0]

@@ -113,7 +113,7 @@ def score_cmd(
         {
             f"{x.ability} {x.noise_rate:g}"
             for x in lines
-            if x.noise_rate not in DEFAULT_NOISE_RATES[x.ability]
+            if x.noise_rate not in DEFAULT_NOISE_RATES.get(x.ability, (0.0,))  # probes: 0.0
         }
     )
     if off:

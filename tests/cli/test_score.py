@@ -237,3 +237,20 @@ def test_data_audit_table_and_json(rgb_root: Path) -> None:
 def test_data_audit_without_data(tmp_path: Path) -> None:
     res = runner.invoke(app, ["data", "audit", "--data-dir", str(tmp_path)])
     assert res.exit_code != 0 and "no RGB data files" in str(res.exception)
+
+
+def test_score_takes_probe_predictions(tmp_path: Path, rgb_root: Path) -> None:
+    """Probe lines (chain, replacement: no protocol noise rate) are scored as cells, without the
+    off-protocol warning; they crashed `score` once (KeyError: 'replacement')."""
+    zh = _answers(rgb_root, "zh_refine.json")
+    rows = [
+        {"lang": "zh", "ability": probe, "id": i, "noise_rate": 0.0, "prediction": _first(zh[i])}
+        for probe in ("chain", "replacement")
+        for i in range(3)
+    ]
+    preds = _write(tmp_path / "probes.jsonl", rows)
+    res = runner.invoke(
+        app, ["score", str(preds), "--data-dir", str(rgb_root), "--resamples", "50"]
+    )
+    assert res.exit_code == 0, res.output
+    assert "6 predictions scored" in res.output and "outside the RGB protocol" not in res.output

