@@ -156,9 +156,13 @@ def _provenance(
     out_dir: Path | None = None,
 ) -> Provenance:
     commit, dirty = prov.git_state(ignore=out_dir)
+    # the files of the splits the results hold predictions of: what `verify` rebuilds from, so a
+    # run narrowed by --languages/--abilities over a folder of other predictions records the same
+    used = {(r.lang, r.ability) for r in in_plan}
     sources = {
         s.source.name: (s.source.blob_id or f"unverified:{s.source.file_blob_id}")
         for s in plan.splits
+        if (s.lang, s.ability) in used
     }
     tps = (
         (stats.prompt_tokens + stats.completion_tokens) / stats.model_time_s

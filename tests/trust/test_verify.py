@@ -199,3 +199,16 @@ def test_committed_predictions_have_no_broken_tail() -> None:
         with gzip.open(path, "rt", encoding="utf-8") as fh:
             for line in fh:
                 assert not json.loads(line)["prediction"].endswith("\ufffd"), path
+
+
+def test_a_narrowed_rerun_still_verifies(sub: Path, data_root: Path) -> None:
+    """A rerun narrowed to one language over a folder holding both (the way long runs are
+    resumed stage by stage) writes results that `verify` recomputes to the same data files."""
+    run_submission(
+        load_submission(sub / "model.yaml"),
+        root=data_root,
+        selection=Selection(limit=2, languages=("zh",), abilities=("rejection",)),
+        progress=False,
+    )
+    report = verify(sub, data_root)
+    assert report.ok, report.render()
