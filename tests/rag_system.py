@@ -8,8 +8,8 @@ POST / {"question": "...", "lang": "zh"|"en"} -> {"answer": "...", "passage_ids"
 Every request body is kept in `bodies`, so a test can check the system was never sent passages.
 
 Run it by hand: python -m tests.rag_system --corpus-dir DIR --submission submissions/smollm2-...
-(DIR holding corpus-zh.jsonl / corpus-en.jsonl); it prints its URL. scripts/rag_system.sh does
-that and runs the runner on a `system` submission against it (export, start, run, stop).
+(DIR holding corpus-zh.jsonl / corpus-en.jsonl); it prints its URL. The maintained reference
+system is examples/systems/reference_system.py (scripts/reference_system.sh runs it end to end).
 """
 
 from __future__ import annotations

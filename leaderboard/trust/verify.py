@@ -243,7 +243,10 @@ def _rescored(
     """The predictions checked against the instances rebuilt from `view`, then scored."""
     old, p = rc.old, rc.old.provenance
     try:
-        full = build_plan(sub, view, Selection(abilities=tuple(protocol_abilities(sub, records))))
+        # the view holds only the files the run recorded: a split without one had no prediction
+        # (a run narrowed by --languages/--abilities), so it is skipped, not missing
+        abilities = tuple(protocol_abilities(sub, records))
+        full = build_plan(sub, view, Selection(abilities=abilities, allow_partial_data=True))
     except (ConfigError, DataError) as exc:
         raise LeaderboardError(f"{rc.folder}: cannot rebuild the instances: {exc}") from exc
     kept = _check_records(full, records, rc, decoded=sub.backend != "scripted")

@@ -143,3 +143,27 @@ def test_the_reference_script_waits_for_the_system(rgb_root: Path, tmp_path: Pat
     time.sleep(0.2)
     with pytest.raises(httpx.TransportError):  # the system was stopped
         httpx.get(f"http://127.0.0.1:{port}/health", timeout=2)
+
+
+@pytest.mark.slow
+def test_the_reference_llm_reader_answers_from_the_shown_passages(
+    rgb_root: Path, tmp_path: Path, smollm2: tuple[Path, str]
+) -> None:
+    """The committed Qwen reference systems' reader (`--generator llamacpp:FILE.gguf`), here on
+    the SmolLM2 GGUF: greedy, RGB's prompt with the retrieved passages, a real answer."""
+    pytest.importorskip("llama_cpp", reason="pip install 'rgb-leaderboard[llamacpp]'")
+    from examples.systems.reference_system import RagSystem, llamacpp_generator, read_corpus
+
+    corpus = _export(rgb_root, tmp_path / "corpus", 3)
+    rows = {lang: read_corpus(corpus / f"corpus-{lang}.jsonl") for lang in ("zh", "en")}
+    generate = llamacpp_generator(smollm2[0] / smollm2[1], max_tokens=24)
+    system = RagSystem(rows, "bm25", generate)
+    _, records = load_split(rgb_root, "en", "chain", allow_partial=True)
+    first = system.answer(records[0].query, "en")
+    again = system.answer(records[0].query, "en")
+    known = {row[0] for row in rows["en"]}
+    checked = check_answer(first, "en", known)
+    assert isinstance(checked, tuple), checked  # within the contract
+    answer, ids = checked
+    assert first == again and answer.strip()  # greedy: the same answer twice
+    assert len(ids) == 5

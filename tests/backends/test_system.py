@@ -157,11 +157,12 @@ def _free_port() -> int:
 
 
 @pytest.mark.slow
-def test_rag_system_script_runs_a_system_submission(
+def test_reference_script_runs_a_system_with_a_backend_generator(
     rgb_root: Path, tiny_llama: Path, tmp_path: Path
 ) -> None:
-    """scripts/rag_system.sh: exports the corpus, starts the reference system (here with the tiny
-    Llama as generator) at the submission's port, runs the runner, stops the system."""
+    """scripts/reference_system.sh with `yaml:model.yaml` (any leaderboard backend as generator,
+    here the tiny Llama through hf): exports the corpus, starts the reference system at the
+    submission's port, runs the runner, stops the system."""
     port = _free_port()
     gen = write_scripted_submission(
         tmp_path / "gen",
@@ -178,7 +179,7 @@ def test_rag_system_script_runs_a_system_submission(
         "RGB_CORPUS_DIR": str(tmp_path / "corpus"),
         "OMP_NUM_THREADS": "1",
     }
-    cmd = ["bash", "scripts/rag_system.sh", str(sub.parent), str(gen)]
+    cmd = ["bash", "scripts/reference_system.sh", str(sub.parent), "bm25", f"yaml:{gen}"]
     res = subprocess.run(
         [*cmd, "--limit", "2", "--languages", "zh", "--no-progress"],
         cwd=REPO,
@@ -197,7 +198,7 @@ def test_rag_system_script_runs_a_system_submission(
     with socket.socket() as sock, pytest.raises(OSError):  # the system was stopped
         sock.connect(("127.0.0.1", port))
     bad = subprocess.run(
-        ["bash", "scripts/rag_system.sh", str(gen.parent), str(gen)],
+        ["bash", "scripts/reference_system.sh", str(gen.parent), "bm25", f"yaml:{gen}"],
         cwd=REPO,
         env=env,
         capture_output=True,

@@ -212,3 +212,16 @@ def test_a_narrowed_rerun_still_verifies(sub: Path, data_root: Path) -> None:
     )
     report = verify(sub, data_root)
     assert report.ok, report.render()
+
+
+def test_a_first_run_narrowed_without_partial_data_verifies(
+    tmp_path: Path, data_root: Path
+) -> None:
+    """A submission whose YAML does not allow partial data, run with --languages zh --abilities
+    counterfactual: the recorded view holds zh_fact.json only, and the rebuild does not ask for
+    the files of splits without predictions."""
+    path = write_scripted_submission(tmp_path / "narrow")
+    selection = Selection(limit=2, languages=("zh",), abilities=("counterfactual",))
+    run_submission(load_submission(path), root=data_root, selection=selection, progress=False)
+    report = verify(path.parent, data_root)
+    assert report.ok, report.render()
