@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -10,6 +11,7 @@ from typer.testing import CliRunner
 
 from leaderboard.cli import app
 from leaderboard.core.errors import LeaderboardError
+from leaderboard.judge.agreement import AGREEMENT_DIR, LABELS_DIR
 
 
 def write_scripted_submission(folder: Path, **fields: object) -> Path:
@@ -77,3 +79,32 @@ def error_line(outcome: CliOutcome) -> str:
     lines = [ln for ln in outcome.err.splitlines() if ln.startswith("error: ")]
     assert len(lines) == 1, outcome.err
     return lines[0]
+
+
+def write_agreement(root: Path, judge_id: str = "scripted-keywords", resamples: int = 200) -> Path:
+    """A real `judge-agreement` run of the scripted keyword judge (no model) on the test split of
+    a copy of the labelled set (`root/labels`), into the committed layout
+    `root/judges/agreement/<judge_id>/` (another id than the judge's makes a folder that `verify`
+    names as misplaced). Returns that folder."""
+    repo = Path(__file__).resolve().parents[1]
+    labels = Path(root) / "labels"
+    labels.mkdir(parents=True, exist_ok=True)
+    for lang in ("zh", "en"):
+        shutil.copyfile(LABELS_DIR / f"{lang}.jsonl", labels / f"{lang}.jsonl")
+    folder = Path(root) / AGREEMENT_DIR / judge_id
+    out = cli(
+        "judge-agreement",
+        "--judge",
+        repo / "judges" / "scripted-keywords.yaml",
+        "--labels",
+        labels,
+        "--split",
+        "test",
+        "--out",
+        folder,
+        "--resamples",
+        resamples,
+        "--no-progress",
+    )
+    assert out.code == 0, out.err
+    return folder

@@ -1,5 +1,6 @@
 """Read everything the site is built from: `submissions/<id>/{results.json, predictions.jsonl[.gz],
-model.yaml, reported.yaml}`.
+model.yaml, reported.yaml}` and the judges' agreement with the labels
+(`judges/agreement/<judge id>/agreement.json`).
 
 Every file is validated on the way in (schema.Results, schema.PredictionRecord,
 reported.ReportedFile); an invalid file stops the build with an error that names the file, the line
@@ -17,11 +18,12 @@ from pydantic import ValidationError
 from leaderboard.board.reported import ReportedFile, load_reported
 from leaderboard.core.errors import ResultsError
 from leaderboard.core.files import format_validation
-from leaderboard.core.judge_schema import JudgeResults, JudgeSummary
+from leaderboard.core.judge_schema import JudgeResults, JudgeSummary, LabelAgreement
 from leaderboard.core.safe_io import json_loads, read_text
 from leaderboard.core.schema import PredictionRecord, Results
 from leaderboard.core.submission import is_slug
 from leaderboard.core.yaml_safe import MAX_YAML_BYTES, parse_yaml
+from leaderboard.judge.agreement import agreement_paths, read_agreement
 from leaderboard.run.store import RunStore
 from leaderboard.trust.reproduce import REPRODUCE_NAME, ReproduceFile, read_reproduce
 
@@ -66,6 +68,8 @@ class SiteData:
     root: Path | None = None
     extra: dict[str, object] = field(default_factory=dict)
     comparisons: Comparisons | None = None  # paired comparisons for rank ranges (board.paired)
+    # judges against the labelled set (judges/agreement/*/agreement.json): the methodology page
+    label_agreements: tuple[LabelAgreement, ...] = ()
 
 
 def load_predictions(directory: Path, fingerprint: str) -> tuple[PredictionRecord, ...]:
@@ -159,4 +163,9 @@ def load_site_data(repo_root: Path, with_predictions: bool = True) -> SiteData:
             rep = directory / "reported.yaml"
             if rep.is_file():
                 reported.append(Reported(id=directory.name, file=load_reported(rep), path=rep))
-    return SiteData(submissions=tuple(submissions), reported=tuple(reported), root=repo_root)
+    return SiteData(
+        submissions=tuple(submissions),
+        reported=tuple(reported),
+        root=repo_root,
+        label_agreements=tuple(read_agreement(p) for p in agreement_paths(repo_root)),
+    )

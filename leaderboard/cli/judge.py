@@ -19,6 +19,7 @@ from leaderboard.core.files import atomic_write_text
 from leaderboard.core.judge_config import load_judge_config
 from leaderboard.data.manifest import data_root
 from leaderboard.judge.agreement import (
+    AGREEMENT_NAME,
     LABELS_DIR,
     label_agreement,
     labelled_items,
@@ -213,7 +214,8 @@ def agreement_cmd(
         None,
         "--out",
         help="Folder for judgements.jsonl and agreement.json (default: "
-        "runs/judge-agreement/<judge id>).",
+        "runs/judge-agreement/<judge id>; the committed home, checked by `verify` and shown on "
+        "the methodology page, is judges/agreement/<judge id>).",
     ),
     chunk_size: int = typer.Option(4, "--chunk-size", min=1, help="Judge calls per append."),
     resamples: int = typer.Option(2000, "--resamples", min=0, help="Bootstrap resamples."),
@@ -242,7 +244,7 @@ def agreement_cmd(
         judge_provenance(judge, describe, _command()),
         resamples,
     )
-    path = out_dir / "agreement.json"
+    path = out_dir / AGREEMENT_NAME
     atomic_write_text(
         path, json.dumps(result.model_dump(mode="json"), ensure_ascii=False, indent=2) + "\n"
     )

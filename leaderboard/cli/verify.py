@@ -9,6 +9,8 @@ import typer
 
 from leaderboard.cli.arguments import DATA_DIR_HELP, submission_folders
 from leaderboard.data.manifest import data_root
+from leaderboard.judge.agreement import AGREEMENT_DIR
+from leaderboard.judge.agreement_check import is_agreement_target, verify_agreements
 from leaderboard.judge.check import verify_judges
 from leaderboard.retrieval.results import RESULTS_DIR
 from leaderboard.trust.board_check import is_retrieval_target, verify_retrieval
@@ -18,23 +20,27 @@ from leaderboard.trust.verify import verify
 def verify_cmd(
     submissions: list[Path] | None = typer.Argument(
         None,
-        help="Submission folders, retrieval files or folders (default: every submissions/*/ "
-        "with a results.json, and retrieval/).",
+        help="Submission folders, retrieval files or folders, judges/agreement/<id> folders "
+        "(default: every submissions/*/ with a results.json, retrieval/ and judges/agreement/).",
     ),
     data_dir: Path | None = typer.Option(None, "--data-dir", help=DATA_DIR_HELP),
 ) -> None:
     """Recompute every results.json from its predictions (current code and data), every
-    judge_results.json from its judgements and the retrieval results from the data; exit 1
-    naming each value that differs, a scoring-version mismatch, a fingerprint or prompt hash
-    that does not match the instances."""
+    judge_results.json from its judgements, the retrieval results from the data and every
+    judges/agreement/*/agreement.json from its judgements and the labels; exit 1 naming each
+    value that differs, a scoring-version mismatch, a fingerprint or prompt hash that does not
+    match the instances, a labels file that changed."""
 
     root = data_root(data_dir)
     failed = 0
     named = list(submissions or [])
-    retrieval = [p for p in named if is_retrieval_target(p)]
-    if not named and Path(RESULTS_DIR).is_dir():
-        retrieval = [Path(RESULTS_DIR)]
-    folders = [p for p in named if not is_retrieval_target(p)]
+    agreements = [p for p in named if is_agreement_target(p)]
+    named_rest = [p for p in named if p not in agreements]
+    retrieval = [p for p in named_rest if is_retrieval_target(p)]
+    if not named:
+        retrieval = [Path(RESULTS_DIR)] if Path(RESULTS_DIR).is_dir() else []
+        agreements = [AGREEMENT_DIR] if AGREEMENT_DIR.is_dir() else []
+    folders = [p for p in named_rest if not is_retrieval_target(p)]
     folders = submission_folders(folders) if folders or not named else []
     for folder in folders:
         report = verify(folder, root)
@@ -42,12 +48,16 @@ def verify_cmd(
         for note in report.recomputed.notes:
             typer.echo(f"  note: {note}")
         failed += not report.ok
-    for lines, n in (verify_judges(folders, root), verify_retrieval(retrieval, root)):
+    for lines, n in (
+        verify_judges(folders, root),
+        verify_retrieval(retrieval, root),
+        verify_agreements(agreements),
+    ):
         for line in lines:
             typer.echo(line)
         failed += n
     if failed:
-        typer.secho(f"{failed} submission(s) failed verification", fg=typer.colors.RED, err=True)
+        typer.secho(f"{failed} file(s) failed verification", fg=typer.colors.RED, err=True)
         raise typer.Exit(1)
 
 

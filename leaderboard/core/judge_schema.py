@@ -105,16 +105,22 @@ class JudgeResults(_Strict):
 
 
 class LabelAgreement(_Strict):
-    """A judge (and, for contrast, the scorers) against the labelled answers, per language."""
+    """A judge (and, for contrast, the scorers) against the labelled answers, per language.
+    `verify` recomputes it from judgements.jsonl beside it, so it records what that needs: the
+    labels files (repository-relative) with their sha256, the splits, the sample limit and the
+    bootstrap (None in files written before it was recorded: then the command's --resamples,
+    else 2000, and seed 2333)."""
 
     schema_version: Literal[1] = JUDGE_SCHEMA_VERSION
     judge_id: str
     display_name: str
     judge_fingerprint: str
     labels: dict[str, str]  # labels file -> sha256
-    splits: list[str]  # which parts of the labelled set ("dev", "test")
+    splits: list[Literal["dev", "test"]]  # which parts of the labelled set
     n_items: dict[str, int]  # per language
     limit: int | None
+    resamples: int | None = None  # bootstrap resamples of the kappa intervals
+    seed: int | None = None  # their seed
     rates: list[JudgeRate]
     agreement: list[KappaEntry]
     provenance: dict[str, object]

@@ -17,11 +17,12 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from leaderboard.core.errors import DataError
+from leaderboard.core.errors import DataError, ResultsError
 from leaderboard.core.judge_config import JudgeConfig
-from leaderboard.core.judge_schema import KappaEntry, LabelAgreement
+from leaderboard.core.judge_schema import JudgeRate, KappaEntry, LabelAgreement
 from leaderboard.core.safe_io import read_text
 from leaderboard.core.types import LANGS, Ability, Lang
+from leaderboard.judge.kappa import KAPPA_SEED
 from leaderboard.judge.run import JudgeItem, JudgementStore
 from leaderboard.judge.summary import (
     judge_rates,
@@ -34,6 +35,11 @@ from leaderboard.run import provenance as prov
 
 LABELS_DIR = Path(__file__).resolve().parents[1] / "scoring" / "labels"
 LABELS_FINGERPRINT = "labelled-set"
+# The committed home of a judge's agreement (`judge-agreement --out judges/agreement/<judge id>`):
+# agreement.json beside the judgements.jsonl it is computed from, so `verify` can recompute it and
+# the methodology page can show it.
+AGREEMENT_DIR = Path("judges") / "agreement"
+AGREEMENT_NAME = "agreement.json"
 
 
 class Labels(BaseModel):
@@ -123,18 +129,17 @@ def labelled_items(
     return items
 
 
-def label_agreement(
-    judge: JudgeConfig,
-    judge_fp: str,
+def label_figures(
     answers: Sequence[LabelledAnswer],
     items: Sequence[JudgeItem],
     store: JudgementStore,
-    files: Sequence[Path],
-    splits: Sequence[str],
-    limit: int | None,
-    provenance: dict[str, object],
-    resamples: int = 2000,
-) -> LabelAgreement:
+    judge_fp: str,
+    resamples: int,
+    seed: int = KAPPA_SEED,
+) -> tuple[list[JudgeRate], list[KappaEntry]]:
+    """The judge's rates and every kappa of an agreement file, from the stored replies parsed again
+    with the current parser: one function for `judge-agreement` and `verify`, so the check
+    recomputes exactly what the command wrote."""
     by_key = {f"labels/{a.lang}/{a.id}": a for a in answers}
 
     def label(it: JudgeItem) -> bool:
@@ -147,27 +152,77 @@ def label_agreement(
     ]
     judged = [(it, bool(verdicts[it.ident].decision)) for it in decided]
     entries: list[KappaEntry] = []
-    entries += kappa_entries([(it, j, label(it)) for it, j in judged], "labels", resamples)
+    pairs = [(it, j, label(it)) for it, j in judged]
+    entries += kappa_entries(pairs, "labels", resamples, seed=seed)
     entries += kappa_entries(
         [(it, j, scorer_decision(it.task, it.prediction, it.lang, "strict")) for it, j in judged],
         "strict",
         resamples,
+        seed=seed,
     )
     for mode in ("strict", "rgb"):  # the scorers on every item, for contrast
         pairs = [
             (it, scorer_decision(it.task, it.prediction, it.lang, mode), label(it)) for it in items
         ]
-        entries += kappa_entries(pairs, "labels", resamples, rater=mode)
+        entries += kappa_entries(pairs, "labels", resamples, rater=mode, seed=seed)
+    return judge_rates(items, verdicts), entries
+
+
+def label_agreement(
+    judge: JudgeConfig,
+    judge_fp: str,
+    answers: Sequence[LabelledAnswer],
+    items: Sequence[JudgeItem],
+    store: JudgementStore,
+    files: Sequence[Path],
+    splits: Sequence[str],
+    limit: int | None,
+    provenance: dict[str, object],
+    resamples: int = 2000,
+) -> LabelAgreement:
+    """The agreement file's record (labels recorded repository-relative with their sha256, so a
+    committed file names the same labels on every checkout)."""
+    rates, entries = label_figures(answers, items, store, judge_fp, resamples)
     return LabelAgreement(
         judge_id=judge.id,
         display_name=judge.display_name,
         judge_fingerprint=judge_fp,
-        labels={str(f): hashlib.sha256(f.read_bytes()).hexdigest() for f in files},
-        splits=list(splits),
-        n_items={lang: len({it.key for it in items if it.lang == lang}) for lang in LANGS},
+        labels={prov.repo_relative(str(f)): file_sha256(f) for f in files},
+        splits=list(splits),  # type: ignore[arg-type]
+        n_items=n_items(items),
         limit=limit,
-        rates=judge_rates(items, verdicts),
+        resamples=resamples,
+        seed=KAPPA_SEED,
+        rates=rates,
         agreement=entries,
         provenance=provenance,
         created=prov.now_iso(),
     )
+
+
+def n_items(items: Sequence[JudgeItem]) -> dict[str, int]:
+    """Labelled answers judged per language (an answer judged by both prompts counts once)."""
+    return {lang: len({it.key for it in items if it.lang == lang}) for lang in LANGS}
+
+
+def file_sha256(path: Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def read_agreement(path: Path) -> LabelAgreement:
+    """Load an agreement.json; an invalid one is an error naming the file and the field."""
+    text = read_text(Path(path), ResultsError)
+    try:
+        return LabelAgreement.model_validate_json(text)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        field = ".".join(str(p) for p in first["loc"]) or "(top level)"
+        raise ResultsError(
+            f"{path}: field '{field}': {first['msg']}. Regenerate it with `rgb-leaderboard "
+            "judge-agreement` (cached verdicts are reused, so no judge call is repeated)."
+        ) from None
+
+
+def agreement_paths(repo_root: Path) -> list[Path]:
+    """The committed agreement files of a repository: judges/agreement/<judge id>/agreement.json."""
+    return sorted((Path(repo_root) / AGREEMENT_DIR).glob(f"*/{AGREEMENT_NAME}"))

@@ -15,7 +15,6 @@ import re
 from pathlib import Path
 
 from leaderboard.core.checks import FileCheck
-from leaderboard.core.judge_schema import JudgeSummary
 from leaderboard.judge.run import JUDGEMENTS_NAME, JudgementStore
 from leaderboard.judge.summary import (
     JUDGE_RESULTS_NAME,
@@ -41,12 +40,15 @@ def _same(a: object, b: object) -> bool:
     return a == b
 
 
-def _resamples(summary: JudgeSummary) -> int:
-    found = re.search(r"--resamples[ =](\d+)", str(summary.provenance.get("command", "")))
+def recorded_resamples(provenance: dict[str, object]) -> int:
+    """The bootstrap resamples of a judge command, read from its recorded command line."""
+    found = re.search(r"--resamples[ =](\d+)", str(provenance.get("command", "")))
     return int(found.group(1)) if found else DEFAULT_RESAMPLES
 
 
-def _rows(kind: str, judge: str, old: list, new: list, key: tuple[str, ...]) -> list[str]:
+def row_differences(kind: str, judge: str, old: list, new: list, key: tuple[str, ...]) -> list[str]:
+    """Each row of a file (`old`) against its recomputation (`new`), matched by `key`: one line per
+    differing field, and per row found on one side only."""
     a = {tuple(getattr(r, k) for k in key): r.model_dump(mode="json") for r in old}
     b = {tuple(getattr(r, k) for k in key): r.model_dump(mode="json") for r in new}
     out = []
@@ -97,9 +99,9 @@ def check_judge_results(folder: Path, data_root: Path) -> FileCheck | None:
                 for it in items
                 if it.ident in verdicts and verdicts[it.ident].decision is not None
             ]
-            agree += kappa_entries(pairs, mode, _resamples(s))
-        check.mismatches += _rows("rate", s.judge_id, s.rates, rates, ("lang", "task"))
-        check.mismatches += _rows(
+            agree += kappa_entries(pairs, mode, recorded_resamples(s.provenance))
+        check.mismatches += row_differences("rate", s.judge_id, s.rates, rates, ("lang", "task"))
+        check.mismatches += row_differences(
             "kappa", s.judge_id, s.agreement, agree, ("lang", "task", "rater", "against")
         )
     return check

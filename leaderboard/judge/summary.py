@@ -30,7 +30,7 @@ from leaderboard.core.schema import PredictionRecord
 from leaderboard.core.submission import SUBMISSION_FILE, load_submission
 from leaderboard.core.types import LANGS, Lang, Mode
 from leaderboard.data.splits import load_split
-from leaderboard.judge.kappa import agreement, rate_with_ci
+from leaderboard.judge.kappa import KAPPA_SEED, agreement, rate_with_ci
 from leaderboard.judge.run import JudgeItem, JudgementStore
 from leaderboard.protocol.judge import (
     JUDGE_TASKS,
@@ -148,6 +148,7 @@ def kappa_entries(
     against: str,
     resamples: int,
     rater: str = "judge",
+    seed: int = KAPPA_SEED,
 ) -> list[KappaEntry]:
     """Kappa per language and task of (item, rater's decision, other rater's decision) triples."""
     out = []
@@ -160,6 +161,7 @@ def kappa_entries(
                 [j for j, _ in sel],
                 [o for _, o in sel],
                 resamples=resamples,
+                seed=seed,
                 label=f"{rater}:{against}:{task}:{lang}",
             )
             out.append(

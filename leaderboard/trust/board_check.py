@@ -1,10 +1,13 @@
 """What `verify` checks beyond results.json, so that it covers everything the site shows: the
-retrieval track (trust/retrieval_check.py) here, judge results in judge/check.py (the judge room);
-the probe figures are rows of results.json (`probes`), recomputed by trust/verify.py.
+retrieval track (trust/retrieval_check.py) here, judge results in judge/check.py and the judges'
+agreement with the labels (judges/agreement/) in judge/agreement_check.py (the judge room, which
+this layer cannot import: cli/verify.py calls both); the probe figures are rows of results.json
+(`probes`), recomputed by trust/verify.py.
 
 Paths name what to check: a submission folder (its results.json and judge_results.json), a
-retrieval result or comparison file, or a retrieval folder (every file under it). With none,
-every submission and the repository's `retrieval/` folder.
+retrieval result or comparison file, a retrieval folder (every file under it), or an agreement
+folder or file. With none, every submission, the repository's `retrieval/` folder and
+`judges/agreement/`.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from pathlib import Path
 from leaderboard.retrieval.results import RESULTS_DIR, write_json
 from leaderboard.trust.retrieval_check import check_path, check_tree, rescored_result
 
-_NOT_RETRIEVAL = {"results.json", "judge_results.json", "reproduce.json"}
+_NOT_RETRIEVAL = {"results.json", "judge_results.json", "reproduce.json", "agreement.json"}
 
 
 def is_retrieval_file(path: Path) -> bool:

@@ -1,5 +1,6 @@
-"""`verify` beyond results.json (leaderboard.trust.board_check): a tampered retrieval result and
-a tampered judge result fail naming the value; `retrieval run` writes only where told."""
+"""`verify` beyond results.json (leaderboard.trust.board_check): a tampered retrieval result, a
+tampered judge result and a tampered judge agreement (judges/agreement/) fail naming the value;
+`retrieval run` writes only where told."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import cli
+from tests.helpers import cli, write_agreement, write_scripted_submission
 
 REPO = Path(__file__).resolve().parents[2]
 ENTRY = REPO / "submissions" / "smollm2-135m-instruct"
@@ -91,3 +92,38 @@ def test_judge_results_recomputed_from_judgements(judged: Path, data_root: Path)
     assert "smollm2-135m-instruct-judge rate zh/rejection value: file has 0.5, recomputed 1.0" in (
         out.out
     )
+
+
+def test_judge_agreement_recomputed_from_judgements(tmp_path: Path) -> None:
+    """judges/agreement/<id>: a real scripted-judge run verifies by folder, file or the whole
+    judges/agreement folder; an edited kappa fails naming it, with the command that rewrites it."""
+    folder = write_agreement(tmp_path)
+    path = folder / "agreement.json"
+    for target in (folder, path, folder.parent):
+        out = cli("verify", target)
+        assert out.code == 0 and out.out.strip() == f"ok: {path.as_posix()}", out.out
+    _edited(path, path, lambda d: d["agreement"][0].update(kappa=0.5))
+    out = cli("verify", folder)
+    assert out.code == 1 and f"FAIL: {path.as_posix()}" in out.out
+    assert "scripted-keywords kappa zh/rejection/judge/labels kappa: file has 0.5, recomputed " in (
+        out.out
+    )
+    assert "1 file(s) failed verification" in out.err
+
+
+def test_verify_without_paths_covers_judges_agreement(
+    tmp_path: Path, data_root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With no paths `verify` checks every submission and every judges/agreement/*/."""
+    folder = tmp_path / "submissions" / "s"
+    yaml_path = write_scripted_submission(folder, run={"allow_partial_data": True})
+    args = ("--limit", "1", "--abilities", "counterfactual,rejection")
+    assert cli("run", yaml_path, *args, "--data-dir", data_root).code == 0
+    path = write_agreement(tmp_path) / "agreement.json"
+    monkeypatch.chdir(tmp_path)
+    out = cli("verify", "--data-dir", data_root)
+    assert out.code == 0 and "ok: submissions/s: " in out.out, out.out
+    assert f"ok: {path.relative_to(tmp_path).as_posix()}" in out.out
+    _edited(path, path, lambda d: d["rates"][0].update(value=0.5))
+    out = cli("verify", "--data-dir", data_root)
+    assert out.code == 1 and "scripted-keywords rate zh/rejection value: file has 0.5" in out.out

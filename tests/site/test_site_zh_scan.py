@@ -2,8 +2,9 @@
 
 The scan (tests/site/zh_scan.py) reads every built zh page (text, title, alt, aria-label and the
 SVG charts) for English outside data and symbols. It builds a synthetic repository with two real
-trivial baselines once; with RGB_ZH_SCAN_BUILD=site/build it scans that build of this repository
-instead (the real site: `python -m leaderboard site build` first).
+trivial baselines and a judge agreement (judges/agreement/) once; with
+RGB_ZH_SCAN_BUILD=site/build it scans that build of this repository instead (the real site:
+`python -m leaderboard site build` first).
 
 The other tests pin the pieces: the two sentences the review found false, the page language's
 separators and numbers, and the message entries that mirror code (definitions, names, methods).
@@ -25,6 +26,7 @@ from leaderboard.site.render.fmt import pct_ci
 from leaderboard.site.render.i18n import SITE_LANGS, table, ui
 from leaderboard.site.render.page import Context, Output
 from leaderboard.site.render.tables import Cell, Column, Row, Table, render_html
+from tests.helpers import write_agreement
 from tests.site.zh_scan import english_words, repository_data, scan
 from tests.site_factory import make_repo
 
@@ -136,6 +138,7 @@ def zh_build(tmp_path_factory) -> tuple[Path, list[str]]:
     root = make_repo(tmp_path_factory.mktemp("zhscan"), n_models=2, n=3)
     for b in BASELINES:
         shutil.copytree(REPO / "submissions" / b, root / "submissions" / b)
+    write_agreement(root)  # the methodology page's judges-against-the-labels table
     return build_site(root), repository_data(root)
 
 

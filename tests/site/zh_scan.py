@@ -243,8 +243,9 @@ def scan(build: Path, data: Iterable[str]) -> list[Finding]:
 
 def repository_data(root: Path) -> list[str]:
     """The data strings of the repository a site was built from: every entry's id, name, model,
-    backend, data files and judges (a trivial baseline's name is interface text: the message
-    tables give it per language, so it is not data), the papers' model names and citations."""
+    backend, data files and judges, the judges of judges/agreement/ (a trivial baseline's name is
+    interface text: the message tables give it per language, so it is not data), the papers'
+    model names and citations."""
     from leaderboard.board.load import load_site_data
     from leaderboard.board.ranking import is_trivial_baseline
 
@@ -257,6 +258,7 @@ def repository_data(root: Path) -> list[str]:
             out.append(s.name)
         out += [c.data_file for c in s.results.cells]
         out += [j.display_name.removesuffix(" as judge") for j in s.judges]
+    out += [a.display_name.removesuffix(" as judge") for a in site.label_agreements]
     out += schema_names()
     for rep in site.reported:
         out.append(rep.file.source.citation)

@@ -10,6 +10,7 @@ from leaderboard.board.load import SiteData
 from leaderboard.board.ranking import is_trivial_baseline, score_entry
 from leaderboard.core.types import LANGS
 from leaderboard.scoring.audit import audit
+from leaderboard.site.pages.judge_agreement import judge_agreement_section
 from leaderboard.site.pages.scorer_agreement import agreement_section
 from leaderboard.site.render.fmt import esc
 from leaderboard.site.render.i18n import DEFAULT, ui
@@ -204,6 +205,7 @@ def methodology_page(ctx: Context) -> str:
     if table is not None:
         parts.append(out.table(table, ""))
     parts.append(agreement_section(out, lg))
+    parts.append(judge_agreement_section(data.label_agreements, out, lg))
     for mode in ("rgb", "strict"):
         defs = definitions(data, mode, lg)
         if defs:

@@ -72,6 +72,24 @@ def pct_ci(ci: tuple[float, float] | None, lg: str = "en") -> str:
     return f"{pct(ci[0], lg=lg)}{sep}{pct(ci[1], lg=lg)}"
 
 
+def decimal(value: float | None, digits: int = 2, lg: str = "en") -> str:
+    """A number that is not a rate (a kappa: '0.41'), written as `pct` writes a percentage."""
+    if value is None:
+        return "—"
+    text = f"{value:.{digits}f}"
+    return text if lg == "en" else text.replace("-", MINUS)
+
+
+def decimal_ci_html(value: float | None, ci: tuple[float, float] | None, lg: str = "en") -> str:
+    """A number with its CI underneath, as `rate_html` shows a rate (bounds joined as there)."""
+    body = esc(decimal(value, lg=lg))
+    if ci is not None:
+        sep = _RANGE_WORD.get(lg, _RANGE_WORD["en"]) if min(ci) < 0 else "–"
+        bounds = f"{decimal(ci[0], lg=lg)}{sep}{decimal(ci[1], lg=lg)}"
+        body += f' <span class="lb-ci">{esc(bounds)}</span>'
+    return body
+
+
 def rate_html(value: float | None, ci: tuple[float, float] | None, lg: str = "en") -> str:
     """A rate as a table shows it: the percentage, its CI underneath (escaped, in `lg`)."""
     body = esc(pct(value, lg=lg))
