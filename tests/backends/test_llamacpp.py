@@ -64,7 +64,8 @@ def test_greedy_answers_are_deterministic_in_order(backend: LlamaCppBackend) -> 
     assert all(isinstance(c, Completion) and c.error is None and c.text for c in first)
     assert [c.text for c in first] == [c.text for c in second]
     # transformers answers "The capital of France is Paris." (test_hf.py);
-    # an AVX2-only build of llama.cpp 0.3.36 evaluates Q4_1 prompts wrongly in batches (.ci/run)
+    # an AVX2-only build of llama.cpp 0.3.36 with llamafile's kernels evaluates Q4_1 prompts
+    # wrongly in batches (.ci/run builds AVX2 with GGML_LLAMAFILE=OFF)
     engine = backend.describe().as_dict()["llamacpp"]
     assert "Paris" in first[0].text, f"llama.cpp disagrees with transformers: {engine}"
     assert all(1 <= (c.completion_tokens or 0) <= 24 for c in first)
