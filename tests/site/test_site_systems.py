@@ -65,3 +65,15 @@ def test_the_nav_lists_the_systems_page_in_both_languages() -> None:
     i18n = next(p["i18n"] for p in config["plugins"] if isinstance(p, dict) and "i18n" in p)
     zh = next(lang for lang in i18n["languages"] if lang["locale"] == "zh")
     assert zh["nav_translations"]["Systems"] == "系统"
+
+
+def test_the_zh_page_words_negative_intervals_in_chinese(site) -> None:
+    """A paired difference whose interval crosses 0 reads "−21.3 至 1.8" on the zh page (the
+    committed systems have such pairs), never the English "to"."""
+    import re
+
+    out, _ = site
+    zh, en = out.pages["systems.zh.md"], out.pages[PATH]
+    between = re.compile(r"\d (to|至) [-\u2212]?\d")
+    assert {m.group(1) for m in between.finditer(zh)} == {"至"}
+    assert {m.group(1) for m in between.finditer(en)} == {"to"}

@@ -149,3 +149,16 @@ def test_no_english_outside_data_and_symbols_on_any_zh_page(zh_build):
     shown = "\n".join(f"{f.page} [{f.where}] {f.word}: {f.context}" for f in found[:25])
     assert not found, f"{len(found)} English words on the zh pages:\n{shown}"
     assert (build / "zh" / "index.html").is_file()
+
+
+def test_the_coverage_phrase_names_the_probes_in_the_page_language() -> None:
+    """The committed SmolLM2 entry ran the probes: its coverage phrase names them in Chinese on
+    zh pages (it showed the ids "chain" and "replacement" there)."""
+    from leaderboard.run.store import RunStore
+    from leaderboard.site.render.coverage import coverage_phrase
+
+    results = RunStore(REPO / "submissions" / "smollm2-135m-instruct").read_results()
+    assert results is not None
+    zh, en = coverage_phrase("zh", results), coverage_phrase("en", results)
+    assert "先检索再生成" in zh and "上下文替换" in zh and "chain" not in zh
+    assert "chain" in en and "replacement" in en

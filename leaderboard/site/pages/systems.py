@@ -64,8 +64,8 @@ def _row(row: SystemRow, rank: str, prefix: str, lg: str) -> Row:
     errors = Cell(
         {"value": row.errors, "share": row.error_share.value},
         esc(str(row.errors))
-        + f' <span class="lb-ci">{esc(pct(row.error_share.value))} '
-        + f"{esc(pct_ci(row.error_share.ci))}</span>",
+        + f' <span class="lb-ci">{esc(pct(row.error_share.value, lg=lg))} '
+        + f"{esc(pct_ci(row.error_share.ci, lg))}</span>",
         row.errors,
     )
     return Row(
@@ -117,7 +117,7 @@ def systems_table(board: SystemsBoard, lang: str, prefix: str, lg: str = DEFAULT
 def _pair_row(p: SystemPair, names: dict[str, str], lg: str) -> Row:
     diff = esc(signed_pct(p.diff))
     if p.ci is not None:
-        diff += f' <span class="lb-ci">{esc(pct_ci(p.ci))}</span>'
+        diff += f' <span class="lb-ci">{esc(pct_ci(p.ci, lg))}</span>'
     verdict = {1: "systems.verdict_a", -1: "systems.verdict_b", 0: "systems.verdict_tie"}[p.sign]
     lo, hi = p.ci if p.ci else (None, None)
     return Row(
