@@ -23,6 +23,7 @@ from leaderboard.core.errors import ConfigError, DataError, LeaderboardError
 from leaderboard.core.schema import PredictionRecord, Results
 from leaderboard.core.submission import SUBMISSION_FILE, Submission, load_submission
 from leaderboard.core.text import REPLACEMENT
+from leaderboard.core.types import LANGS
 from leaderboard.data.view import recorded_view
 from leaderboard.run import provenance as prov
 from leaderboard.run.assemble import assemble_results
@@ -243,10 +244,14 @@ def _rescored(
     """The predictions checked against the instances rebuilt from `view`, then scored."""
     old, p = rc.old, rc.old.provenance
     try:
-        # the view holds only the files the run recorded: a split without one had no prediction
-        # (a run narrowed by --languages/--abilities), so it is skipped, not missing
-        abilities = tuple(protocol_abilities(sub, records))
-        full = build_plan(sub, view, Selection(abilities=abilities, allow_partial_data=True))
+        # only the languages and abilities the predictions hold: the view has just the files the
+        # run recorded (a run narrowed by --languages/--abilities recorded fewer), and a recorded
+        # file missing here still fails the rebuild with its name
+        held_langs = {r.lang for r in records}
+        held_abilities = {r.ability for r in records}
+        langs = tuple(lang for lang in LANGS if lang in held_langs)
+        abilities = tuple(a for a in protocol_abilities(sub, records) if a in held_abilities)
+        full = build_plan(sub, view, Selection(languages=langs, abilities=abilities))
     except (ConfigError, DataError) as exc:
         raise LeaderboardError(f"{rc.folder}: cannot rebuild the instances: {exc}") from exc
     kept = _check_records(full, records, rc, decoded=sub.backend != "scripted")
