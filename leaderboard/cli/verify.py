@@ -8,7 +8,8 @@ from pathlib import Path
 import typer
 
 from leaderboard.cli.arguments import DATA_DIR_HELP, submission_folders
-from leaderboard.data.manifest import data_root
+from leaderboard.core.errors import DataError
+from leaderboard.data.manifest import data_root, lang_dir
 from leaderboard.judge.agreement import AGREEMENT_DIR
 from leaderboard.judge.agreement_check import is_agreement_target, verify_agreements
 from leaderboard.judge.check import verify_judges
@@ -42,6 +43,11 @@ def verify_cmd(
         agreements = [AGREEMENT_DIR] if AGREEMENT_DIR.is_dir() else []
     folders = [p for p in named_rest if not is_retrieval_target(p)]
     folders = submission_folders(folders) if folders or not named else []
+    if folders and not _has_data(root):
+        raise DataError(
+            f"{root}: no RGB data file here, so no instance can be rebuilt; run "
+            "`rgb-leaderboard data fetch` (or `data fetch --from DIR`), or pass --data-dir"
+        )
     for folder in folders:
         report = verify(folder, root)
         typer.echo(report.render())
@@ -64,3 +70,12 @@ def verify_cmd(
 def register(app: typer.Typer, data_app: typer.Typer) -> None:
     """Add `verify`."""
     app.command("verify")(verify_cmd)
+
+
+def _has_data(root: Path) -> bool:
+    """Whether any RGB data file was fetched under `root` (the manifests are committed)."""
+    return any(
+        p.name != "MANIFEST.json"
+        for lang in ("zh", "en")
+        for p in lang_dir(root, lang).rglob("*.json")
+    )

@@ -127,3 +127,11 @@ def test_verify_without_paths_covers_judges_agreement(
     _edited(path, path, lambda d: d["rates"][0].update(value=0.5))
     out = cli("verify", "--data-dir", data_root)
     assert out.code == 1 and "scripted-keywords rate zh/rejection value: file has 0.5" in out.out
+
+
+def test_verify_without_data_says_to_fetch_it(tmp_path: Path) -> None:
+    """A checkout with no data fetched: one line saying so, not a failure per submission."""
+    sub = Path(__file__).resolve().parents[2] / "submissions" / "baseline-refuse"
+    res = cli("verify", sub, "--data-dir", tmp_path)
+    assert res.code == 2
+    assert "no RGB data file here" in res.err and "data fetch" in res.err
