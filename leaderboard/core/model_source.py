@@ -12,7 +12,7 @@ from typing import Literal
 
 from leaderboard.core.errors import ConfigError
 from leaderboard.core.settings import WeightParts
-from leaderboard.core.weights import ensure_joined
+from leaderboard.core.weights import ensure_joined, file_sha256
 
 PKG_PREFIX = "pkg:"
 PARTS_PREFIX = "parts:"
@@ -71,10 +71,15 @@ def part_file(ref: str, base: Path | None) -> Path:
 
 
 def resolve_model(
-    model: str, gguf_file: str | None, base: Path | None, weights: WeightParts | None = None
+    model: str,
+    gguf_file: str | None,
+    base: Path | None,
+    weights: WeightParts | None = None,
+    sha256: str | None = None,
 ) -> ResolvedModel:
     """A .gguf file (directly, via pkg: or joined from parts) becomes (its folder, its name), as
-    transformers wants. Parts are joined into the cache first and checked by sha256."""
+    transformers wants. Parts are joined into the cache first and checked by sha256; one file
+    with a declared `sha256` is checked against it before anything loads."""
     source = model_source(model)
     if source == "hub":
         return ResolvedModel(model, gguf_file, "hub")
@@ -90,6 +95,13 @@ def resolve_model(
             path = (base / path).resolve()
         if not path.exists():
             raise ConfigError(f"model {model!r}: local path {path} does not exist")
+    if sha256 is not None and source != "parts":
+        found = file_sha256(path) if path.is_file() else "<not a file>"
+        if found != sha256:
+            raise ConfigError(
+                f"model {model!r}: {path} has sha256 {found}, expected {sha256} (field "
+                "'sha256'); these are not the weights the submission declares"
+            )
     if path.is_file():
         if path.suffix != ".gguf":
             raise ConfigError(

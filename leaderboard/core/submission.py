@@ -22,6 +22,7 @@ from pydantic import (
 from leaderboard.core.errors import ConfigError
 from leaderboard.core.model_source import (
     PARTS_PREFIX,
+    PKG_PREFIX,
     ResolvedModel,
     model_source,
     resolve_model,
@@ -81,6 +82,13 @@ class Submission(StrictModel):
     )
     gguf_file: str | None = Field(
         None, description="A .gguf file inside `model` to load (transformers dequantizes it)."
+    )
+    sha256: str | None = Field(
+        None,
+        pattern=r"^[0-9a-f]{64}$",
+        description="sha256 of the weights when `model` is one .gguf file (local or pkg:): "
+        "checked before loading, and the fingerprint uses it, so `verify` needs no weights.",
+        examples=["1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32"],
     )
     weights: WeightParts | None = Field(
         None,
@@ -218,6 +226,17 @@ class Submission(StrictModel):
     def _former_fake_name(cls, data: Any) -> Any:
         return former_fake_name(data)
 
+    @field_validator("sha256")
+    @classmethod
+    def _sha256_of_one_file(cls, v: str | None, info: ValidationInfo) -> str | None:
+        model = info.data.get("model") or ""
+        if v is not None and not (model.startswith(PKG_PREFIX) or model.endswith(".gguf")):
+            raise ValueError(
+                "names the sha256 of one .gguf file: give 'model' as pkg:<package>/<file>.gguf "
+                f"or a local .gguf path (got {model!r}); split weights use 'weights:'"
+            )
+        return v
+
     @field_validator("weights")
     @classmethod
     def _weights_with_parts_model(cls, v: WeightParts | None, info: ValidationInfo) -> Any:
@@ -262,7 +281,9 @@ class Submission(StrictModel):
     def resolve_model(self) -> ResolvedModel:
         """`model` (+ gguf_file) as from_pretrained arguments; ConfigError if it is missing.
         Weights in parts are joined into the cache first (once) and checked by sha256."""
-        return resolve_model(self.model, self.gguf_file, submission_dir(self), self.weights)
+        return resolve_model(
+            self.model, self.gguf_file, submission_dir(self), self.weights, self.sha256
+        )
 
     def resolve_chat_template(self) -> str | None:
         """The Jinja text of a chat template given as a path, None for "auto" and "none"."""

@@ -17,7 +17,7 @@ import re
 import subprocess
 from datetime import UTC, datetime
 from functools import lru_cache
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from leaderboard.core.submission import Submission
 
@@ -66,6 +66,8 @@ def model_identity(sub: Submission) -> dict[str, object]:
         return {"served_model": served, "revision": sub.revision}
     if sub.weights is not None:  # joined from parts: the declared hash, no weights needed
         return {"gguf_file": sub.weights.file, "sha256": sub.weights.sha256}
+    if sub.sha256 is not None:  # one declared file (checked when it loads): no weights needed
+        return {"gguf_file": PurePosixPath(sub.model).name, "sha256": sub.sha256}
     resolved = sub.resolve_model()
     if resolved.source == "hub":
         return {

@@ -52,7 +52,6 @@ class Prepared:
     pending: Pending
     started: str  # ISO time, for provenance
     t_start: float  # perf_counter at the start, for the wall time
-    t_wall: float  # time.time() at the start (rank 0 tells markers of an earlier launch by it)
 
 
 def _resolve_out_dir(sub: Submission, out_dir: Path | None, limit: int | None) -> Path:
@@ -79,7 +78,7 @@ def prepare(
 ) -> Prepared:
     """Plan the selection, read what is on disk (moving other settings' predictions aside only
     with `overwrite` and never in a dry run) and split the plan into reused and pending."""
-    started, t_start, t_wall = prov.now_iso(), time.perf_counter(), time.time()
+    started, t_start = prov.now_iso(), time.perf_counter()
     folder = _resolve_out_dir(sub, out_dir, selection.limit)
     plan = build_plan(sub, Path(root), selection)
     fp = prov.fingerprint(sub)
@@ -87,7 +86,7 @@ def prepare(
     existing = load_existing(store, fp, overwrite=overwrite, dry_run=dry_run, progress=progress)
     check_prompts(plan.items, existing, store)
     reused, pending = group_pending(plan.items, existing, retry_errors)
-    return Prepared(plan, fp, store, existing, reused, pending, started, t_start, t_wall)
+    return Prepared(plan, fp, store, existing, reused, pending, started, t_start)
 
 
 def backend_for(

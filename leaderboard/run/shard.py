@@ -104,7 +104,9 @@ def run_shard(
         if dp.mine:  # mark this share as on disk; rank 0 merges and scores
             parallel.write_marker(store, dp, fp, stats)
         return ShardReport(rank, world, store.shard_path(rank), len(dp.mine), stats.generated)
-    markers = parallel.wait_for_ranks(store, dp, fp, progress=progress, since=prep.t_wall)
+    markers = parallel.wait_for_ranks(
+        store, dp, fp, progress=progress, since=parallel.process_started_at()
+    )
     return finish(
         sub,
         prep,

@@ -238,3 +238,32 @@ def test_chat_template_path_relative_to_submission(tmp_path: Path) -> None:
     d = write(tmp_path, "id: demo\ndisplay_name: D\nmodel: m\nchat_template: gone.jinja\n")
     with pytest.raises(ConfigError, match=r"field 'chat_template'.*not found"):
         load_submission(d).resolve_chat_template()
+
+
+def test_declared_sha256_of_one_file_is_checked_before_loading(tmp_path: Path) -> None:
+    """`sha256:` identifies a single .gguf (local or pkg:) in the fingerprint without reading
+    it, and a file with other bytes never loads."""
+    import hashlib
+
+    from leaderboard.run.provenance import fingerprint, model_identity
+
+    gguf = tmp_path / "submissions" / "demo" / "m.Q4.gguf"
+    gguf.parent.mkdir(parents=True)
+    gguf.write_bytes(b"GGUF weights")
+    good = hashlib.sha256(b"GGUF weights").hexdigest()
+    sub = Submission(id="demo", display_name="D", model="./m.Q4.gguf", sha256=good)
+    sub._source_path = gguf.parent / "model.yaml"
+    assert model_identity(sub) == {"gguf_file": "m.Q4.gguf", "sha256": good}
+    undeclared = Submission(id="demo", display_name="D", model="./m.Q4.gguf")
+    undeclared._source_path = sub._source_path
+    assert fingerprint(sub) == fingerprint(undeclared)  # declaring it keeps the fingerprint
+    assert sub.resolve_model().gguf_file == "m.Q4.gguf"
+    gguf.write_bytes(b"GGUF other weights")
+    assert model_identity(sub)["sha256"] == good  # no weights read for the identity
+    with pytest.raises(ConfigError, match=r"has sha256 [0-9a-f]{64}, expected " + good):
+        sub.resolve_model()
+    # only for one file: a hub id or split weights cannot take it
+    with pytest.raises(ValueError, match=r"sha256 of one \.gguf file"):
+        Submission(id="demo", display_name="D", model="org/name", sha256=good)
+    with pytest.raises(ValueError, match="sha256"):
+        Submission(id="demo", display_name="D", model="./m.gguf", sha256="ABC")

@@ -129,6 +129,39 @@ def test_two_processes_split_and_merge(tmp_path: Path, rgb_root: Path) -> None:
     assert again.cells == single.cells
 
 
+SLOW_START = (
+    "import runpy, sys, time; time.sleep(float(sys.argv.pop(1))); "
+    "sys.argv[0] = 'leaderboard'; runpy.run_module('leaderboard', run_name='__main__')"
+)
+
+
+def test_a_rank_done_before_rank_0_has_planned_counts_for_this_launch(
+    tmp_path: Path, rgb_root: Path
+) -> None:
+    """Seen in CI on a loaded machine: rank 1 planned, generated and marked its share done while
+    rank 0 was still importing; rank 0 took its marker for an earlier launch and recorded
+    generated_per_rank [6, 0]. Rank 0's process here waits 4 s before it starts planning."""
+    path = make_sub(tmp_path / "dp")
+    env0 = _env(RANK="0", WORLD_SIZE="2", LOCAL_RANK="0")
+    cmd = [str(path), "--data-dir", str(rgb_root), *ARGS, "--no-progress"]
+    slow0 = subprocess.Popen(
+        [sys.executable, "-c", SLOW_START, "4", "run", *cmd],
+        env=env0,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    c1, _, err1 = finish(start(path, rgb_root, 1))
+    assert c1 == 0, err1
+    assert RunStore(path.parent).read_marker(1) is not None  # done before rank 0 planned
+    c0, out0, err0 = finish(slow0)
+    assert c0 == 0, err0
+    assert "results:" in out0
+    dp = read_results(path.parent / "results.json").provenance.extra["data_parallel"]
+    assert all(n > 0 for n in dp["generated_per_rank"]), dp
+    assert dp["shares_finished_by_an_earlier_launch"] == []
+
+
 def test_marker_of_an_earlier_launch_counts_as_done_not_as_generated(
     tmp_path: Path, rgb_root: Path
 ) -> None:
