@@ -19,6 +19,8 @@ from pathlib import Path
 import pandas as pd
 
 from leaderboard.board.load import Entry, SiteData, load_site_data
+from leaderboard.board.ranking import is_trivial_baseline
+from leaderboard.board.systems import is_system
 from leaderboard.core.schema import DIFF_LANG
 from leaderboard.core.types import ABILITIES, LANGS, MODES, PROBES
 from leaderboard.run.store import RunStore
@@ -49,11 +51,20 @@ def _categorical(df: pd.DataFrame) -> pd.DataFrame:
     return df
 
 
+def _track(e: Entry) -> str:
+    """Where the site shows the entry: "system" (the Systems page), "baseline" (the trivial
+    floor, never ranked) or "model" (the model tables), so an analyst can filter as it does."""
+    if is_system(e):
+        return "system"
+    return "baseline" if is_trivial_baseline(e.results) else "model"
+
+
 def _model_row(e: Entry) -> dict[str, object]:
     p = e.results.provenance
     return {
         "model": e.id,
         "display_name": e.results.display_name,
+        "track": _track(e),
         "backend": p.backend,
         "model_ref": p.model,
         "model_revision": p.model_revision,
@@ -118,7 +129,7 @@ def _score_rows(e: Entry) -> Iterable[dict[str, object]]:
 
 
 _MODEL_COLUMNS = [
-    "model", "display_name", "backend", "model_ref", "model_revision", "fingerprint",
+    "model", "display_name", "track", "backend", "model_ref", "model_revision", "fingerprint",
     "git_commit", "git_dirty", "partial", "partial_reasons", "finished",
 ]  # fmt: skip
 _CELL_COLUMNS = [

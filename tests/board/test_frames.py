@@ -65,6 +65,10 @@ def test_predictions_are_read_on_demand(repo: Path) -> None:
 def test_committed_board_loads() -> None:
     board = load_board(REPO / "submissions")
     assert "smollm2-135m-instruct" in set(board.models["model"])
+    track = dict(zip(board.models["model"], board.models["track"], strict=True))
+    assert track["smollm2-135m-instruct"] == "model"
+    assert track["baseline-empty"] == "baseline"
+    assert track["system-bm25-qwen2.5-coder-0.5b"] == "system"
 
 
 @pytest.mark.parametrize(
