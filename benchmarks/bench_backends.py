@@ -15,6 +15,7 @@ Prints one table per model; the README of this folder keeps the measured output.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import resource
@@ -87,6 +88,14 @@ def worker(sub_path: str, backend_name: str, n: int, out: Path) -> None:
                 "completion_tokens": c.completion_tokens,
             }
         )
+    # The same prompts again with one new token: the prompt's share of the time (prefill), so
+    # the table can say whether the prompt or the answer costs what (RGB prompts are long and the
+    # answers short, so prefill dominates, where float32 GEMM and quantized kernels differ most).
+    one = dataclasses.replace(config, max_new_tokens=1)
+    for it, row in zip(items, rows, strict=True):
+        t = time.perf_counter()
+        backend.generate([it.request], one)  # type: ignore[attr-defined]
+        row["s_prefill"] = time.perf_counter() - t
     rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     out.write_text(json.dumps({"load_s": load_s, "rss_mb": rss_mb, "rows": rows}), "utf-8")
 
@@ -144,18 +153,26 @@ def main() -> None:
         total = len(lab["hf"])
         print(f"\n{name}: {args.n} zh + {args.n} en instances, greedy, one process per backend")
         print(
-            "| backend | load s | s/instance zh (median) | s/instance en (median) | peak RSS MB |"
+            "| backend | load s | s/instance zh (median) | s/instance en (median) | "
+            "prefill tok/s (median) | decode tok/s (median) | peak RSS MB |"
         )
-        print("|---|---:|---:|---:|---:|")
+        print("|---|---:|---:|---:|---:|---:|---:|")
         med = {}
         for b in ("hf", "llamacpp"):
             rows = results[b]["rows"]
             zh = [r["s"] for r in rows if r["key"].startswith("zh/")]
             en = [r["s"] for r in rows if r["key"].startswith("en/")]
             med[b] = statistics.median([r["s"] for r in rows])
+            prefill = statistics.median(r["prompt_tokens"] / r["s_prefill"] for r in rows)
+            decode = statistics.median(
+                (r["completion_tokens"] - 1) / (r["s"] - r["s_prefill"])
+                for r in rows
+                if (r["completion_tokens"] or 0) > 1 and r["s"] > r["s_prefill"]
+            )
             print(
                 f"| {b} | {results[b]['load_s']:.1f} | {statistics.median(zh):.2f} | "
-                f"{statistics.median(en):.2f} | {results[b]['rss_mb']:.0f} |"
+                f"{statistics.median(en):.2f} | {prefill:.0f} | {decode:.1f} | "
+                f"{results[b]['rss_mb']:.0f} |"
             )
         print(f"speed-up llamacpp vs hf (median s/instance): {med['hf'] / med['llamacpp']:.2f}x")
         print(
