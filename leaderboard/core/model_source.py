@@ -95,7 +95,7 @@ def resolve_model(
             path = (base / path).resolve()
         if not path.exists():
             raise ConfigError(f"model {model!r}: local path {path} does not exist")
-    if sha256 is not None and source != "parts":
+    if sha256 is not None:  # one declared file (parts carry theirs in `weights`)
         found = file_sha256(path) if path.is_file() else "<not a file>"
         if found != sha256:
             raise ConfigError(

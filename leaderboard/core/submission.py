@@ -230,7 +230,10 @@ class Submission(StrictModel):
     @classmethod
     def _sha256_of_one_file(cls, v: str | None, info: ValidationInfo) -> str | None:
         model = info.data.get("model") or ""
-        if v is not None and not (model.startswith(PKG_PREFIX) or model.endswith(".gguf")):
+        one_file = model.startswith(PKG_PREFIX) or (
+            model.endswith(".gguf") and not model.startswith(PARTS_PREFIX)
+        )
+        if v is not None and not one_file:
             raise ValueError(
                 "names the sha256 of one .gguf file: give 'model' as pkg:<package>/<file>.gguf "
                 f"or a local .gguf path (got {model!r}); split weights use 'weights:'"

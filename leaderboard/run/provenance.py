@@ -20,6 +20,7 @@ from functools import lru_cache
 from pathlib import Path, PurePosixPath
 
 from leaderboard.core.submission import Submission
+from leaderboard.core.weights import file_sha256
 
 FINGERPRINT_VERSION = 1
 PACKAGE_ROOT = Path(__file__).resolve().parents[1]
@@ -29,19 +30,11 @@ def sha256_text(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-@lru_cache(maxsize=32)
-def _sha256_file_cached(path: str, size: int, mtime_ns: int) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
 def sha256_file(path: Path) -> str:
-    """sha256 of a file, cached per (path, size, mtime) because GGUF files are large."""
-    st = Path(path).stat()
-    return _sha256_file_cached(str(Path(path).resolve()), st.st_size, st.st_mtime_ns)
+    """sha256 of a file, cached per (path, size, mtime) because GGUF files are large: the one
+    cache of core/weights, which also checks joined and declared weights before they load, so a
+    file is read once per process whichever asks first."""
+    return file_sha256(Path(path))
 
 
 def _local_dir_identity(folder: Path) -> dict[str, object]:
