@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from leaderboard.run.lock import HOLDER_NAME
+from leaderboard.run.lock import HOLDER_NAME, LOCK_NAME
 from tests.helpers import read_predictions
 from tests.run.cli_process import env, one_error_line, run_cli, scripted_submission, start_cli
 
@@ -92,3 +92,16 @@ def test_two_processes_writing_one_file_never_share_a_temporary(tmp_path: Path) 
     assert [p.returncode for p in procs] == [0, 0], errors
     assert target.read_text().splitlines()[0].split()[1] == "299"
     assert sorted(os.listdir(tmp_path)) == ["results.json"]  # no temporary left behind
+
+
+def test_no_run_lock_is_committed() -> None:
+    """A lock belongs to a running process: one committed (a `git add -f` of a submission folder
+    while its run held the lock) would look to the next clone like a stale lock of a dead holder."""
+    repo = Path(__file__).resolve().parents[2]
+    listed = subprocess.run(
+        ["git", "ls-files", "-z"], cwd=repo, capture_output=True, text=True, check=False
+    )
+    if listed.returncode != 0:
+        pytest.skip("not a git checkout")
+    locks = [p for p in listed.stdout.split("\0") if Path(p).name in {LOCK_NAME, HOLDER_NAME}]
+    assert locks == [], f"committed run locks: {locks}"
