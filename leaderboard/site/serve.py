@@ -13,9 +13,16 @@ class _QuietHandler(SimpleHTTPRequestHandler):
         pass
 
 
+class _Server(ThreadingHTTPServer):
+    # socketserver's default listen backlog is 5. A browser opens several connections per page
+    # at once; when the backlog is full Linux drops the SYN and the client retries after 1, 2, 4 ...
+    # seconds, so one page "load" could wait over a minute (a 90 s timeout in the browser tests).
+    request_queue_size = 128
+
+
 def make_server(directory: Path, port: int = 0, host: str = "127.0.0.1") -> ThreadingHTTPServer:
     handler = functools.partial(_QuietHandler, directory=str(directory))
-    return ThreadingHTTPServer((host, port), handler)
+    return _Server((host, port), handler)
 
 
 def serve_in_thread(directory: Path, port: int = 0) -> tuple[ThreadingHTTPServer, str]:
