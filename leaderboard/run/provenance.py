@@ -30,13 +30,6 @@ def sha256_text(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def sha256_file(path: Path) -> str:
-    """sha256 of a file, cached per (path, size, mtime) because GGUF files are large: the one
-    cache of core/weights, which also checks joined and declared weights before they load, so a
-    file is read once per process whichever asks first."""
-    return file_sha256(Path(path))
-
-
 def _local_dir_identity(folder: Path) -> dict[str, object]:
     """A checkpoint folder: config/tokenizer files by content, weight shards by name and size
     (hashing tens of GB of shards on every run would cost minutes)."""
@@ -46,7 +39,7 @@ def _local_dir_identity(folder: Path) -> dict[str, object]:
             continue
         rel = p.relative_to(folder).as_posix()
         if p.suffix in {".json", ".jinja", ".model", ".txt", ".py", ".tiktoken"}:
-            small[rel] = sha256_file(p)
+            small[rel] = file_sha256(p)
         elif p.suffix in {".safetensors", ".bin", ".gguf", ".pt"}:
             shards[rel] = p.stat().st_size
     return {"folder_files_sha256": small, "weight_files_bytes": shards}
@@ -70,7 +63,7 @@ def model_identity(sub: Submission) -> dict[str, object]:
         }
     folder = Path(resolved.path_or_id)
     if resolved.gguf_file:
-        return {"gguf_file": resolved.gguf_file, "sha256": sha256_file(folder / resolved.gguf_file)}
+        return {"gguf_file": resolved.gguf_file, "sha256": file_sha256(folder / resolved.gguf_file)}
     return _local_dir_identity(folder)
 
 
