@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from leaderboard.core.schema import DIFF_LANG, CellMetrics, ProbeEntry, Results, ScoreEntry
+from leaderboard.core.types import ABILITIES, LANGS
 
 # Backends that answer without a model (the scripted baselines; "fake" is its former name).
 TRIVIAL_BACKENDS = frozenset({"scripted", "fake"})
@@ -154,9 +155,37 @@ class Coverage:
         return self.n / self.expected if self.expected else 0.0
 
 
+def reason_scope(reason: str) -> tuple[str | None, str | None]:
+    """The language and ability a runner reason concerns ("zh/noise/0.2: n=40 of 300",
+    "en/noise: partial data file ..."); (None, None) for a reason about the whole run ("--limit",
+    "3 planned instances have no prediction (first: ...)"), which concerns every language."""
+    head = reason.split(":", 1)[0].split("/")
+    if len(head) < 2 or head[0] not in LANGS:
+        return None, None
+    return head[0], head[1]
+
+
+def _reason_in_scope(reason: str, lang: str | None) -> bool:
+    """Whether a reason concerns the RGB abilities of `lang` (None = any language)."""
+    reason_lang, ability = reason_scope(reason)
+    if reason_lang is None:
+        return True
+    return (lang is None or reason_lang == lang) and ability in ABILITIES
+
+
 def coverage(results: Results, lang: str | None, mode: str = "rgb") -> Coverage:
-    """Instances scored vs expected over the cells of one language (None = all), one mode."""
-    cells = [c for c in results.cells if c.mode == mode and (lang is None or c.lang == lang)]
+    """Instances scored vs expected over the RGB cells of one language (None = all), one mode.
+
+    Only the four abilities count: they are what the overall score ranks, while the probes
+    (chain, replacement) run on a sample by design and have their own pages. A language's
+    coverage ignores the other language's reasons, so a model complete in zh is not marked
+    partial in the zh table because the English files are not obtainable.
+    """
+    cells = [
+        c
+        for c in results.cells
+        if c.mode == mode and c.ability in ABILITIES and (lang is None or c.lang == lang)
+    ]
     n = sum(c.n for c in cells)
     expected = sum(c.expected_n for c in cells)
     reasons: list[str] = []
@@ -166,12 +195,17 @@ def coverage(results: Results, lang: str | None, mode: str = "rgb") -> Coverage:
     if any(c.n < c.expected_n for c in cells):
         reasons.append("not every instance run")
     entries = [
-        e for e in results.scores if e.mode == mode and (lang is None or e.lang in (lang, "all"))
+        e
+        for e in results.scores
+        if e.mode == mode
+        and (e.ability in ABILITIES or e.ability == "overall")
+        and (e.lang in (*LANGS, "all") if lang is None else e.lang == lang)
     ]
     if any(not e.complete for e in entries):
         reasons.append("incomplete scores (missing cells)")
     if results.partial:
-        reasons.extend(results.partial_reasons or ["run marked partial"])
+        run_reasons = results.partial_reasons or ["run marked partial"]
+        reasons.extend(r for r in run_reasons if _reason_in_scope(r, lang))
     reasons = sorted(set(reasons))
     return Coverage(n, expected, bool(reasons), tuple(reasons))
 

@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from leaderboard.board.load import Entry, SiteData
-from leaderboard.board.ranking import probe_entry
+from leaderboard.board.ranking import probe_entry, reason_scope
 from leaderboard.core.errors import LeaderboardError
 from leaderboard.core.schema import PredictionRecord
 from leaderboard.core.types import LANGS, Lang, Mode, TestInstance
@@ -152,9 +152,7 @@ def system_row(entry: Entry, lang: Lang) -> SystemRow | None:
     n = len(recs)
     errors = sum(r.error is not None for r in recs)
     lat = [r.latency_s for r in recs if r.latency_s is not None]
-    reasons = tuple(
-        r for r in entry.results.partial_reasons if r.startswith(f"{lang}/") or "/" not in r
-    )
+    reasons = tuple(r for r in entry.results.partial_reasons if reason_scope(r)[0] in (None, lang))
     return SystemRow(
         id=entry.id,
         name=entry.name,
