@@ -194,13 +194,7 @@ def coverage(results: Results, lang: str | None, mode: str = "rgb") -> Coverage:
         reasons.append("partial data file: " + ", ".join(files))
     if any(c.n < c.expected_n for c in cells):
         reasons.append("not every instance run")
-    entries = [
-        e
-        for e in results.scores
-        if e.mode == mode
-        and (e.ability in ABILITIES or e.ability == "overall")
-        and (e.lang in (*LANGS, "all") if lang is None else e.lang == lang)
-    ]
+    entries = [e for e in results.scores if e.mode == mode and (lang is None or e.lang == lang)]
     if any(not e.complete for e in entries):
         reasons.append("incomplete scores (missing cells)")
     if results.partial:
