@@ -154,8 +154,28 @@ def _provenance(
     command: str | None,
     data_parallel: dict[str, object] | None = None,
     out_dir: Path | None = None,
+    previous: Results | None = None,
 ) -> Provenance:
     commit, dirty = prov.git_state(ignore=out_dir)
+    finished = prov.now_iso()
+    device = str(info.get("device") or device_name())
+    current = (
+        {
+            "started": started,
+            "finished": finished,
+            "git_commit": commit,
+            **prov.machine(info, device),
+            "generated": stats.generated,
+            "answers": stats.recorded,
+        }
+        if stats.recorded > 0
+        else None
+    )
+    history = prov.invocation_history(
+        previous.provenance.model_dump() if previous is not None else None,
+        current,
+        [r.created for r in in_plan],
+    )
     # the files of the splits the results hold predictions of: what `verify` rebuilds from, so a
     # run narrowed by --languages/--abilities over a folder of other predictions records the same
     used = {(r.lang, r.ability) for r in in_plan}
@@ -187,9 +207,9 @@ def _provenance(
         batch_size=info.get("batch_size") or sub.batch_size,  # type: ignore[arg-type]
         fingerprint=fp,
         versions=versions(),
-        device=str(info.get("device") or device_name()),
+        device=device,
         started=started,
-        finished=prov.now_iso(),
+        finished=finished,
         wall_time_s=round(wall_s, 3),
         generation_time_s=round(stats.model_time_s, 3),
         prompt_tokens=sum(r.prompt_tokens or 0 for r in in_plan),
@@ -201,6 +221,8 @@ def _provenance(
             "revision_pinned": sub.revision_pinned,
             "fingerprint_inputs": prov.jsonable(prov.fingerprint_inputs(sub)),
             "this_invocation": _invocation_extra(stats, wall_s),
+            # every invocation that generated answers, and on which machine (a resumed run)
+            prov.HISTORY_KEY: history,
             "predictions_in_results": len(in_plan),
             "sum_latency_s": round(sum(r.latency_s or 0.0 for r in in_plan), 3),
             "skipped_splits": [prov.repo_relative(s) for s in plan.skipped],
@@ -246,6 +268,7 @@ def assemble_results(
         command=command,
         data_parallel=data_parallel,
         out_dir=out_dir,
+        previous=previous,
     )
     return Results(
         submission_id=sub.id,

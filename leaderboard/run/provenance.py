@@ -223,3 +223,76 @@ def now_iso() -> str:
 def jsonable(obj: object) -> object:
     """Round-trip through JSON so backend descriptions with odd types fit the schema."""
     return json.loads(json.dumps(obj, default=str))
+
+
+# ---------------------------------------------------------------- where the answers were generated
+
+HISTORY_KEY = "invocations"
+
+
+def machine(info: dict[str, object], fallback_device: str) -> dict[str, object]:
+    """The machine and build an invocation generated on: the device and, for llama.cpp, the CPU
+    features it was built with. Two builds of one library can round a float differently and so
+    change a greedy answer; a run resumed on another machine must say so, not hide behind the last
+    invocation's device."""
+    lc = info.get("llamacpp")
+    lc = lc if isinstance(lc, dict) else {}
+    build = lc.get("system_info")
+    return {
+        "device": str(info.get("device") or fallback_device),
+        "build": str(build).strip() if build else None,
+    }
+
+
+def invocation_history(
+    previous: dict[str, object] | None,
+    current: dict[str, object] | None,
+    created: list[str],
+) -> list[dict[str, object]]:
+    """Every invocation that wrote answers of this entry, oldest first, each with its machine and
+    how many answers it wrote (`answers`, counted when it ran: exact, unlike timestamps to the
+    second).
+
+    `previous` is the earlier results.json's provenance (as a dict); its own history is kept as
+    recorded. A results.json written before histories were recorded seeds one entry from its last
+    invocation, covering every answer created up to its end (`created`: the predictions' ISO
+    timestamps) and marked `seeded`: earlier invocations did not record their machine, so the
+    entry says which machine the last one ran on and no more. `current` is this invocation (None
+    when it wrote nothing: a rescore, a verify, a run with every answer already there).
+    """
+    history: list[dict[str, object]] = []
+    # answers that existed before this invocation (timestamps are to the second: one written in
+    # the second the previous run finished is this invocation's, not the seeded entry's)
+    earlier = len(created) - int(current.get("answers") or 0) if current else len(created)  # type: ignore[call-overload]
+    if previous is not None:
+        extra = previous.get("extra")
+        extra = extra if isinstance(extra, dict) else {}
+        recorded = extra.get(HISTORY_KEY)
+        finished = str(previous.get("finished") or "")
+        if isinstance(recorded, list):
+            history = [dict(h) for h in recorded if isinstance(h, dict)]
+        elif earlier > 0 and any(c <= finished for c in created):
+            backend = extra.get("backend")
+            backend = backend if isinstance(backend, dict) else {}
+            history = [
+                {
+                    "started": min(created),
+                    "finished": finished,
+                    "git_commit": previous.get("git_commit"),
+                    **machine(backend, str(previous.get("device") or "")),
+                    "answers": min(sum(c <= finished for c in created), earlier),
+                    "seeded": True,
+                }
+            ]
+    if current is not None:
+        history.append(dict(current))
+    return history
+
+
+def machines(history: list[dict[str, object]]) -> list[tuple[str, str | None, int]]:
+    """(device, build, answers) per distinct machine of a history, in order of first use."""
+    out: dict[tuple[str, str | None], int] = {}
+    for h in history:
+        key = (str(h.get("device") or ""), h.get("build") if h.get("build") else None)
+        out[key] = out.get(key, 0) + int(h.get("answers") or 0)  # type: ignore[call-overload]
+    return [(d, b, n) for (d, b), n in out.items()]

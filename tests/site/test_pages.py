@@ -19,6 +19,7 @@ from leaderboard.core.schema import ScoreEntry
 from leaderboard.core.types import ABILITIES, LANGS
 from leaderboard.site.build import render
 from leaderboard.site.pages.home import home_page
+from leaderboard.site.pages.model import model_page
 from leaderboard.site.render import charts
 from leaderboard.site.render.fmt import esc, json_for_script, md_text
 from leaderboard.site.render.page import Context, Output, model_size_and_quant
@@ -353,6 +354,44 @@ def test_model_page_has_yaml_provenance_reproduce_downloads(out):
     assert "# a blank line above" in page and "fingerprint" in page
     heading = next(line for line in page.splitlines() if line.startswith("# "))
     assert "&lt;script&gt;" in heading and "<script>" not in heading
+
+
+def test_model_page_says_which_machines_generated_the_answers(tmp_path):
+    """A run resumed on another machine or llama.cpp build: the page names both, with counts,
+    in both languages; a device name is untrusted text."""
+    root = make_repo(tmp_path / "m", n_models=1, n=4, predictions=False)
+    folder = root / "submissions" / "model-000"
+    res = json.loads((folder / "results.json").read_text(encoding="utf-8"))
+    res["provenance"]["extra"]["predictions_in_results"] = 1100
+    res["provenance"]["extra"]["invocations"] = [
+        {
+            "device": "cpu: Intel",
+            "build": "AVX2 = 1 | AVX512 = 1 | LLAMAFILE = 1 |",
+            "answers": 820,
+            "seeded": True,
+        },
+        {
+            "device": "cpu: <b>AMD</b>",
+            "build": "AVX2 = 1 | AVX512 = 0 | LLAMAFILE = 0 |",
+            "answers": 250,
+        },
+    ]
+    (folder / "results.json").write_text(json.dumps(res), encoding="utf-8")
+    data = load_site_data(root)
+    (entry,) = [s for s in data.submissions if s.id == "model-000"]
+    en, zh = (
+        model_page(Context(data, Output()), entry),
+        model_page(Context(data, Output(), lg="zh"), entry),
+    )
+    line = next(p for p in en.split("<p>") if p.startswith("Where the answers"))
+    assert "cpu: Intel (llama.cpp build: AVX512 + AVX2 + LLAMAFILE): 820 answers" in line
+    assert "cpu: &lt;b&gt;AMD&lt;/b&gt; (llama.cpp build: AVX2): 250 answers" in line
+    assert "the last of those runs recorded" in line and "30 answers from runs" in line
+    assert "回答的生成环境：" in zh and "820 个回答" in zh and "；" in zh
+    # no history recorded: no line
+    plain = make_repo(tmp_path / "p", n_models=1, n=4, predictions=False)
+    pdata = load_site_data(plain)
+    assert "Where the answers" not in model_page(Context(pdata, Output()), pdata.submissions[0])
 
 
 def test_instance_page_without_data_says_fetch(out):

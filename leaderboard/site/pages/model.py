@@ -10,6 +10,7 @@ from functools import partial
 from leaderboard.board.load import Entry
 from leaderboard.board.ranking import cells_for, cliff_marks, coverage
 from leaderboard.core.types import ABILITIES, LANGS, MODES
+from leaderboard.run.provenance import HISTORY_KEY, machines
 from leaderboard.site.pages.model_tables import (
     ability_name,
     cells_table,
@@ -155,6 +156,30 @@ def _reproduced(r: ReproduceFile, lg: str) -> str:
     )
 
 
+_BUILD_FLAGS = ("AVX512", "AVX2", "LLAMAFILE", "CUDA", "METAL")
+
+
+def _machines(sub: Entry, lg: str) -> str | None:
+    """'Answers generated on: <device> (llama.cpp AVX2): 250 answers; ...' when the results record
+    where their answers came from (a run resumed on another machine or build says so here)."""
+    extra = sub.results.provenance.extra
+    history = extra.get(HISTORY_KEY)
+    if not isinstance(history, list) or not history:
+        return None
+    items = []
+    for device, build, n in machines(history):
+        flags = [f for f in _BUILD_FLAGS if build and f"{f} = 1" in build]
+        shown = ui(lg, "model.machine_build", flags=" + ".join(flags)) if flags else ""
+        items.append(ui(lg, "model.machine_item", device=esc(device), build=shown, n=f"{n:,}"))
+    if any(isinstance(h, dict) and h.get("seeded") for h in history):
+        items[0] += ui(lg, "model.machine_seeded")
+    total = extra.get("predictions_in_results")
+    attributed = sum(n for _, _, n in machines(history))
+    if isinstance(total, int) and total > attributed:
+        items.append(ui(lg, "model.machine_unattributed", n=f"{total - attributed:,}"))
+    return ui(lg, "model.machines", list=ui(lg, "reason.sep").join(items))
+
+
 def model_page(ctx: Context, sub: Entry) -> str:
     """A model's page with its interface in language `ctx.lg` (the same numbers in every one)."""
     out, lg = ctx.out, ctx.lg
@@ -193,6 +218,9 @@ def model_page(ctx: Context, sub: Entry) -> str:
     parts.append(f"\n<p>{fingerprint}</p>\n")
     if sub.reproduced is not None:  # reproduce.json: a sample regenerated with the model
         parts.append(f"\n<p>{_reproduced(sub.reproduced, lg)}</p>\n")
+    where = _machines(sub, lg)
+    if where:
+        parts.append(f"\n<p>{where}</p>\n")
     parts.append(f"\n## {ui(lg, 'model.h_downloads')}\n")
     parts.append(_files(sub))
     parts.append(f"\n## {ui(lg, 'model.h_provenance')}\n")
