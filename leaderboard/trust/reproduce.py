@@ -38,7 +38,7 @@ from leaderboard.backends.base import Backend, description_dict
 from leaderboard.backends.registry import load_backend
 from leaderboard.core.errors import ConfigError, LeaderboardError, ResultsError
 from leaderboard.core.files import atomic_write_text
-from leaderboard.core.schema import PredictionRecord
+from leaderboard.core.schema import PredictionRecord, Provenance
 from leaderboard.core.submission import SUBMISSION_FILE, Submission, load_submission
 from leaderboard.core.types import MODES, Score, TestInstance
 from leaderboard.data.view import recorded_view
@@ -220,6 +220,18 @@ def _environment(backend: Backend) -> dict[str, object]:
     return {**env, "python": sys.version.split()[0], "platform": platform.platform()}
 
 
+def _recorded_environment(old: Provenance) -> dict[str, object]:
+    """Where the recorded answers came from: the last run's device and versions and, when the
+    results record it, every machine that wrote answers (a run resumed elsewhere)."""
+    history = old.extra.get(prov.HISTORY_KEY)
+    env: dict[str, object] = {"device": old.device, "versions": old.versions}
+    if isinstance(history, list) and history:
+        env["machines"] = [
+            {"device": d, "build": b, "answers": n} for d, b, n in prov.machines(history)
+        ]
+    return env
+
+
 def reproduce(
     folder: Path,
     data_root: Path,
@@ -272,7 +284,7 @@ def reproduce(
         ),
         pairs=pairs,
         environment=_environment(backend),
-        recorded_environment={"device": old.device, "versions": old.versions},
+        recorded_environment=_recorded_environment(old),
         command=prov.repo_relative(command) if command else "",
         created=prov.now_iso(),
     )
@@ -306,6 +318,17 @@ def render(result: ReproduceFile) -> str:
         f"judgement {a.rate:.0%} (at least {a.threshold:.0%}), identical text "
         f"{a.identical_rate:.0%} (at least {a.min_identical:.0%})"
     ]
+    recorded = result.recorded_environment.get("machines")
+    devices = list(
+        dict.fromkeys(
+            [str(m.get("device")) for m in recorded if isinstance(m, dict)]
+            if isinstance(recorded, list)
+            else [str(result.recorded_environment.get("device"))]
+        )
+    )
+    now = str(result.environment.get("device"))
+    if any(d != now for d in devices):  # a check across machines: say so
+        lines.append(f"  recorded on {' and '.join(devices)}; regenerated on {now}")
     for p in result.pairs:
         if p.outcome == "identical":
             continue

@@ -132,3 +132,24 @@ def test_model_page_says_what_was_regenerated(sub: Path, data_root: Path) -> Non
     assert en.startswith("Re-generated 2 of 36 answers with the declared model and settings: 2 ")
     assert "<code>rgb-leaderboard reproduce " in en
     assert "2 个完全相同" in _reproduced(shown, "zh")
+
+
+def test_a_check_across_machines_says_where_each_side_ran(sub: Path, data_root: Path) -> None:
+    """Answers written on one machine, regenerated on another: the output and reproduce.json
+    name both (the recorded side from the results' invocation history)."""
+    results = sub / "results.json"
+    same = cli("reproduce", sub, "--sample", "2", "--data-dir", data_root)
+    assert same.code == 0 and "recorded on" not in same.out  # the same machine: nothing to say
+    doc = json.loads(results.read_text(encoding="utf-8"))
+    (invocation,) = doc["provenance"]["extra"]["invocations"]
+    invocation["device"] = "cpu: Elsewhere"
+    results.write_text(json.dumps(doc), encoding="utf-8")
+    out = cli("reproduce", sub, "--sample", "2", "--data-dir", data_root)
+    assert out.code == 0, out.out + out.err
+    saved = read_reproduce(sub / REPRODUCE_NAME)
+    assert saved is not None
+    now = saved.environment["device"]
+    assert f"  recorded on cpu: Elsewhere; regenerated on {now}" in out.out.splitlines()
+    assert saved.recorded_environment["machines"] == [
+        {"device": "cpu: Elsewhere", "build": None, "answers": invocation["answers"]}
+    ]
