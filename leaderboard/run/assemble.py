@@ -164,7 +164,8 @@ def _provenance(
             "started": started,
             "finished": finished,
             "git_commit": commit,
-            **prov.machine(info, device),
+            "device": device,
+            "build": prov.llama_build(info),
             "generated": stats.generated,
             "answers": stats.recorded,
         }

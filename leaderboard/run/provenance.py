@@ -230,18 +230,13 @@ def jsonable(obj: object) -> object:
 HISTORY_KEY = "invocations"
 
 
-def machine(info: dict[str, object], fallback_device: str) -> dict[str, object]:
-    """The machine and build an invocation generated on: the device and, for llama.cpp, the CPU
-    features it was built with. Two builds of one library can round a float differently and so
-    change a greedy answer; a run resumed on another machine must say so, not hide behind the last
-    invocation's device."""
+def llama_build(info: dict[str, object]) -> str | None:
+    """The CPU features llama.cpp was built with (its system info), from a backend description;
+    None for other backends. Two builds of one library can round a float differently and so change
+    a greedy answer: a run resumed on another build must say so."""
     lc = info.get("llamacpp")
-    lc = lc if isinstance(lc, dict) else {}
-    build = lc.get("system_info")
-    return {
-        "device": str(info.get("device") or fallback_device),
-        "build": str(build).strip() if build else None,
-    }
+    build = lc.get("system_info") if isinstance(lc, dict) else None
+    return str(build).strip() if build else None
 
 
 def invocation_history(
@@ -263,7 +258,8 @@ def invocation_history(
     history: list[dict[str, object]] = []
     # answers that existed before this invocation (timestamps are to the second: one written in
     # the second the previous run finished is this invocation's, not the seeded entry's)
-    earlier = len(created) - int(current.get("answers") or 0) if current else len(created)  # type: ignore[call-overload]
+    written = current.get("answers") if current else 0
+    earlier = len(created) - (written if isinstance(written, int) else 0)
     if previous is not None:
         extra = previous.get("extra")
         extra = extra if isinstance(extra, dict) else {}
@@ -279,7 +275,8 @@ def invocation_history(
                     "started": min(created),
                     "finished": finished,
                     "git_commit": previous.get("git_commit"),
-                    **machine(backend, str(previous.get("device") or "")),
+                    "device": str(backend.get("device") or previous.get("device") or ""),
+                    "build": llama_build(backend),
                     "answers": min(sum(c <= finished for c in created), earlier),
                     "seeded": True,
                 }

@@ -318,14 +318,11 @@ def render(result: ReproduceFile) -> str:
         f"judgement {a.rate:.0%} (at least {a.threshold:.0%}), identical text "
         f"{a.identical_rate:.0%} (at least {a.min_identical:.0%})"
     ]
-    recorded = result.recorded_environment.get("machines")
-    devices = list(
-        dict.fromkeys(
-            [str(m.get("device")) for m in recorded if isinstance(m, dict)]
-            if isinstance(recorded, list)
-            else [str(result.recorded_environment.get("device"))]
-        )
-    )
+    env = result.recorded_environment
+    recorded = env.get("machines")
+    if not isinstance(recorded, list):  # a results.json without a history: its last device
+        recorded = [{"device": env.get("device")}]
+    devices = list(dict.fromkeys(str(m.get("device")) for m in recorded if isinstance(m, dict)))
     now = str(result.environment.get("device"))
     if any(d != now for d in devices):  # a check across machines: say so
         lines.append(f"  recorded on {' and '.join(devices)}; regenerated on {now}")

@@ -166,15 +166,16 @@ def _machines(sub: Entry, lg: str) -> str | None:
     history = extra.get(HISTORY_KEY)
     if not isinstance(history, list) or not history:
         return None
+    per_machine = machines(history)
     items = []
-    for device, build, n in machines(history):
+    for device, build, n in per_machine:
         flags = [f for f in _BUILD_FLAGS if build and f"{f} = 1" in build]
         shown = ui(lg, "model.machine_build", flags=" + ".join(flags)) if flags else ""
         items.append(ui(lg, "model.machine_item", device=esc(device), build=shown, n=f"{n:,}"))
     if any(isinstance(h, dict) and h.get("seeded") for h in history):
         items[0] += ui(lg, "model.machine_seeded")
     total = extra.get("predictions_in_results")
-    attributed = sum(n for _, _, n in machines(history))
+    attributed = sum(n for _, _, n in per_machine)
     if isinstance(total, int) and total > attributed:
         items.append(ui(lg, "model.machine_unattributed", n=f"{total - attributed:,}"))
     return ui(lg, "model.machines", list=ui(lg, "reason.sep").join(items))
