@@ -24,6 +24,7 @@ import pytest
 import yaml
 
 from leaderboard.site.build import build_site
+from leaderboard.site.pages.instances import SHOWN_CHARS
 from leaderboard.site.serve import serve_in_thread
 from tests.fuzz.harness import BIG, HOSTILE
 from tests.site_factory import make_predictions, make_repo, make_results, write_submission
@@ -213,6 +214,17 @@ def test_every_page_in_chromium_runs_no_payload(hostile_site: Path) -> None:
             for rel in pages:
                 page.goto(base + rel, wait_until="load", timeout=90_000)
                 page.wait_for_timeout(30)  # lb.js renders the instance browser after load
+            # The 1 MB answer shows as its first SHOWN_CHARS characters and a note (the whole of
+            # it kept Chromium's renderer busy for minutes: the next page timed out).
+            page.goto(
+                base + _page_with_a_cut_answer(hostile_site), wait_until="load", timeout=90_000
+            )
+            page.wait_for_selector(".lb-clipped")
+            longest = page.eval_on_selector_all(
+                ".lb-output", "tds => Math.max(...tds.map(td => td.textContent.length))"
+            )
+            assert SHOWN_CHARS < longest < SHOWN_CHARS + 200
+            assert "1,000,000" in page.inner_text(".lb-clipped")
             target = next(
                 p
                 for p in pages
@@ -232,6 +244,15 @@ def test_every_page_in_chromium_runs_no_payload(hostile_site: Path) -> None:
     assert external == [], external[:5]
     assert dialogs == [], dialogs[:5]
     assert len(pages) > 30
+
+
+def _page_with_a_cut_answer(site: Path) -> str:
+    """A Chinese instance page whose data holds a cut answer that is shown (not an error)."""
+    for part in sorted((site / "zh" / "instances" / "data").glob("*/*.json")):
+        items = json.loads(part.read_text(encoding="utf-8"))["items"]
+        if any("tn" in p and not p["e"] for item in items for p in item["preds"].values()):
+            return f"zh/instances/{part.parent.name}.html"
+    raise AssertionError("no page shows the 1 MB answer")
 
 
 def _screenshot(page, out: Path) -> None:

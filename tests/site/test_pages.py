@@ -428,6 +428,38 @@ def test_instance_data_parts_keep_every_item_in_order_within_the_budget(data):
     }
 
 
+def test_instance_data_shows_the_start_of_a_long_answer_and_judges_the_whole(data):
+    """A page holds at most SHOWN_CHARS of an answer or error (a 1 MB answer kept Chromium busy
+    for minutes) with the full length beside it; pass/fail is judged on the whole answer."""
+    from dataclasses import replace
+
+    from leaderboard.core.types import TestInstance
+    from leaderboard.site.pages.instances import SHOWN_CHARS, Group, group_data
+
+    group = Group("zh", "noise", 0.0)
+    sub = data.submissions[0]
+    long_answer = "无关内容。" * 1000 + "答案是北京。"  # the answer only after the cut
+    preds = list(sub.predictions)
+    k = next(i for i, p in enumerate(preds) if p.key == "zh/noise/0.0/0")
+    preds[k] = preds[k].model_copy(update={"prediction": long_answer, "error": "x" * 5000})
+    j = next(i for i, p in enumerate(preds) if p.key == "zh/noise/0.0/1")
+    preds[j] = preds[j].model_copy(update={"prediction": long_answer})
+    one = replace(data, submissions=(replace(sub, predictions=tuple(preds)),))
+    inst = {
+        key: TestInstance("zh", "noise", 0.0, i, "首都？", ("北京",), ("北京是首都。",) * 5)
+        for i, key in enumerate(("zh/noise/0.0/0", "zh/noise/0.0/1"))
+    }
+    items = group_data(one, group, inst)["items"]
+    cut, whole = items[0]["preds"][sub.id], items[1]["preds"][sub.id]
+    assert cut["t"] == long_answer[:SHOWN_CHARS] and cut["tn"] == len(long_answer)
+    assert cut["e"] == "x" * SHOWN_CHARS and cut["en"] == 5000
+    assert cut["strict"] == 0  # a generation error fails
+    assert len(whole["t"]) == SHOWN_CHARS and "en" not in whole and whole["e"] is None
+    assert whole["rgb"] == whole["strict"] == 1  # judged on the full text: 北京 is past the cut
+    short = items[2]["preds"][sub.id]
+    assert "tn" not in short and "en" not in short
+
+
 def test_golden_home_page(tmp_path):
     """The home page of a fixed synthetic set; UPDATE_GOLDEN=1 rewrites the golden file."""
     root = make_repo(tmp_path / "g", n_models=3, n=4, predictions=False)

@@ -36,6 +36,7 @@ JS_KEYS = (
     "fake",
     "passages",
     "generation_error",
+    "clipped",
     "loading",
     "load_error",
     "count_one",

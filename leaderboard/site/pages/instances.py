@@ -36,6 +36,12 @@ ORDER = ABILITIES + PROBES
 
 
 PART_BYTES = 256 * 1024  # a part's budget: one part plus the page shell stays far under 500 KB
+# The most characters of one answer (or generation error) a page shows. Measured: a 1 MB answer
+# in the browser kept Chromium's renderer busy laying it out for 2 minutes (one page of the
+# hostile-site test, tests/fuzz/test_fuzz_site.py), and the next page waited on it. Real answers
+# are far shorter (max_new_tokens). Pass/fail is still judged on the full text, and the full
+# answer stays in the model's predictions file (linked from its model page).
+SHOWN_CHARS = 2_000
 
 
 @dataclass(frozen=True)
@@ -78,6 +84,14 @@ def split_parts(group: Group, doc: dict[str, object], budget: int | None = None)
     manifest = {k: v for k, v in doc.items() if k != "items"}
     manifest.update(n_items=len(doc["items"]), parts=refs)
     return manifest, files
+
+
+def _shown(key: str, text: str | None) -> dict[str, object]:
+    """The text under key, cut to SHOWN_CHARS; a cut one also carries its full length under
+    key + "n" (the page says how much it shows)."""
+    if text is None or len(text) <= SHOWN_CHARS:
+        return {key: text}
+    return {key: text[:SHOWN_CHARS], f"{key}n": len(text)}
 
 
 def _answer_text(answer) -> list[str]:
@@ -123,7 +137,7 @@ def group_data(data: SiteData, group: Group, instances: dict | None) -> dict[str
         models.append({"id": sub.id, "name": sub.name})
         for p in preds:
             item = by_id.setdefault(p.id, {"id": p.id, "key": p.key, "preds": {}})
-            entry: dict[str, object] = {"t": p.prediction, "e": p.error}
+            entry = {**_shown("t", p.prediction), **_shown("e", p.error)}
             inst = instances.get(p.key) if instances is not None else None
             if inst is not None:
                 scores = score_both(p.prediction, inst)
