@@ -154,12 +154,12 @@
         var td = el("td");
         td.appendChild(el("span", "lb-badge lb-" + state, t(state)));
         tr.appendChild(td);
-        var out = el("td", "lb-output", p.e ? t("generation_error", { error: p.e }) : p.t);
-        var full = p.e ? p.en : p.tn;  // the page holds the first characters of a long text
+        var shown = p.e || p.t;
+        var full = p.e ? p.en : p.tn;  // set when the page holds only the start of a long text
+        var out = el("td", "lb-output", p.e ? t("generation_error", { error: p.e }) : shown);
         if (full) {
           out.appendChild(el("span", "lb-clipped", t("clipped", {
-            shown: (p.e ? p.e : p.t).length.toLocaleString("en-US"),
-            total: full.toLocaleString("en-US") })));
+            shown: shown.length.toLocaleString("en-US"), total: full.toLocaleString("en-US") })));
         }
         tr.appendChild(out);
         body.appendChild(tr);
