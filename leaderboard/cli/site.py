@@ -9,6 +9,10 @@ import typer
 from leaderboard.core.errors import LeaderboardError
 
 
+def _warn(message: str) -> None:
+    typer.secho(f"warning: {message}", fg=typer.colors.YELLOW, err=True)
+
+
 def register(app: typer.Typer, data_app: typer.Typer) -> None:
     """Add this module's commands to the CLI."""
     site_app = typer.Typer(
@@ -32,7 +36,7 @@ def register(app: typer.Typer, data_app: typer.Typer) -> None:
         # deferred: the site pulls in matplotlib and mkdocs, which `--help` should not wait for
         from leaderboard.site.build import build_site
 
-        target = build_site(repo, out, strict=not no_strict)
+        target = build_site(repo, out, strict=not no_strict, warn=_warn)
         typer.echo(f"site built: {target}/index.html")
 
     @site_app.command("serve")
@@ -48,7 +52,7 @@ def register(app: typer.Typer, data_app: typer.Typer) -> None:
         from leaderboard.site.build import build_site
         from leaderboard.site.serve import make_server
 
-        target = (repo / "site" / "build") if no_build else build_site(repo)
+        target = (repo / "site" / "build") if no_build else build_site(repo, warn=_warn)
         if not (target / "index.html").is_file():
             raise LeaderboardError(
                 f"{target}/index.html is missing: run `rgb-leaderboard site build` first "

@@ -13,6 +13,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from datetime import datetime
 from functools import partial
 from importlib import resources
@@ -199,9 +200,18 @@ def run_mkdocs(config: Path, out_dir: Path, strict: bool, epoch: int) -> None:
     finish_languages(out_dir)
 
 
-def build_site(repo_root: Path, out_dir: Path | None = None, strict: bool = True) -> Path:
+def build_site(
+    repo_root: Path,
+    out_dir: Path | None = None,
+    strict: bool = True,
+    warn: Callable[[str], None] | None = None,
+) -> Path:
     """Render `repo_root/submissions` into `repo_root/site/docs` and build HTML into out_dir
-    (default `repo_root/site/build`). Returns the output folder."""
+    (default `repo_root/site/build`). Returns the output folder.
+
+    `warn` receives one line per entry whose answers could not be compared for the rank ranges
+    (no data files here, say): the site still builds, with those ranges left wide and named
+    under the ranking tables, and the maintainer learns why before publishing it."""
     repo_root = Path(repo_root).resolve()
     if not (repo_root / "submissions").is_dir():
         raise LeaderboardError(
@@ -213,7 +223,11 @@ def build_site(repo_root: Path, out_dir: Path | None = None, strict: bool = True
     root = repo_root if (repo_root / "data_zh").is_dir() else data_root()
     models = models_only(data).submissions
     extra = {**data.extra, "systems": systems_board(data, root)}
-    data = dataclasses.replace(data, comparisons=compare_all(models, root), extra=extra)
+    comparisons = compare_all(models, root)
+    if warn is not None:
+        for line in comparisons.missing:
+            warn(f"not compared for the rank ranges: {line}")
+    data = dataclasses.replace(data, comparisons=comparisons, extra=extra)
     out = render(data)
     write_docs(config.parent / "docs", out)
     out_dir = Path(out_dir).resolve() if out_dir else config.parent / "build"

@@ -119,6 +119,14 @@ def test_cli_site_build(tmp_path):
     )
     assert proc.returncode == 0, proc.stderr
     assert "site built" in proc.stdout and (out / "index.html").is_file()
+    # no predictions: the rank ranges cannot be narrowed; the build says why, the page says whose
+    warned = "warning: not compared for the rank ranges: model-001: no predictions to compare"
+    assert warned in proc.stderr
+    home = (out / "index.html").read_text(encoding="utf-8")
+    assert "<script>alert" not in home  # the names are data: escaped
+    assert "Rank ranges not narrowed for Model 000 &lt;script&gt;alert(1)&lt;/script&gt;" in home
+    zh_home = (out / "zh" / "index.html").read_text(encoding="utf-8")
+    assert "以下条目的排名区间未能通过配对比较收窄：Model 000 &lt;script&gt;" in zh_home
 
 
 def test_cli_reports_bad_results_without_traceback(tmp_path):

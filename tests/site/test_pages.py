@@ -6,24 +6,27 @@ import gzip
 import json
 import os
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 import yaml
 
 from leaderboard.board.load import load_site_data
+from leaderboard.board.paired import Comparisons
 from leaderboard.board.ranking import unverified_reasons, zh_minus_en
 from leaderboard.board.reported import load_reported
 from leaderboard.core.errors import ResultsError
 from leaderboard.core.schema import ScoreEntry
 from leaderboard.core.types import ABILITIES, LANGS
 from leaderboard.site.build import render
-from leaderboard.site.pages.home import home_page
+from leaderboard.site.pages.home import home_page, ranking_table
 from leaderboard.site.pages.model import model_page
 from leaderboard.site.render import charts
 from leaderboard.site.render.fmt import esc, json_for_script, md_text
 from leaderboard.site.render.page import Context, Output, model_size_and_quant
 from leaderboard.site.render.tables import Cell, Column, Row, Table, render_html, to_csv, to_json
+from leaderboard.stats.ranked import ScoreDifference
 from tests.site_factory import XSS, make_predictions, make_repo, make_results, write_submission
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
@@ -306,6 +309,32 @@ def test_trivial_baselines_sit_in_a_band_never_ranked(tmp_path):
     assert 'id="trivial-baselines"' in method and "Baseline: refuse" in method
 
 
+def test_ranked_entries_without_a_comparison_are_named_under_the_table(tmp_path):
+    """A ranked entry lacking a paired comparison with another ranked one (a data file missing
+    at build time) is named under its table, in both interface languages; fully compared
+    tables, and boards rendered without comparisons, carry no such sentence."""
+    data = load_site_data(make_repo(tmp_path, n_models=3, n=3, predictions=False))
+    ids = [s.id for s in data.submissions]
+    d = ScoreDifference(0.2, (0.1, 0.3), 3)
+    every_pair = {(a, b): d for i, a in enumerate(ids) for b in ids[i + 1 :]}
+    one_pair = {(ids[1], ids[2]): d}  # ids[0] was compared with neither: all three widen
+    by_score = {("zh", "strict", "overall"): every_pair, ("en", "strict", "overall"): one_pair}
+    compared = replace(data, comparisons=Comparisons(by_score, {ids[0]: "en noise left out"}))
+    assert "narrowed" not in ranking_table(compared, "zh", "strict", "").note
+    en = ranking_table(compared, "en", "strict", "")
+    assert en.note.endswith(
+        f" Rank ranges not narrowed for Model 000 {XSS}, Model 001, Model 002: a paired "
+        "comparison with another "
+        "ranked entry was not possible when the site was built (answers or a data file missing; "
+        "the build's output says why), so these ranges may be wider than the answers warrant."
+    )
+    zh = ranking_table(compared, "en", "strict", "", lg="zh").note
+    assert (
+        f"。以下条目的排名区间未能通过配对比较收窄：Model 000 {XSS}、Model 001、Model 002。" in zh
+    )
+    assert "narrowed" not in ranking_table(data, "en", "strict", "").note  # no comparisons run
+
+
 def test_missing_overall_reads_dash_with_the_reason(tmp_path):
     root = make_repo(tmp_path, n_models=1, n=4, predictions=False)
     path = root / "submissions" / "model-000" / "results.json"
@@ -431,8 +460,6 @@ def test_instance_data_parts_keep_every_item_in_order_within_the_budget(data):
 def test_instance_data_shows_the_start_of_a_long_answer_and_judges_the_whole(data):
     """A page holds at most SHOWN_CHARS of an answer or error (a 1 MB answer kept Chromium busy
     for minutes) with the full length beside it; pass/fail is judged on the whole answer."""
-    from dataclasses import replace
-
     from leaderboard.core.types import TestInstance
     from leaderboard.site.pages.instances import SHOWN_CHARS, Group, group_data
 

@@ -150,6 +150,7 @@ def test_compare_all_on_committed_predictions(data_root) -> None:
     none = dataclasses.replace(real, id="no-preds", predictions=())
     cmp = compare_all([real, empty, none], data_root, resamples=200)
     assert cmp.missing == ("no-preds: no predictions to compare",)
+    assert cmp.not_compared == {"no-preds": "no predictions to compare"}
     sig = cmp.significance("zh", "strict", "noise")
     assert sig[(real.id, "zz-empty")] == 1
     d = cmp.by_score[("zh", "strict", "noise")][(real.id, "zz-empty")]

@@ -159,6 +159,7 @@ def ranking_table(data: SiteData, lang: str, mode: str, prefix: str, lg: str = D
         for r in rank_ranges(items, paired)
     ]
     band = sorted(baselines, key=lambda s: (-(_overall_value(s, lang, mode)[0] or -1.0), s.id))
+    note = ui(lg, "ranking.note") + _not_compared_note(data, items, paired, lg)
     ranked = ui(lg, "ranking.ranked" if mode == RANKED_MODE else "ranking.reference")
     return Table(
         id=f"ranking-{lang}-{mode}",
@@ -174,9 +175,34 @@ def ranking_table(data: SiteData, lang: str, mode: str, prefix: str, lg: str = D
         baseline_rows=tuple(
             _ranking_row(s, "baseline", None, lang, mode, parts, prefix, lg) for s in band
         ),
-        note=ui(lg, "ranking.note"),
+        note=note,
         ui=lg,
     )
+
+
+def _not_compared_note(
+    data: SiteData,
+    items: list[tuple[str, float | None]],
+    paired: dict[tuple[str, str], int],
+    lg: str,
+) -> str:
+    """The sentence "Rank ranges not narrowed for X: …" when a ranked entry lacks a paired
+    comparison with another ranked one (answers or a data file missing at build time), else "":
+    without it a wide range that only means "not compared" would read as a close race. Why it
+    was not compared (a local path, often) is in the build's output, not on the page."""
+    if data.comparisons is None:
+        return ""
+    ranked = [k for k, v in items if v is not None]
+    lacking = [
+        a
+        for a in ranked
+        if any(b != a and (a, b) not in paired and (b, a) not in paired for b in ranked)
+    ]
+    if not lacking:
+        return ""
+    names = {s.id: s.results.display_name for s in data.submissions}
+    models = ui(lg, "sep.list").join(names[k] for k in lacking)
+    return ui(lg, "sep.sentence") + ui(lg, "ranking.not_compared", models=models)
 
 
 def _reported_rows(data: SiteData, lg: str = DEFAULT) -> list[Row]:
