@@ -18,7 +18,7 @@ from pathlib import Path
 from leaderboard.board.load import Entry
 from leaderboard.core.errors import DataError
 from leaderboard.core.schema import PredictionRecord
-from leaderboard.core.types import Ability, Lang, Record, TestInstance
+from leaderboard.core.types import ABILITIES, Ability, Lang, Record, TestInstance
 from leaderboard.data.splits import load_split
 from leaderboard.scoring.outcome import ScoredItem, SplitInfo, scored_items
 from leaderboard.stats.ranked import ScoreDifference, ScoreKey, paired_differences
@@ -118,11 +118,11 @@ def compare_all(
 
 
 def _built_on(key: ScoreKey, splits: set[tuple[Lang, Ability]]) -> bool:
-    """Whether a score draws on one of these splits: the split's own ability score, its
-    language's overall and the combined overall. Such a comparison would be made without that
-    split (an overall over the abilities or languages left) and must not narrow a rank range
-    whose score covers it."""
+    """Whether a score draws on one of these splits: the split's own score and, for the four
+    RGB abilities (not the probes), its language's overall and the combined overall. Such a
+    comparison would be made without that split (an overall over the abilities or languages
+    left) and must not narrow a rank range whose score covers it."""
     lang, _mode, ability = key
     if ability == "overall":
-        return any(lang in ("all", split_lang) for split_lang, _ in splits)
+        return any(lang in ("all", sl) for sl, sa in splits if sa in ABILITIES)
     return (lang, ability) in splits

@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 from leaderboard.board.load import load_entry
-from leaderboard.board.paired import compare_all
+from leaderboard.board.paired import _built_on, compare_all
 
 SMOL = Path(__file__).resolve().parents[2] / "submissions" / "smollm2-135m-instruct"
 
@@ -33,3 +33,18 @@ def test_a_missing_data_file_leaves_out_only_the_scores_built_on_it(data_root, t
     assert "zh " not in why
     assert set(cmp.not_compared) == {real.id, "zz-empty"}
     assert cmp.missing[0].startswith(f"{real.id}: en ")
+
+
+def test_a_left_out_split_drops_the_overall_only_when_it_is_one_of_the_four_abilities() -> None:
+    """en integration missing: en integration, en overall and the combined overall go; a probe's
+    file missing (en chain) costs only that probe's own score."""
+    gone = {("en", "integration")}
+    assert _built_on(("en", "strict", "integration"), gone)
+    assert _built_on(("en", "rgb", "overall"), gone)
+    assert _built_on(("all", "strict", "overall"), gone)
+    assert not _built_on(("zh", "strict", "overall"), gone)
+    assert not _built_on(("en", "strict", "noise"), gone)
+    probe = {("en", "chain")}
+    assert _built_on(("en", "strict", "chain"), probe)
+    assert not _built_on(("en", "strict", "overall"), probe)
+    assert not _built_on(("all", "strict", "overall"), probe)
