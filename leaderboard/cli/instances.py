@@ -16,16 +16,31 @@ from leaderboard.data.manifest import data_root
 from leaderboard.protocol.prompts import build_request, messages_as_dicts
 from leaderboard.run.plan import split_instances
 
+_PROBE_PASSAGES = {
+    "chain": "its passages are ranked by BM25",
+    "replacement": "its passages are of unrelated questions",
+    "closedbook": "it shows no passage",
+    "closedbook_fact": "it shows no passage",
+}
+
 
 def instances_cmd(
     lang: Literal["zh", "en"] = typer.Option(..., "--lang", help="Language."),
     ability: Literal[
-        "noise", "rejection", "integration", "counterfactual", "chain", "replacement"
+        "noise",
+        "rejection",
+        "integration",
+        "counterfactual",
+        "chain",
+        "replacement",
+        "closedbook",
+        "closedbook_fact",
     ] = typer.Option(
         ...,
         "--ability",
         help="RGB ability, or a probe (chain: BM25 top passages of the question's own pool; "
-        "replacement: passages of unrelated questions), built as the runner builds them.",
+        "replacement: passages of unrelated questions; closedbook, closedbook_fact: the noise or "
+        "counterfactual file's questions with no passage), built as the runner builds them.",
     ),
     noise_rate: list[float] | None = typer.Option(
         None,
@@ -56,8 +71,8 @@ def instances_cmd(
     (for a probe also where each passage comes from)."""
     if ability in PROBES and noise_rate:
         raise ConfigError(
-            f"--noise-rate: the {ability} probe has no noise rate (its passages are "
-            f"{'ranked by BM25' if ability == 'chain' else 'of unrelated questions'}); drop it"
+            f"--noise-rate: the {ability} probe has no noise rate ({_PROBE_PASSAGES[ability]}); "
+            "drop it"
         )
     protocol = DEFAULT_NOISE_RATES.get(ability, (0.0,))
     off = [r for r in noise_rate or () if r not in protocol]

@@ -65,7 +65,7 @@ def run(
         None,
         "--abilities",
         help="Comma list of noise,rejection,integration,counterfactual and the probes "
-        "chain,replacement.",
+        "chain,replacement,closedbook,closedbook_fact.",
     ),
     noise_rates: str | None = typer.Option(
         None, "--noise-rates", help="'0,0.4' (noise+integration) or 'noise=0,0.4;integration=0'."

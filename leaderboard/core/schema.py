@@ -54,6 +54,9 @@ class PredictionRecord(_Strict):
     repaired_by: str | None = None
     # a `system` submission: the ids (from `corpus export`) of the passages the system used
     passage_ids: list[str] | None = None
+    # mean natural-log probability of the generated tokens (core.types.Completion.mean_logprob);
+    # optional: predictions written before it was recorded stay valid without it
+    mean_logprob: float | None = Field(default=None, le=0.0)
 
 
 class CellMetrics(_Strict):

@@ -11,16 +11,29 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 Lang = Literal["en", "zh"]
-# The four RGB abilities, plus the probes of issue 15 (chain: retrieve-then-generate over the
-# question's own pool; replacement: passages of unrelated questions). Probes are selected, run,
-# stored and scored like abilities but never enter the RGB ability or overall scores.
-Ability = Literal["noise", "rejection", "integration", "counterfactual", "chain", "replacement"]
+# The four RGB abilities, plus the probes (chain: retrieve-then-generate over the question's own
+# pool; replacement: passages of unrelated questions; closedbook / closedbook_fact: the questions
+# of the noise / counterfactual file asked with no passage, what the model knows by itself).
+# Probes are selected, run, stored and scored like abilities but never enter the RGB ability or
+# overall scores.
+Ability = Literal[
+    "noise",
+    "rejection",
+    "integration",
+    "counterfactual",
+    "chain",
+    "replacement",
+    "closedbook",
+    "closedbook_fact",
+]
 Mode = Literal["rgb", "strict"]
 Role = Literal["system", "user", "assistant"]
 
 LANGS: tuple[Lang, ...] = ("zh", "en")
 ABILITIES: tuple[Ability, ...] = ("noise", "rejection", "integration", "counterfactual")
-PROBES: tuple[Ability, ...] = ("chain", "replacement")
+PROBES: tuple[Ability, ...] = ("chain", "replacement", "closedbook", "closedbook_fact")
+# the probes whose instances carry no passage (the model answers from what it knows)
+CLOSED_BOOK: tuple[Ability, ...] = ("closedbook", "closedbook_fact")
 MODES: tuple[Mode, ...] = ("rgb", "strict")
 
 # The RGB protocol: which noise rates each ability is evaluated at (paper, Section 4).
@@ -123,6 +136,10 @@ class Completion:
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
     latency_s: float | None = None
+    # the mean natural-log probability of the answer's generated tokens (the end-of-generation
+    # token included when it ended the answer; the prompt never): the model's own confidence,
+    # for risk-coverage. None where the engine does not give it.
+    mean_logprob: float | None = None
     extra: dict[str, object] = field(default_factory=dict, compare=False, hash=False)
 
 

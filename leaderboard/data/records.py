@@ -30,7 +30,9 @@ def kind_for_name(name: str) -> RecordKind:
 
 
 def kind_for_ability(ability: str) -> RecordKind:
-    return {"integration": "int", "counterfactual": "fact"}.get(ability, "plain")
+    return {"integration": "int", "counterfactual": "fact", "closedbook_fact": "fact"}.get(
+        ability, "plain"
+    )
 
 
 class _Bad(Exception):

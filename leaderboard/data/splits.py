@@ -34,8 +34,11 @@ ROLE_OF_ABILITY: dict[str, str] = {
     # the probes ask the noise split's questions (one question per record, answers in passages)
     "chain": "noise_rejection",
     "replacement": "noise_rejection",
+    # the closed-book probes ask a file's questions with no passage
+    "closedbook": "noise_rejection",
+    "closedbook_fact": "counterfactual",
 }
-_NOISE_FILE = ("noise", "rejection", "chain", "replacement")
+_NOISE_FILE = ("noise", "rejection", "chain", "replacement", "closedbook")
 
 
 @dataclass(frozen=True)
@@ -67,7 +70,7 @@ def split_file_name(lang: Lang, ability: Ability, variant: Variant = "refine") -
         raise DataError(f"unknown variant {variant!r}: use 'refine' or 'original'")
     if ability == "integration":
         return f"{lang}_int.json"
-    if ability == "counterfactual":
+    if ability in ("counterfactual", "closedbook_fact"):
         return f"{lang}_fact.json"
     return f"{lang}_refine.json" if variant == "refine" else f"{lang}.json"
 

@@ -9,6 +9,14 @@ passages.
   donor question, chosen by a private RNG seeded with (seed, language, record id) and never holding
   the question's own answer; each passage's origin is recorded in `TestInstance.sources`. Accuracy
   here is answering from memory.
+- closedbook / closedbook_fact: the questions of the noise file / the counterfactual file with no
+  passage at all, what the model answers from its own knowledge. The prompt is RGB's instruction
+  with the document block left empty and no system prompt, exactly what the reference code sends
+  for an instance without passages (`protocol.prompts.build_request`). RGB's system prompt is left
+  out on purpose: it tells the model to refuse when the documents lack the answer, so with an
+  empty document block an obedient model would refuse everything and the probe would measure
+  instruction following instead of knowledge. closedbook_fact carries the planted fake answer
+  (`fakeanswer`) so its answers are matched exactly as the counterfactual ones are.
 - for a `system` submission (a whole RAG pipeline) the chain instance carries no passages: the
   system gets only the question and the language and retrieves for itself.
 
@@ -22,7 +30,15 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from leaderboard.core.errors import ConfigError
-from leaderboard.core.types import PROBES, Ability, Answer, Lang, Record, TestInstance
+from leaderboard.core.types import (
+    CLOSED_BOOK,
+    PROBES,
+    Ability,
+    Answer,
+    Lang,
+    Record,
+    TestInstance,
+)
 from leaderboard.data.splits import SplitSource, Variant, load_split
 
 REPLACEMENT_SEED = 2333
@@ -32,6 +48,11 @@ REPLACEMENT_RULE = (
     "one positive passage from each of {k} other questions of the same data file, donors and "
     "passages drawn by random.Random('{seed}:<lang>:<record id>'), skipping passages that hold "
     "an alternative of the question's own answer"
+)
+
+CLOSED_BOOK_RULE = (
+    "the question with no passage: RGB's instruction with an empty document block and no system "
+    "prompt, as the reference code sends an instance without passages"
 )
 
 
@@ -68,7 +89,9 @@ def supported(docs: Sequence[str], answer: Answer) -> bool:
     return all(any(a and a in d for a in alts for d in low) for alts in _alternatives(answer))
 
 
-def _instance(record: Record, lang: Lang, ability: Ability, docs, sources) -> TestInstance:
+def _instance(
+    record: Record, lang: Lang, ability: Ability, docs, sources, fakeanswer: Answer = ()
+) -> TestInstance:
     return TestInstance(
         lang=lang,
         ability=ability,
@@ -77,8 +100,14 @@ def _instance(record: Record, lang: Lang, ability: Ability, docs, sources) -> Te
         query=record.query,
         answer=record.answer,
         docs=tuple(docs),
+        fakeanswer=fakeanswer,
         sources=tuple(sources),
     )
+
+
+def closed_book_instance(record: Record, lang: Lang, probe: Ability) -> TestInstance:
+    """The question alone: no passage, so the answer can only come from the model's memory."""
+    return _instance(record, lang, probe, (), (), record.fakeanswer)
 
 
 def chain_instance(record: Record, lang: Lang, rank: Rank | None, k: int) -> TestInstance:
@@ -140,6 +169,8 @@ def build_probe_instances(
         raise ConfigError(f"--limit {limit} is invalid: use a positive number of records")
     source, records = load_split(root, lang, probe, variant, allow_partial)
     chosen = records if limit is None else records[:limit]
+    if probe in CLOSED_BOOK:
+        return source, [closed_book_instance(r, lang, probe) for r in chosen]
     if probe == "chain":
         return source, [chain_instance(r, lang, rank, passage_num) for r in chosen]
     name = source.name

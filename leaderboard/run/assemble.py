@@ -14,6 +14,7 @@ from leaderboard.backends.base import Backend, description_dict
 from leaderboard.backends.environment import device_name
 from leaderboard.core.schema import CellMetrics, PredictionRecord, Provenance, Results
 from leaderboard.core.submission import Submission
+from leaderboard.core.types import PROBES
 from leaderboard.core.versions import versions
 from leaderboard.data.records import kind_for_ability, load_records
 from leaderboard.protocol.corpus import corpus_from_records
@@ -134,7 +135,7 @@ def _invocation_extra(stats: GenStats, wall_s: float) -> dict[str, object]:
 
 def _probes_extra(sub: Submission, plan: Plan) -> dict[str, object]:
     """How the probe instances were built, when the results hold any."""
-    langs = sorted({s.lang for s in plan.splits if s.ability in ("chain", "replacement")})
+    langs = sorted({s.lang for s in plan.splits if s.ability in PROBES})
     if not langs:
         return {}
     system = sub.backend == "system"

@@ -58,6 +58,7 @@ def make_record(
         created=prov.now_iso(),
         trimmed_incomplete_char=bool(c.extra.get(TRIM_FIELD, False)),
         passage_ids=_ids(c),
+        mean_logprob=c.mean_logprob,
     )
 
 

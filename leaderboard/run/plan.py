@@ -17,6 +17,7 @@ from leaderboard.core.schema import PredictionRecord
 from leaderboard.core.submission import Submission
 from leaderboard.core.types import (
     ABILITIES,
+    CLOSED_BOOK,
     DEFAULT_NOISE_RATES,
     LANGS,
     PROBES,
@@ -159,6 +160,11 @@ def _plan_split(
 ) -> None:
     """Add one split to the plan, or record it as skipped when its data file is absent and
     partial data is allowed."""
+    if sub.backend == "system" and ability in CLOSED_BOOK:
+        raise ConfigError(
+            f"{sub.source_path or sub.id}: --abilities {ability}: a system retrieves for itself, "
+            "so it has no closed-book answer; the closed-book probes are for models"
+        )
     try:
         source, instances = split_instances(
             root,

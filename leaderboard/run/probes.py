@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from leaderboard.core.types import Lang
-from leaderboard.protocol.probes import REPLACEMENT_RULE, REPLACEMENT_SEED, Rank
+from leaderboard.protocol.probes import CLOSED_BOOK_RULE, REPLACEMENT_RULE, REPLACEMENT_SEED, Rank
 from leaderboard.retrieval.bm25 import BM25Retriever
 
 CHAIN_RETRIEVER = "bm25"
@@ -56,4 +56,6 @@ def probes_provenance(langs: Sequence[Lang], passage_num: int, system: bool) -> 
             "seed": REPLACEMENT_SEED,
             "rule": REPLACEMENT_RULE.format(k=passage_num, seed=REPLACEMENT_SEED),
         },
+        "closedbook": {"rule": CLOSED_BOOK_RULE, "questions": "the noise file's"},
+        "closedbook_fact": {"rule": CLOSED_BOOK_RULE, "questions": "the counterfactual file's"},
     }

@@ -90,3 +90,53 @@ def test_probe_instances_do_not_depend_on_limit(data_root: Path) -> None:
     assert len({prompt_sha256(build_request(i)) for i in more}) == 6
     with pytest.raises(ConfigError, match="not a probe"):
         build_probe_instances(data_root, "zh", "noise", rank=None)
+
+
+# ------------------------------------------------------------------------------- closed book
+
+
+def _passages(record) -> list[str]:
+    out = [p for p in record.negative] + list(record.positive_wrong)
+    for p in record.positive:
+        out.extend([p] if isinstance(p, str) else list(p))
+    return out
+
+
+@pytest.mark.parametrize(
+    ("lang", "probe"),
+    [("zh", "closedbook"), ("zh", "closedbook_fact"), ("en", "closedbook_fact")],
+)
+def test_closed_book_prompt_holds_no_passage_of_its_question(
+    data_root: Path, lang: str, probe: str
+) -> None:
+    """Every closed-book prompt is checked against the hash of every passage of its question:
+    no passage is shown, and no passage's text (nor any 40-character slice of it) is inside
+    the messages."""
+    from leaderboard.protocol.prompts import passage_sha256
+
+    _, records = load_split(data_root, lang, probe)
+    by_id = {r.id: r for r in records}
+    _, instances = build_probe_instances(data_root, lang, probe, rank=None)
+    assert len(instances) == len(records)
+    for inst in instances:
+        request = build_request(inst)
+        text = "\n".join(m.content for m in request.messages)
+        assert inst.docs == () and request.passages == ()
+        assert [m.role for m in request.messages] == ["user"]  # no RGB system prompt
+        assert inst.query in text
+        hashes = {passage_sha256(p) for p in _passages(by_id[inst.id])}
+        assert hashes, inst.key
+        assert not any(passage_sha256(m.content) in hashes for m in request.messages)
+        for p in _passages(by_id[inst.id]):
+            probe_text = p.strip()[:40]
+            assert len(probe_text) < 10 or probe_text not in text, inst.key
+    if probe == "closedbook_fact":
+        assert all(inst.fakeanswer == by_id[inst.id].fakeanswer for inst in instances)
+
+
+def test_closed_book_keys_differ_from_the_abilities_of_the_same_question(data_root: Path) -> None:
+    _, book = build_probe_instances(data_root, "zh", "closedbook", rank=None, limit=3)
+    _, fact = build_probe_instances(data_root, "zh", "closedbook_fact", rank=None, limit=3)
+    keys = [i.key for i in book + fact]
+    assert len(set(keys)) == len(keys)
+    assert keys[0] == "zh/closedbook/0.0/0" and keys[3] == "zh/closedbook_fact/0.0/0"

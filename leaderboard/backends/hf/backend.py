@@ -259,11 +259,13 @@ class HFBackend:
             input_ids=input_ids.to(device),
             attention_mask=mask.to(device),
             generation_config=self._hf_config(config),
+            output_logits=True,
+            return_dict_in_generate=True,
         )
         elapsed = time.perf_counter() - t0
-        generated = out[:, width:].tolist()
+        generated = out.sequences[:, width:].tolist()
         completions = []
-        for prompt, row in zip(batch, generated, strict=True):
+        for i, (prompt, row) in enumerate(zip(batch, generated, strict=True)):
             n = next((k + 1 for k, tok in enumerate(row) if tok in self.eos_ids), len(row))
             decoded = self.tokenizer.decode(row[:n], skip_special_tokens=True).strip()
             text, trimmed = drop_incomplete_tail(decoded)
@@ -276,6 +278,7 @@ class HFBackend:
                     prompt_tokens=len(prompt.ids),
                     completion_tokens=n,
                     latency_s=elapsed / len(batch),
+                    mean_logprob=_mean_logprob(out.logits, i, row[:n]),
                     extra=extra | {"batch_size": len(batch)},
                 )
             )
@@ -315,3 +318,16 @@ class HFBackend:
             },
             order=_ORDER,
         )
+
+
+def _mean_logprob(logits: Sequence[torch.Tensor], row: int, tokens: Sequence[int]) -> float | None:
+    """Mean log-probability of one row's generated tokens under the model's raw (unprocessed)
+    next-token distribution at each step: `logits[k][row]` scored `tokens[k]`. Padding steps
+    after the row finished are not counted; the prompt never is."""
+    if not tokens:
+        return None
+    total = 0.0
+    for k, tok in enumerate(tokens):
+        step = logits[k][row].float()
+        total += float(step[tok] - torch.logsumexp(step, dim=-1))
+    return total / len(tokens)
