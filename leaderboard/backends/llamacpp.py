@@ -21,6 +21,7 @@ order): they are recorded in the provenance, not in the fingerprint.
 from __future__ import annotations
 
 import os
+import sys
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
@@ -34,7 +35,7 @@ from leaderboard.backends.hf.prompts import PromptEncoder, PromptTooLong, Templa
 from leaderboard.core.errors import ConfigError
 from leaderboard.core.settings import LlamaCppSettings
 from leaderboard.core.text import TRIM_FIELD, drop_incomplete_tail
-from leaderboard.core.types import ChatRequest, Completion, GenerationConfig
+from leaderboard.core.types import ChatMessage, ChatRequest, Completion, GenerationConfig
 
 if TYPE_CHECKING:
     from leaderboard.core.submission import Submission
@@ -127,16 +128,53 @@ class LlamaCppCounters:
     truncated_prompts: int = 0
 
 
-@dataclass(frozen=True)
-class _Loaded:
-    llama: Any
-    metadata: dict[str, str]
-
-
 def _special_token(llama: Any, token_id: int) -> str:
     if token_id < 0:
         return ""
     return llama.detokenize([token_id], special=True).decode("utf-8", errors="replace")
+
+
+CHECK_REQUEST = ChatRequest(
+    (
+        ChatMessage("system", "You are a helpful assistant."),
+        ChatMessage("user", "What is the capital of France?"),
+    )
+)
+CHECK_TOKENS = 8
+
+
+def _greedy_after(llama: Any, ids: list[int], one_by_one: bool) -> list[int]:
+    """CHECK_TOKENS greedy tokens (argmax of the last logits) after evaluating `ids` in one
+    batch or one token at a time, from an empty KV cache."""
+    import numpy as np
+
+    llama_cpp = sys.modules["llama_cpp"]
+    llama.reset()
+    for chunk in ([t] for t in ids) if one_by_one else [ids]:
+        llama.eval(chunk)
+    out: list[int] = []
+    for _ in range(CHECK_TOKENS):
+        ptr = llama_cpp.llama_get_logits_ith(llama._ctx.ctx, -1)
+        token = int(np.argmax(np.ctypeslib.as_array(ptr, shape=(llama.n_vocab(),))))
+        out.append(token)
+        if llama_cpp.llama_vocab_is_eog(llama._model.vocab, token):
+            break
+        llama.eval([token])
+    llama.reset()
+    return out
+
+
+def _batched_vs_single(llama: Any, ids: list[int]) -> str | None:
+    """None when both prefills lead to the same greedy tokens, else what each produced."""
+    batched = _greedy_after(llama, ids, one_by_one=False)
+    single = _greedy_after(llama, ids, one_by_one=True)
+    if batched == single:
+        return None
+
+    def text(tokens: list[int]) -> str:
+        return llama.detokenize(tokens).decode("utf-8", errors="replace")
+
+    return f"batched {text(batched)!r}, one token at a time {text(single)!r}"
 
 
 class LlamaCppBackend:
@@ -166,35 +204,17 @@ class LlamaCppBackend:
         self.threads = self.settings.n_threads or default_threads()
         self.stats = LlamaCppCounters()
         self.n_ctx = self._context_size(model_path, max_input_tokens, max_new_tokens)
+        self._llama_cpp = llama_cpp
+        self.flash_attn = self.settings.flash_attn is True
         t0 = time.perf_counter()
-        self.llama = llama_cpp.Llama(
-            model_path=model_path,
-            n_ctx=self.n_ctx,
-            n_batch=min(self.settings.n_batch, self.n_ctx),
-            n_threads=self.threads,
-            n_threads_batch=self.threads,
-            n_gpu_layers=self.settings.n_gpu_layers,
-            use_mmap=self.settings.use_mmap,
-            logits_all=False,
-            verbose=False,
-        )
+        self.llama = self._load(model_path)
         self.load_s = time.perf_counter() - t0
         self.metadata = dict(self.llama.metadata)
-        self._llama_cpp = llama_cpp
         self.template = self._pick_template(chat_template, chat_template_text)
-        template_obj = (
-            JinjaChatTemplate(
-                self.template.text,
-                _special_token(self.llama, self.llama.token_bos()),
-                _special_token(self.llama, self.llama.token_eos()),
-            )
-            if self.template.text is not None
-            else None
-        )
-        self.tokenizer = LlamaTokenizer(self.llama, template_obj)
-        self.prompts = PromptEncoder(
-            self.tokenizer, self.template, system_prompt, max_input_tokens, truncation
-        )
+        self._setup_prompts(system_prompt, max_input_tokens, truncation)
+        self.prefill_check = "not run"
+        if self.settings.prefill_check:
+            self._check_prefill(model_path)
 
     @classmethod
     def from_submission(cls, sub: Submission) -> LlamaCppBackend:
@@ -230,6 +250,76 @@ class LlamaCppBackend:
         if max_input_tokens is not None:
             return max_input_tokens + max_new_tokens
         return 0  # llama.cpp reads n_ctx_train from the file
+
+    def _load(self, model_path: str) -> Any:
+        return self._llama_cpp.Llama(
+            model_path=model_path,
+            n_ctx=self.n_ctx,
+            n_batch=min(self.settings.n_batch, self.n_ctx),
+            n_threads=self.threads,
+            n_threads_batch=self.threads,
+            n_gpu_layers=self.settings.n_gpu_layers,
+            use_mmap=self.settings.use_mmap,
+            flash_attn=self.flash_attn,
+            logits_all=False,
+            verbose=False,
+        )
+
+    def _setup_prompts(
+        self,
+        system_prompt: Literal["system", "merge", "none"],
+        max_input_tokens: int | None,
+        truncation: Literal["error", "left_docs"],
+    ) -> None:
+        template_obj = (
+            JinjaChatTemplate(
+                self.template.text,
+                _special_token(self.llama, self.llama.token_bos()),
+                _special_token(self.llama, self.llama.token_eos()),
+            )
+            if self.template.text is not None
+            else None
+        )
+        self.tokenizer = LlamaTokenizer(self.llama, template_obj)
+        self.prompts = PromptEncoder(
+            self.tokenizer, self.template, system_prompt, max_input_tokens, truncation
+        )
+
+    def _check_prefill(self, model_path: str) -> None:
+        """Batched prompt evaluation must answer as one-token-at-a-time evaluation does.
+
+        Measured: llama-cpp-python 0.3.36 built for AVX2 without AVX-512, llamafile's matrix
+        kernels on, SmolLM2's Q4_1 GGUF answers "La femme de France, le Grand Croix, ..." to
+        "What is the capital of France?" after a batched prefill and "The capital of France is
+        Paris." after a one-token prefill; with flash attention both paths agree exactly (the
+        attention products no longer go through those kernels), and the Qwen2.5 GGUFs agree
+        either way. So the check greedy-decodes a fixed prompt both ways; on disagreement
+        (flash_attn auto) it reloads with flash attention and checks again, and a build that
+        still disagrees is refused in one line instead of producing wrong answers."""
+        first = _batched_vs_single(self.llama, self.prompts.encode(CHECK_REQUEST)[0])
+        if first is None:
+            self.prefill_check = "agreed"
+            return
+        if self.settings.flash_attn == "auto":
+            self.flash_attn = True
+            self.llama = self._load(model_path)
+            self._setup_prompts(
+                self.prompts.system_prompt, self.prompts.max_input_tokens, self.prompts.truncation
+            )
+            if _batched_vs_single(self.llama, self.prompts.encode(CHECK_REQUEST)[0]) is None:
+                self.prefill_check = f"disagreed ({first}); agreed with flash attention on"
+                print(
+                    f"note: {self.gguf_file}: this llama.cpp build evaluates batched prompts "
+                    f"differently from one token at a time ({first}); using flash attention, "
+                    "which agrees",
+                    file=sys.stderr,
+                )
+                return
+        raise ConfigError(
+            f"{self.gguf_file}: this llama.cpp build answers differently after a batched prompt "
+            f"evaluation than after a one-token-at-a-time one ({first}); set llamacpp.flash_attn "
+            "to auto, or rebuild llama-cpp-python with -DGGML_LLAMAFILE=OFF"
+        )
 
     def _pick_template(self, setting: str, text: str | None) -> Template:
         if setting == "none":
@@ -270,7 +360,7 @@ class LlamaCppBackend:
             )
         self.stats.truncated_prompts += bool(cut)
         try:
-            generated, prompt_s, decode_s = self._decode(ids, config)
+            generated, prompt_s, decode_s, mean_logprob = self._decode(ids, config)
         except Exception as exc:  # an engine error is this request's error, not the run's
             return Completion("", error=f"{type(exc).__name__}: {exc}", prompt_tokens=len(ids))
         raw = self.llama.detokenize(generated, special=False)
@@ -287,12 +377,17 @@ class LlamaCppBackend:
             prompt_tokens=len(ids),
             completion_tokens=len(generated),
             latency_s=prompt_s + decode_s,
+            mean_logprob=mean_logprob,
             extra=extra | {"batch_size": 1},
         )
 
-    def _decode(self, ids: list[int], config: GenerationConfig) -> tuple[list[int], float, float]:
+    def _decode(
+        self, ids: list[int], config: GenerationConfig
+    ) -> tuple[list[int], float, float, float | None]:
         """Greedy (or seeded sampling) from an empty KV cache; the generated ids include the
-        end-of-generation token when one ended the answer (as the hf backend counts them)."""
+        end-of-generation token when one ended the answer (as the hf backend counts them), and
+        so does the mean log-probability (of the raw next-token distribution each token was
+        picked from; the prompt's tokens never count)."""
         llama = self.llama
         llama.reset()
         if not config.greedy:
@@ -303,22 +398,34 @@ class LlamaCppBackend:
             else {"temp": config.temperature, "top_k": 0, "top_p": config.top_p, "min_p": 0.0}
         )
         out: list[int] = []
+        logprob_sum = 0.0
         t0 = time.perf_counter()
         t_first: float | None = None
         vocab = llama._model.vocab
         for token in llama.generate(ids, reset=True, repeat_penalty=1.0, **sampling):
             if t_first is None:
                 t_first = time.perf_counter()
-            if self._llama_cpp.llama_vocab_is_eog(vocab, token):
-                out.append(token)
-                break
+            logprob_sum += self._last_logprob(token)
             out.append(token)
+            if self._llama_cpp.llama_vocab_is_eog(vocab, token):
+                break
             if len(out) >= config.max_new_tokens:
                 break
         end = time.perf_counter()
         t_first = t_first or end
+        mean = logprob_sum / len(out) if out else None
         # the detokenized answer leaves out the end-of-generation token (special=False)
-        return out, t_first - t0, end - t_first
+        return out, t_first - t0, end - t_first, mean
+
+    def _last_logprob(self, token: int) -> float:
+        """log p(token) under the logits of the last evaluated position: the distribution the
+        token was just sampled from (llama.cpp keeps the logits of each batch's last token)."""
+        import numpy as np
+
+        ptr = self._llama_cpp.llama_get_logits_ith(self.llama._ctx.ctx, -1)
+        logits = np.ctypeslib.as_array(ptr, shape=(self.llama.n_vocab(),)).astype(np.float64)
+        top = logits.max()
+        return float(logits[token] - top - np.log(np.exp(logits - top).sum()))
 
     # ------------------------------------------------------------------ provenance
 
@@ -349,6 +456,8 @@ class LlamaCppBackend:
                 **self.settings.describe(),
                 "n_ctx_used": self.llama.n_ctx(),
                 "n_threads_used": self.threads,
+                "flash_attn_used": self.flash_attn,
+                "prefill_check": self.prefill_check,
                 "library_version": getattr(llama_cpp, "__version__", None),
                 "system_info": system_info.decode("utf-8", "replace")
                 if isinstance(system_info, bytes)

@@ -244,6 +244,19 @@ class LlamaCppSettings(StrictModel):
         0, ge=-1, description="Layers offloaded to the GPU (-1: all; needs a CUDA build)."
     )
     use_mmap: bool = Field(True, description="Map the weights instead of reading them.")
+    flash_attn: bool | Literal["auto"] = Field(
+        "auto",
+        description="Attention through llama.cpp's flash-attention kernel. auto: off, unless the "
+        "load-time check finds this build's batched prompt evaluation disagreeing with "
+        "one-token-at-a-time evaluation for this model (seen: llamafile's matrix kernels on "
+        "AVX2-only CPUs with SmolLM2's Q4_1 GGUF), then on, and said in one line.",
+        examples=["auto", True],
+    )
+    prefill_check: bool = Field(
+        True,
+        description="At load, greedy-decode a fixed prompt after a batched and after a "
+        "one-token-at-a-time prompt evaluation and compare (a few seconds).",
+    )
 
     def describe(self) -> dict[str, object]:
         return self.model_dump()

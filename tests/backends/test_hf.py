@@ -270,3 +270,27 @@ def test_smollm2_stopping_inside_a_character_drops_it(
     (c,) = backend.generate([item.request], sub.generation.to_config())
     assert c.text == recorded.prediction and "\ufffd" not in c.text[-1:]
     assert c.extra["trimmed_incomplete_char"] is True and c.completion_tokens == 64
+
+
+def test_mean_logprob_is_over_the_answer_tokens_only(tiny_backend: HFBackend) -> None:
+    """The recorded confidence equals a teacher-forced recomputation over the generated tokens
+    (the prompt's tokens excluded), and a longer prompt does not enter it."""
+    request = rgb_like(3, "Question 3?")
+    (c,) = tiny_backend.generate([request], GenerationConfig(max_new_tokens=6))
+    assert c.mean_logprob is not None and c.mean_logprob <= 0.0
+    ids, _ = tiny_backend.encode(request)
+    out = tiny_backend.model.generate(
+        input_ids=torch.tensor([ids]),
+        attention_mask=torch.ones(1, len(ids), dtype=torch.long),
+        generation_config=tiny_backend._hf_config(GenerationConfig(max_new_tokens=6)),
+    )[0, len(ids) :].tolist()
+    n = next((k + 1 for k, t in enumerate(out) if t in tiny_backend.eos_ids), len(out))
+    with torch.inference_mode():
+        logits = tiny_backend.model(torch.tensor([ids + out[:n]])).logits[0].float()
+    logp = torch.log_softmax(logits, dim=-1)
+    expected = sum(float(logp[len(ids) - 1 + k, t]) for k, t in enumerate(out[:n])) / n
+    assert c.mean_logprob == pytest.approx(expected, abs=1e-4)
+    # batched (left-padded) generation records the same confidence as one at a time
+    batched = tiny_backend.generate([request, rgb_like(9, "Question 9?")], GEN)
+    single = tiny_backend.generate([request], GEN)
+    assert batched[0].mean_logprob == pytest.approx(single[0].mean_logprob, abs=1e-4)

@@ -162,3 +162,36 @@ def test_a_run_through_the_runner(
     results = (folder / "results.json").read_text(encoding="utf-8")
     assert '"backend": "llamacpp"' in results and '"n_threads_used": 2' in results
     shutil.rmtree(folder)
+
+
+def test_mean_logprob_is_over_the_answer_tokens_only(
+    backend: LlamaCppBackend, smollm2: tuple[Path, str]
+) -> None:
+    """The recorded confidence equals a teacher-forced recomputation: one evaluation of prompt +
+    generated tokens in a context that keeps every position's logits, the log-softmax read at
+    the answer's positions only (the end-of-turn token included, the prompt excluded)."""
+    import llama_cpp
+    import numpy as np
+
+    request = QUESTIONS[1]
+    ids, _ = backend.encode(request)
+    generated, _, _, mean = backend._decode(ids, GenerationConfig(max_new_tokens=12))
+    (c,) = backend.generate([request], GenerationConfig(max_new_tokens=12))
+    assert c.mean_logprob == pytest.approx(mean) and mean is not None and mean < 0.0
+    assert c.completion_tokens == len(generated)
+    full = llama_cpp.Llama(
+        model_path=str(smollm2[0] / smollm2[1]),
+        n_ctx=512,
+        n_batch=1,  # one position at a time: the reference evaluation, no batched kernel
+        logits_all=True,
+        flash_attn=backend.flash_attn,
+        verbose=False,
+    )
+    full.eval(ids + generated)
+    scores = np.asarray(full.scores[: len(ids) + len(generated)], dtype=np.float64)
+    picked = []
+    for k, tok in enumerate(generated):
+        row = scores[len(ids) - 1 + k]
+        top = row.max()
+        picked.append(row[tok] - top - np.log(np.exp(row - top).sum()))
+    assert mean == pytest.approx(float(np.mean(picked)), abs=0.05)
