@@ -296,7 +296,13 @@ class LlamaCppBackend:
         either way. So the check greedy-decodes a fixed prompt both ways; on disagreement
         (flash_attn auto) it reloads with flash attention and checks again, and a build that
         still disagrees is refused in one line instead of producing wrong answers."""
-        first = _batched_vs_single(self.llama, self.prompts.encode(CHECK_REQUEST)[0])
+        ids = self._check_ids()
+        if len(ids) + CHECK_TOKENS > self.llama.n_ctx():
+            self.prefill_check = (
+                f"skipped: the check prompt does not fit a {self.n_ctx}-token context"
+            )
+            return
+        first = _batched_vs_single(self.llama, ids)
         if first is None:
             self.prefill_check = "agreed"
             return
@@ -306,7 +312,7 @@ class LlamaCppBackend:
             self._setup_prompts(
                 self.prompts.system_prompt, self.prompts.max_input_tokens, self.prompts.truncation
             )
-            if _batched_vs_single(self.llama, self.prompts.encode(CHECK_REQUEST)[0]) is None:
+            if _batched_vs_single(self.llama, self._check_ids()) is None:
                 self.prefill_check = f"disagreed ({first}); agreed with flash attention on"
                 print(
                     f"note: {self.gguf_file}: this llama.cpp build evaluates batched prompts "
@@ -320,6 +326,13 @@ class LlamaCppBackend:
             f"evaluation than after a one-token-at-a-time one ({first}); set llamacpp.flash_attn "
             "to auto, or rebuild llama-cpp-python with -DGGML_LLAMAFILE=OFF"
         )
+
+    def _check_ids(self) -> list[int]:
+        """The check prompt as this model's template renders it, whatever the prompt limit."""
+        encoder = PromptEncoder(
+            self.tokenizer, self.template, self.prompts.system_prompt, None, "error"
+        )
+        return encoder.encode(CHECK_REQUEST)[0]
 
     def _pick_template(self, setting: str, text: str | None) -> Template:
         if setting == "none":

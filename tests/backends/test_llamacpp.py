@@ -12,6 +12,7 @@ import pytest
 
 from leaderboard.backends.base import DESCRIBE_KEYS
 from leaderboard.backends.registry import load_backend
+from leaderboard.core.errors import ConfigError
 from leaderboard.core.submission import Submission, load_submission
 from leaderboard.core.types import ChatMessage, ChatRequest, Completion, GenerationConfig
 from leaderboard.run.plan import build_plan
@@ -195,3 +196,32 @@ def test_mean_logprob_is_over_the_answer_tokens_only(
         top = row.max()
         picked.append(row[tok] - top - np.log(np.exp(row - top).sum()))
     assert mean == pytest.approx(float(np.mean(picked)), abs=0.05)
+
+
+def _faulty_build() -> bool:
+    """The build measured to answer SmolLM2's Q4_1 GGUF wrongly after a batched prefill:
+    AVX2 without AVX-512, llamafile's kernels on (benchmarks/llamacpp_prefill_fault.py)."""
+    import llama_cpp
+
+    info = llama_cpp.llama_print_system_info().decode()
+    return "AVX2 = 1" in info and "AVX512 = 1" not in info and "LLAMAFILE = 1" in info
+
+
+def test_the_prefill_check_fixes_or_refuses_a_build_that_answers_wrongly(
+    backend: LlamaCppBackend, smollm2: tuple[Path, str]
+) -> None:
+    """auto: the check's outcome is recorded and the answer is right either way; flash
+    attention forced off on the faulty build: refused in one line naming the setting."""
+    engine = backend.describe().as_dict()["llamacpp"]
+    assert engine["prefill_check"] == backend.prefill_check
+    if not _faulty_build():
+        assert backend.prefill_check == "agreed" and backend.flash_attn is False
+        return
+    assert backend.prefill_check.startswith("disagreed (batched '")
+    assert backend.prefill_check.endswith("agreed with flash attention on")
+    assert backend.flash_attn is True and engine["flash_attn_used"] is True
+    with pytest.raises(ConfigError) as err:
+        load_backend(_sub(smollm2[1], llamacpp={"flash_attn": False}))
+    message = str(err.value)
+    assert "\n" not in message and "llamacpp.flash_attn" in message
+    assert "one-token-at-a-time" in message and smollm2[1] in message

@@ -242,6 +242,9 @@ class HFBackend:
             "do_sample": not config.greedy,
             "eos_token_id": sorted(self.eos_ids),
             "pad_token_id": self.tokenizer.pad_token_id,
+            # the raw logits of each generated token, for the answer's mean log-probability
+            "output_logits": True,
+            "return_dict_in_generate": True,
         }
         if not config.greedy:
             kw |= {"temperature": config.temperature, "top_p": config.top_p, "top_k": None}
@@ -259,8 +262,6 @@ class HFBackend:
             input_ids=input_ids.to(device),
             attention_mask=mask.to(device),
             generation_config=self._hf_config(config),
-            output_logits=True,
-            return_dict_in_generate=True,
         )
         elapsed = time.perf_counter() - t0
         generated = out.sequences[:, width:].tolist()
