@@ -44,18 +44,21 @@ def rescore_retrieval_file(path: Path, command: str) -> str:
     return "\n".join(lines + [f"  {c}" for c in changed[:50]])
 
 
-def verify_retrieval(targets: list[Path], data_root: Path) -> tuple[list[str], int]:
-    """Retrieval files and folders: printed lines (notes included), failures."""
+def verify_retrieval(
+    targets: list[Path], data_root: Path, recompute: bool = False
+) -> tuple[list[str], int]:
+    """Retrieval files and folders: printed lines (notes included), failures. `recompute` embeds
+    what the cache lacks for dense and hybrid rankings (slow); without it nothing is embedded."""
     lines, failed = [], 0
     for target in targets:
         target = Path(target)
         if target.is_dir():
             root = target if target.name == RESULTS_DIR else target.parent
-            checks, note = check_tree(root, data_root)
+            checks, note = check_tree(root, data_root, recompute=recompute)
             if target != root:
                 checks = [c for c in checks if c.path.parent == target]
         else:
-            checks, note = [check_path(target, data_root)], None
+            checks, note = [check_path(target, data_root, recompute=recompute)], None
         for c in checks:
             lines.append(c.render())
             failed += not c.ok
