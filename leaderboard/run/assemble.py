@@ -27,6 +27,7 @@ from leaderboard.stats.metrics import compute_results
 from leaderboard.stats.version import scoring_version
 
 BOOTSTRAP_SEED = 2333
+DATA_CHOICES = "data_choices"  # provenance.extra: the run's allow_partial_data and limit
 
 
 def _shown(instance, rec: PredictionRecord, corpus: Mapping[str, str] | None):
@@ -227,6 +228,8 @@ def _provenance(
             "predictions_in_results": len(in_plan),
             "sum_latency_s": round(sum(r.latency_s or 0.0 for r in in_plan), 3),
             "skipped_splits": [prov.repo_relative(s) for s in plan.skipped],
+            # what `verify` rebuilds the instances with, whatever the command line said
+            DATA_CHOICES: {"allow_partial_data": plan.allow_partial_data, "limit": plan.limit},
             "backend": info,
             **_probes_extra(sub, plan),
             **({"data_parallel": data_parallel} if data_parallel is not None else {}),

@@ -56,10 +56,16 @@ class PlannedSplit:
 
 @dataclass
 class Plan:
+    """The instances of a run and its data choices: `allow_partial_data` (the selection's, else
+    the YAML's) and `limit` are recorded in results.json, so `verify` rebuilds the same
+    instances without being told the options the run was given."""
+
     splits: list[PlannedSplit]
     skipped: list[str]  # splits left out because their data is not available (with allow_partial)
     partial_reasons: list[str]
     items: list[WorkItem] = field(default_factory=list)
+    allow_partial_data: bool = False
+    limit: int | None = None
 
 
 def _effective_rates(
@@ -201,7 +207,11 @@ def build_plan(sub: Submission, root: Path, selection: Selection = ALL) -> Plan:
     allow = selection.allow_partial_data
     allow = sub.run.allow_partial_data if allow is None else allow
     plan = Plan(
-        splits=[], skipped=[], partial_reasons=_selection_reasons(limit, langs, abls, rates)
+        splits=[],
+        skipped=[],
+        partial_reasons=_selection_reasons(limit, langs, abls, rates),
+        allow_partial_data=allow,
+        limit=limit,
     )
     for lang in langs:
         for ability in abls:
@@ -278,4 +288,6 @@ def widen_to_records(
     )
     if stale:
         reasons.append(f"{stale} recorded predictions left out: their prompts differ from the data")
-    return Plan(splits, full.skipped, reasons, plan.items + extra)
+    return Plan(
+        splits, full.skipped, reasons, plan.items + extra, plan.allow_partial_data, plan.limit
+    )

@@ -26,7 +26,7 @@ from leaderboard.core.text import REPLACEMENT
 from leaderboard.core.types import LANGS
 from leaderboard.data.view import recorded_view
 from leaderboard.run import provenance as prov
-from leaderboard.run.assemble import assemble_results
+from leaderboard.run.assemble import DATA_CHOICES, assemble_results
 from leaderboard.run.generate import GenStats
 from leaderboard.run.plan import Plan, build_plan, protocol_abilities
 from leaderboard.run.selection import Selection
@@ -238,6 +238,15 @@ def recompute(folder: Path, data_root: Path) -> Recomputed:
         return _rescored(sub, view, records, rc)
 
 
+def _recorded_allow_partial(old: Results) -> bool | None:
+    """The run's allow_partial_data as results.json records it (None: not recorded, the YAML's).
+    The run's limit needs no such care: the whole protocol is rebuilt and only instances with a
+    prediction are kept, and a limited run's instances are a prefix of each split."""
+    choices = old.provenance.extra.get(DATA_CHOICES)
+    allow = choices.get("allow_partial_data") if isinstance(choices, dict) else None
+    return allow if isinstance(allow, bool) else None
+
+
 def _rescored(
     sub: Submission, view: Path, records: list[PredictionRecord], rc: Recomputed
 ) -> Recomputed:
@@ -251,7 +260,9 @@ def _rescored(
         held_abilities = {r.ability for r in records}
         langs = tuple(lang for lang in LANGS if lang in held_langs)
         abilities = tuple(a for a in protocol_abilities(sub, records) if a in held_abilities)
-        full = build_plan(sub, view, Selection(languages=langs, abilities=abilities))
+        allow = _recorded_allow_partial(old)
+        selection = Selection(languages=langs, abilities=abilities, allow_partial_data=allow)
+        full = build_plan(sub, view, selection)
     except (ConfigError, DataError) as exc:
         raise LeaderboardError(f"{rc.folder}: cannot rebuild the instances: {exc}") from exc
     kept = _check_records(full, records, rc, decoded=sub.backend != "scripted")
