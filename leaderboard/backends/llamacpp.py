@@ -170,7 +170,7 @@ class LlamaCppBackend:
         self.llama = llama_cpp.Llama(
             model_path=model_path,
             n_ctx=self.n_ctx,
-            n_batch=min(self.settings.n_batch, self.n_ctx),
+            n_batch=min(self.settings.n_batch, self.n_ctx or self.settings.n_batch),
             n_threads=self.threads,
             n_threads_batch=self.threads,
             n_gpu_layers=self.settings.n_gpu_layers,
@@ -224,7 +224,8 @@ class LlamaCppBackend:
         self, model_path: str, max_input_tokens: int | None, max_new_tokens: int
     ) -> int:
         """The context window: the setting, else the longest allowed prompt plus the answer
-        budget, else the model's training context (read from the GGUF header)."""
+        budget, else 0, which tells llama.cpp to take the model's training context from the GGUF
+        header (the batch is then the setting: it must stay positive, so it is not cut to 0)."""
         if isinstance(self.settings.n_ctx, int):
             return self.settings.n_ctx
         if max_input_tokens is not None:
