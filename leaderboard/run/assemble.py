@@ -12,6 +12,7 @@ from pathlib import Path
 from leaderboard import __version__
 from leaderboard.backends.base import Backend, description_dict
 from leaderboard.backends.environment import device_name
+from leaderboard.backends.registry import backend_traits
 from leaderboard.core.schema import CellMetrics, PredictionRecord, Provenance, Results
 from leaderboard.core.submission import Submission
 from leaderboard.core.versions import versions
@@ -42,7 +43,7 @@ def _shown(instance, rec: PredictionRecord, corpus: Mapping[str, str] | None):
 def system_corpus(sub: Submission, plan: Plan) -> dict[str, str] | None:
     """Passage id -> text of the corpora `corpus export` writes for the chain's data files, to
     resolve the ids a `system` submission returned (None for any other backend)."""
-    if sub.backend != "system":
+    if not backend_traits(sub.backend).retrieves_itself:
         return None
     out: dict[str, str] = {}
     for s in plan.splits:
@@ -138,8 +139,8 @@ def _probes_extra(sub: Submission, plan: Plan) -> dict[str, object]:
     langs = sorted({s.lang for s in plan.splits if s.ability in ("chain", "replacement")})
     if not langs:
         return {}
-    system = sub.backend == "system"
-    return {"probes": probes_provenance(langs, sub.run.passage_num, system)}  # type: ignore[arg-type]
+    own = backend_traits(sub.backend).retrieves_itself
+    return {"probes": probes_provenance(langs, sub.run.passage_num, own)}  # type: ignore[arg-type]
 
 
 def _provenance(

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from leaderboard.backends.registry import backend_traits
 from leaderboard.core.errors import ConfigError, DataError
 from leaderboard.core.schema import PredictionRecord
 from leaderboard.core.submission import Submission
@@ -175,7 +176,7 @@ def _plan_split(
             allow_partial=allow,
             limit=limit,
             passage_num=sub.run.passage_num,
-            system=sub.backend == "system",
+            system=backend_traits(sub.backend).retrieves_itself,
         )
     except DataError as exc:
         if allow and _split_missing(root, lang, ability, sub.run.variant):

@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
 
+from leaderboard.backends.registry import backend_traits
 from leaderboard.core.submission import Submission
 from leaderboard.core.weights import file_sha256
 
@@ -47,7 +48,7 @@ def _local_dir_identity(folder: Path) -> dict[str, object]:
 
 def model_identity(sub: Submission) -> dict[str, object]:
     """Identity of the weights without loading them."""
-    if sub.backend in ("openai", "scripted", "system"):
+    if backend_traits(sub.backend).named_by_server:
         served = sub.openai.model if sub.openai and sub.openai.model else sub.model
         return {"served_model": served, "revision": sub.revision}
     if sub.weights is not None:  # joined from parts: the declared hash, no weights needed
@@ -105,12 +106,7 @@ def fingerprint_inputs(sub: Submission) -> dict[str, object]:
         # the key keeps the scripted backend's former name, and empty `rules` are left out (they
         # came later), so existing fingerprints stay valid
         "fake": _scripted_inputs(sub),
-        # only for a system (its endpoint's address is where it runs, not what it is: left out)
-        **(
-            {"system": "http endpoint: question + language in, answer + ids out"}
-            if sub.backend == "system"
-            else {}
-        ),
+        **backend_traits(sub.backend).fingerprint,
     }
 
 

@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from leaderboard.backends.base import Backend
+from leaderboard.backends.base import AnswersFromCorpus, Backend
 from leaderboard.backends.registry import load_backend
 from leaderboard.core.errors import ConfigError
 from leaderboard.core.schema import PredictionRecord, Results
@@ -103,8 +103,8 @@ def backend_for(
     if backend is None and needed:
         say(progress, f"loading {sub.backend} backend for {sub.model} ...")
         backend = load_backend(sub)
-    if plan is not None and hasattr(backend, "known_ids"):
-        backend.known_ids = frozenset(system_corpus(sub, plan) or ())  # type: ignore[union-attr]
+    if plan is not None and isinstance(backend, AnswersFromCorpus):
+        backend.use_corpus(frozenset(system_corpus(sub, plan) or ()))
     return backend
 
 

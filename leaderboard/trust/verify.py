@@ -19,6 +19,7 @@ import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from leaderboard.backends.registry import backend_traits
 from leaderboard.core.errors import ConfigError, DataError, LeaderboardError
 from leaderboard.core.schema import PredictionRecord, Results
 from leaderboard.core.submission import SUBMISSION_FILE, Submission, load_submission
@@ -265,7 +266,7 @@ def _rescored(
         full = build_plan(sub, view, selection)
     except (ConfigError, DataError) as exc:
         raise LeaderboardError(f"{rc.folder}: cannot rebuild the instances: {exc}") from exc
-    kept = _check_records(full, records, rc, decoded=sub.backend != "scripted")
+    kept = _check_records(full, records, rc, decoded=backend_traits(sub.backend).decodes_tokens)
     if not kept:
         rc.problems.append("predictions: none matches an instance of the protocol")
         return rc
