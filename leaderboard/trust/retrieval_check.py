@@ -19,12 +19,11 @@ not (nine corpus rebuilds each; `retrieval grid` reruns them), which the report 
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 
 import numpy as np
 
-from leaderboard.core.checks import FileCheck
+from leaderboard.core.checks import FileCheck, same
 from leaderboard.core.errors import LeaderboardError
 from leaderboard.retrieval.base import Retriever
 from leaderboard.retrieval.bm25 import BM25Retriever
@@ -48,21 +47,10 @@ from leaderboard.retrieval.results import (
 )
 from leaderboard.retrieval.split import RetrievalSplit, load_retrieval_split
 
-TOLERANCE = 1e-9
 _FIX = (
     "rewrite its metrics and bootstrap block from its per-question values with "
     "`rgb-leaderboard rescore FILE`; rankings that differ need its command rerun with --save"
 )
-
-
-def _same(a: object, b: object) -> bool:
-    if isinstance(a, int | float) and isinstance(b, int | float) and not isinstance(a, bool):
-        return math.isclose(float(a), float(b), rel_tol=0.0, abs_tol=TOLERANCE)
-    if isinstance(a, list | tuple) and isinstance(b, list | tuple):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
-    return a == b
 
 
 def _metric_diffs(where: str, old: RetrievalResult, new: dict) -> list[str]:
@@ -74,7 +62,7 @@ def _metric_diffs(where: str, old: RetrievalResult, new: dict) -> list[str]:
             continue
         for part in ("mean", "ci"):
             a, b = getattr(stat, part), getattr(fresh, part)
-            if not _same(a, b):
+            if not same(a, b):
                 out.append(f"{where} {name} {part}: file has {a!r}, recomputed {b!r}")
     return out
 
@@ -202,7 +190,7 @@ def _ranking_check(res: RetrievalResult, fresh: RetrievalResult) -> list[str]:
     for q in res.per_question:
         n = new_q.get(q.qid)
         if n is None or not (
-            _same(q.values, n.values)
+            same(q.values, n.values)
             and q.first_relevant == n.first_relevant
             and q.relevant_ranks == n.relevant_ranks
             and [t.id for t in q.top] == [t.id for t in n.top]
@@ -291,7 +279,7 @@ def check_paired(path: Path) -> FileCheck:
     )
     for old, new in zip(paired.comparisons, fresh.comparisons, strict=True):
         for k in old:
-            if not _same(old[k], new.get(k)):
+            if not same(old[k], new.get(k)):
                 check.mismatches.append(
                     f"{old['metric']} {k}: file has {old[k]!r}, recomputed {new.get(k)!r}"
                 )

