@@ -20,6 +20,7 @@ from functools import lru_cache
 from pathlib import Path, PurePosixPath
 
 from leaderboard.backends.registry import backend_traits
+from leaderboard.core.schema import Results
 from leaderboard.core.submission import Submission
 from leaderboard.core.weights import file_sha256
 
@@ -46,8 +47,10 @@ def _local_dir_identity(folder: Path) -> dict[str, object]:
     return {"folder_files_sha256": small, "weight_files_bytes": shards}
 
 
-def model_identity(sub: Submission) -> dict[str, object]:
-    """Identity of the weights without loading them."""
+def model_identity(sub: Submission, read_weights: bool = True) -> dict[str, object]:
+    """Identity of the weights without loading them. A local .gguf that declares no sha256 is
+    hashed whole (minutes for GBs), unless `read_weights` is False (a dry run): its sha256 is
+    then None."""
     if backend_traits(sub.backend).named_by_server:
         served = sub.openai.model if sub.openai and sub.openai.model else sub.model
         return {"served_model": served, "revision": sub.revision}
@@ -64,7 +67,8 @@ def model_identity(sub: Submission) -> dict[str, object]:
         }
     folder = Path(resolved.path_or_id)
     if resolved.gguf_file:
-        return {"gguf_file": resolved.gguf_file, "sha256": file_sha256(folder / resolved.gguf_file)}
+        digest = file_sha256(folder / resolved.gguf_file) if read_weights else None
+        return {"gguf_file": resolved.gguf_file, "sha256": digest}
     return _local_dir_identity(folder)
 
 
@@ -87,12 +91,12 @@ def prompts_sha256() -> str:
     return hashlib.sha256(p.read_bytes() if p.exists() else b"<absent>").hexdigest()
 
 
-def fingerprint_inputs(sub: Submission) -> dict[str, object]:
+def fingerprint_inputs(sub: Submission, read_weights: bool = True) -> dict[str, object]:
     template = sub.resolve_chat_template()
     return {
         "fingerprint_version": FINGERPRINT_VERSION,
         "backend": sub.backend,
-        "model": model_identity(sub),
+        "model": model_identity(sub, read_weights),
         "dtype": sub.dtype,
         "quantization": sub.quantization.describe(),
         "chat_template": sub.chat_template if template is None else sha256_text(template),
@@ -120,6 +124,34 @@ def fingerprint(sub: Submission) -> str:
     """sha256 (first 16 hex) of the canonical JSON of `fingerprint_inputs`."""
     canon = json.dumps(fingerprint_inputs(sub), sort_keys=True, ensure_ascii=True)
     return hashlib.sha256(canon.encode()).hexdigest()[:16]
+
+
+def dry_run_fingerprint(sub: Submission, recorded: Results | None) -> str:
+    """The fingerprint a dry run shows, reading no weights: the real one when the identity
+    needs no hash; else the one results.json records when its inputs equal this model.yaml's
+    in everything but the weights' hash (the weights are taken to be the same file); else a
+    note saying why it is not known (a run hashes the weights first)."""
+    light = jsonable(fingerprint_inputs(sub, read_weights=False))
+    model = light.get("model") if isinstance(light, dict) else None
+    if not (isinstance(model, dict) and "sha256" in model and model["sha256"] is None):
+        return fingerprint(sub)
+    if recorded is not None:
+        inputs = recorded.provenance.extra.get("fingerprint_inputs")
+        if isinstance(inputs, dict) and _without_weights_hash(inputs) == _without_weights_hash(
+            light  # type: ignore[arg-type]
+        ):
+            return recorded.provenance.fingerprint
+    return (
+        f"(not computed: {model.get('gguf_file')} declares no sha256 and a dry run reads no "
+        "weights; set `sha256:` in model.yaml)"
+    )
+
+
+def _without_weights_hash(inputs: dict[str, object]) -> dict[str, object]:
+    model = inputs.get("model")
+    if isinstance(model, dict):
+        return {**inputs, "model": {k: v for k, v in model.items() if k != "sha256"}}
+    return inputs
 
 
 def git_state(
