@@ -27,7 +27,7 @@ from leaderboard.core.text import REPLACEMENT
 from leaderboard.core.types import LANGS
 from leaderboard.data.view import recorded_view
 from leaderboard.run import provenance as prov
-from leaderboard.run.assemble import DATA_CHOICES, assemble_results
+from leaderboard.run.assemble import assemble_results
 from leaderboard.run.generate import GenStats
 from leaderboard.run.plan import Plan, build_plan, protocol_abilities
 from leaderboard.run.selection import Selection
@@ -243,7 +243,7 @@ def _recorded_allow_partial(old: Results) -> bool | None:
     """The run's allow_partial_data as results.json records it (None: not recorded, the YAML's).
     The run's limit needs no such care: the whole protocol is rebuilt and only instances with a
     prediction are kept, and a limited run's instances are a prefix of each split."""
-    choices = old.provenance.extra.get(DATA_CHOICES)
+    choices = old.provenance.extra.get(prov.DATA_CHOICES)
     allow = choices.get("allow_partial_data") if isinstance(choices, dict) else None
     return allow if isinstance(allow, bool) else None
 
