@@ -165,3 +165,38 @@ def test_test_folders_are_packages() -> None:
         if not (d / "__init__.py").exists()
     )
     assert not missing, missing
+
+
+def _is_backend(node: ast.expr) -> bool:
+    return (isinstance(node, ast.Attribute) and node.attr == "backend") or (
+        isinstance(node, ast.Name) and node.id == "backend"
+    )
+
+
+def test_no_backend_name_branches_outside_backends() -> None:
+    """What differs between backends is declared on their registration (`BackendTraits` in
+    backends/registry.py) and asked for with `backend_traits(name)`: no module outside
+    backends/ compares a backend's name (`sub.backend == "system"`, `in (...)`) or probes a
+    backend for an attribute (`hasattr(backend, ...)`). core/ is left out: the model.yaml schema
+    names the backends and their settings blocks, and core sits below backends/."""
+    bad = []
+    for path in _modules():
+        rel = path.relative_to(PKG)
+        if rel.parts[0] in ("backends", "core"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Compare)
+                and any(isinstance(op, ast.Eq | ast.NotEq | ast.In | ast.NotIn) for op in node.ops)
+                and any(_is_backend(n) for n in (node.left, *node.comparators))
+            ):
+                bad.append(f"{rel}:{node.lineno}: compares a backend's name")
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id == "hasattr"
+                and node.args
+                and _is_backend(node.args[0])
+            ):
+                bad.append(f"{rel}:{node.lineno}: probes a backend with hasattr")
+    assert not bad, bad

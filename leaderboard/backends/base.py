@@ -71,6 +71,40 @@ def description_dict(described: BackendDescription | Mapping[str, object]) -> di
     return dict(described)
 
 
+@dataclass(frozen=True)
+class BackendTraits:
+    """What the code outside backends/ needs to know about a backend, declared once on its
+    registration, so that no module there branches on a backend's name.
+
+    retrieves_itself: a whole RAG system: it gets the bare question (the chain probe's instances
+    carry no passages), answers with passage ids of the exported corpus (the runner hands it
+    the ids, scoring resolves them) and the probes' provenance says the retrieval was its own.
+    named_by_server: the model is named by what serves it (an endpoint's model name, a scripted
+    policy): its identity is that name and the revision, and no weights are read.
+    decodes_tokens: answers are text decoded from model tokens, so one may stop inside a
+    character (verify checks for a trailing U+FFFD); a scripted policy copies data instead.
+    hub_checkpoint: loads a hub checkpoint by revision, so `validate` warns about an unpinned
+    revision or remote code.
+    trivial: a policy, not a model (the trivial baselines: never ranked).
+    fingerprint: what this backend adds to the fingerprint inputs.
+    """
+
+    retrieves_itself: bool = False
+    named_by_server: bool = False
+    decodes_tokens: bool = True
+    hub_checkpoint: bool = False
+    trivial: bool = False
+    fingerprint: Mapping[str, str] = field(default_factory=dict)
+
+
+@runtime_checkable
+class AnswersFromCorpus(Protocol):
+    """A backend with `retrieves_itself`: the runner tells it the exported corpus's ids, so an
+    id outside them is an error for that question."""
+
+    def use_corpus(self, ids: frozenset[str]) -> None: ...
+
+
 @runtime_checkable
 class Backend(Protocol):
     @classmethod
@@ -87,24 +121,42 @@ class Backend(Protocol):
         ...
 
 
-# name -> (install hint, loader importing and returning the backend class)
-_REGISTRY: dict[str, tuple[str, Callable[[], type[Backend]]]] = {}
+@dataclass(frozen=True)
+class Registration:
+    """One backend's entry: what to install, the loader importing its class, its traits."""
+
+    install: str
+    loader: Callable[[], type[Backend]]
+    traits: BackendTraits
+
+
+_REGISTRY: dict[str, Registration] = {}
+# names results.json files may record that are now registered under another name
+FORMER_NAMES = {"fake": "scripted"}
 
 
 def register_backend(
-    name: str, install: str
+    name: str, install: str, traits: BackendTraits | None = None
 ) -> Callable[[Callable[[], type[Backend]]], Callable[[], type[Backend]]]:
     """Register a loader under a backend name (the model.yaml `backend:` value). The loader
     imports its module itself, so a backend's dependencies load only when it is asked for;
-    `install` is what to run when that import fails."""
+    `install` is what to run when that import fails; `traits` what the rest of the package
+    needs to know about it (BackendTraits)."""
 
     def add(loader: Callable[[], type[Backend]]) -> Callable[[], type[Backend]]:
         if name in _REGISTRY:
             raise ValueError(f"backend {name!r} is registered twice")
-        _REGISTRY[name] = (install, loader)
+        _REGISTRY[name] = Registration(install, loader, traits or BackendTraits())
         return loader
 
     return add
+
+
+def registered_traits(name: str) -> BackendTraits:
+    """The traits of a registered backend (or of its former name); an unknown name has the
+    defaults: a model decoded from tokens."""
+    entry = _REGISTRY.get(FORMER_NAMES.get(name, name))
+    return entry.traits if entry else BackendTraits()
 
 
 def registered_backends() -> tuple[str, ...]:
@@ -122,7 +174,7 @@ def missing_dependency(backend: str, exc: ImportError) -> BackendUnavailable:
 
 def _install_hint(backend: str) -> str:
     entry = _REGISTRY.get(backend)
-    return entry[0] if entry else "pip install the missing package"
+    return entry.install if entry else "pip install the missing package"
 
 
 def backend_class(name: str) -> type[Backend]:
@@ -132,6 +184,6 @@ def backend_class(name: str) -> type[Backend]:
             f"no backend {name!r}; registered: {', '.join(registered_backends())}"
         )
     try:
-        return _REGISTRY[name][1]()
+        return _REGISTRY[name].loader()
     except ImportError as exc:
         raise missing_dependency(name, exc) from None

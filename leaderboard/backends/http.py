@@ -1,13 +1,12 @@
 """The one HTTP transport of the backends: a JSON POST retried the same way for every server.
 
 The OpenAI-compatible backend and the `system` backend both talk to servers that fail
-transiently (429, 5xx, timeouts, dropped connections). Before this module each carried its own
-retry loop, and they had drifted: the system one ignored Retry-After, had no jitter and bumped a
-counter from pool threads without a lock. Here, as in httpx's transports, retrying is a property
-of the transport, not of the caller: exponential backoff with jitter (so clients that failed
-together do not retry together), Retry-After honoured (capped), and a request counter that is
-safe to bump from many threads. What an error says stays the caller's choice (`describe_error`),
-so each backend keeps the wording its users and tests know.
+transiently (429, 5xx, timeouts, dropped connections); one retry loop keeps them from drifting
+apart. As in httpx's transports, retrying is a property of the transport, not of the caller:
+exponential backoff with jitter (so clients that failed together do not retry together),
+Retry-After honoured (capped), and a request counter that is safe to bump from many threads.
+What an error says stays the caller's choice (`describe_error`), so each backend keeps the
+wording its users and tests know.
 """
 
 from __future__ import annotations

@@ -244,7 +244,8 @@ class LlamaCppBackend:
         self, model_path: str, max_input_tokens: int | None, max_new_tokens: int
     ) -> int:
         """The context window: the setting, else the longest allowed prompt plus the answer
-        budget, else the model's training context (read from the GGUF header)."""
+        budget, else 0, which tells llama.cpp to take the model's training context from the GGUF
+        header (the batch is then the setting: it must stay positive, so it is not cut to 0)."""
         if isinstance(self.settings.n_ctx, int):
             return self.settings.n_ctx
         if max_input_tokens is not None:
@@ -255,7 +256,7 @@ class LlamaCppBackend:
         return self._llama_cpp.Llama(
             model_path=model_path,
             n_ctx=self.n_ctx,
-            n_batch=min(self.settings.n_batch, self.n_ctx),
+            n_batch=min(self.settings.n_batch, self.n_ctx or self.settings.n_batch),
             n_threads=self.threads,
             n_threads_batch=self.threads,
             n_gpu_layers=self.settings.n_gpu_layers,
@@ -299,7 +300,7 @@ class LlamaCppBackend:
         ids = self._check_ids()
         if len(ids) + CHECK_TOKENS > self.llama.n_ctx():
             self.prefill_check = (
-                f"skipped: the check prompt does not fit a {self.n_ctx}-token context"
+                f"skipped: the check prompt does not fit a {self.llama.n_ctx()}-token context"
             )
             return
         first = _batched_vs_single(self.llama, ids)

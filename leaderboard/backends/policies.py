@@ -103,8 +103,8 @@ def top_candidates(passages: tuple[str, ...], lang: Lang, k: int) -> list[str]:
     return sorted(counts, key=lambda c: -counts[c])[:k]  # stable: Counter keeps first appearance
 
 
-# Committing to one candidate, and offering k of them as options (issue 25: hedging must not score
-# above committing to the top candidate).
+# Committing to one candidate, and offering k of them as options (hedging must not score above
+# committing to the top candidate).
 HEDGE_K = 3
 _COMMIT: dict[Lang, str] = {"zh": "答案是{}。", "en": "The answer is {}."}
 _HEDGE: dict[Lang, tuple[str, str, str]] = {

@@ -63,6 +63,10 @@ class SystemBackend:
         """HTTP attempts so far, retries included (counted under the transport's lock)."""
         return self.transport.counter.requests
 
+    def use_corpus(self, ids: frozenset[str]) -> None:
+        """The exported corpus's ids: a passage id outside them is that question's error."""
+        self.known_ids = ids
+
     @classmethod
     def from_submission(cls, sub: Submission) -> SystemBackend:
         s = sub.system

@@ -18,17 +18,16 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from leaderboard.backends.registry import backend_traits
 from leaderboard.core.schema import DIFF_LANG, CellMetrics, ProbeEntry, Results, ScoreEntry
 from leaderboard.core.types import ABILITIES, LANGS
 
-# Backends that answer without a model (the scripted baselines; "fake" is its former name).
-TRIVIAL_BACKENDS = frozenset({"scripted", "fake"})
 _PINNED = re.compile(r"^([0-9a-f]{40}|sha256:[0-9a-f]{64})$")
 
 
 def is_trivial_baseline(results: Results) -> bool:
     """A scripted answer policy, not a model: shown in the baseline band, never ranked."""
-    return results.provenance.backend in TRIVIAL_BACKENDS
+    return backend_traits(results.provenance.backend).trivial
 
 
 def score_entry(
@@ -127,7 +126,7 @@ def unverified_reasons(results: Results) -> tuple[str, ...]:
     produced the numbers is not in any commit."""
     p = results.provenance
     reasons = []
-    if p.backend in TRIVIAL_BACKENDS:
+    if backend_traits(p.backend).trivial:
         reasons.append(f"backend {p.backend!r} is a scripted policy, not a model")
     if not (p.model_revision and _PINNED.match(p.model_revision)):
         reasons.append(

@@ -2,7 +2,7 @@
 
 A system chooses its own passages, so its end-to-end accuracy is not comparable with a model's
 RGB scores (which fix the passages): systems never enter the model tables, and models never enter
-this one. Per system and language the row holds what issue 24 asks for, each with its interval:
+this one. Per system and language the row holds, each with its interval:
 end-to-end accuracy (strict and rgb), recall@5 of the passages it cites, the retrieval-miss and
 generation-miss shares (all read from results.json's chain probe, computed by stats.probes), the
 latency per question (p50, p95: percentile bootstrap over questions, from the recorded
@@ -24,6 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
+from leaderboard.backends.registry import backend_traits
 from leaderboard.board.load import Entry, SiteData
 from leaderboard.board.ranking import probe_entry, reason_scope
 from leaderboard.core.errors import LeaderboardError
@@ -34,7 +35,6 @@ from leaderboard.scoring.outcome import scored_items, success
 from leaderboard.stats.bootstrap import draw_weights, rng_for
 from leaderboard.stats.intervals import discordant_difference, wilson
 
-SYSTEM_BACKEND = "system"
 MAX_ERROR_SHARE = 0.05  # stated on the Systems page: above it a run is marked and unranked
 RANK_MODE: Mode = "strict"  # the leaderboard's default mode ranks and attributes
 SEED, RESAMPLES, CONFIDENCE = 2333, 1000, 0.95
@@ -106,7 +106,7 @@ class SystemsBoard:
 
 
 def is_system(entry: Entry) -> bool:
-    return entry.results.provenance.backend == SYSTEM_BACKEND
+    return backend_traits(entry.results.provenance.backend).retrieves_itself
 
 
 def models_only(data: SiteData) -> SiteData:

@@ -51,7 +51,7 @@ def _print_notes(rows: list[FileStatus]) -> None:
         typer.echo(
             f"note: en_refine.json / en_int.json are not in that local copy; `{FETCH_COMMAND}` "
             "with internet access downloads them. Until then run only the available splits "
-            "(en noise/rejection can use partial/en_head50.json with --allow-partial)."
+            "(en noise/rejection can use partial/en_head50.json with --allow-partial-data)."
         )
 
 
@@ -119,7 +119,7 @@ def data_status(
                 and (lg, "partial/en_head50.json") in verified
                 and ab in ("noise", "rejection")
             ):
-                extra = " (partial/en_head50.json usable with --allow-partial)"
+                extra = " (partial/en_head50.json usable with --allow-partial-data)"
             typer.echo(f"  {lg} {ab:<14} {name:<16} {'ready' if ok else 'missing'}{extra}")
     _print_notes(rows)
 

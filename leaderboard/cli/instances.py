@@ -56,7 +56,7 @@ def instances_cmd(
     ),
     allow_partial: bool = typer.Option(
         False,
-        "--allow-partial",
+        "--allow-partial-data",
         help="If en_refine.json is missing, use partial/en_head50.json (50 records, unofficial).",
     ),
     passage_num: int = typer.Option(5, "--passage-num", min=0, help="Passages per question."),

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import typer
 
+from leaderboard.backends.registry import backend_traits
 from leaderboard.core.errors import ConfigError
 from leaderboard.core.submission import SUBMISSION_FILE, Submission, load_submission
 
@@ -51,7 +52,8 @@ def check_submission(file: Path) -> tuple[Submission | None, list[str], list[str
             resolved = sub.resolve_model()
         except ConfigError as exc:
             errors.append(f"{file}: field 'model': {exc}")
-    if resolved is not None and resolved.source == "hub" and sub.backend in ("hf", "vllm"):
+    hub = resolved is not None and resolved.source == "hub"
+    if hub and backend_traits(sub.backend).hub_checkpoint:
         if not sub.revision_pinned:
             warnings.append(
                 f"{file}: field 'revision': needs pin: {sub.revision or '(none)'!r} is "

@@ -14,7 +14,7 @@ from leaderboard.judge.agreement import AGREEMENT_DIR
 from leaderboard.judge.agreement_check import is_agreement_target, verify_agreements
 from leaderboard.judge.check import verify_judges
 from leaderboard.retrieval.results import RESULTS_DIR
-from leaderboard.trust.board_check import is_retrieval_target, verify_retrieval
+from leaderboard.trust.retrieval_files import is_retrieval_target, verify_retrieval
 from leaderboard.trust.verify import verify
 
 
@@ -25,6 +25,14 @@ def verify_cmd(
         "(default: every submissions/*/ with a results.json, retrieval/ and judges/agreement/).",
     ),
     data_dir: Path | None = typer.Option(None, "--data-dir", help=DATA_DIR_HELP),
+    recompute_retrieval: bool = typer.Option(
+        False,
+        "--recompute-retrieval",
+        help="Slow: also recompute dense and hybrid retrieval rankings by embedding every "
+        "passage and question the embedding cache lacks (minutes per split on a CPU). Without "
+        "it verify never embeds: those rankings are checked from cached vectors only when the "
+        "cache holds all of them, and each file says what was not recomputed.",
+    ),
 ) -> None:
     """Recompute every results.json from its predictions (current code and data), every
     judge_results.json from its judgements, the retrieval results from the data and every
@@ -48,6 +56,12 @@ def verify_cmd(
             f"{root}: no RGB data file here, so no instance can be rebuilt; run "
             "`rgb-leaderboard data fetch` (or `data fetch --from DIR`), or pass --data-dir"
         )
+    if recompute_retrieval and retrieval:
+        typer.echo(
+            "note: --recompute-retrieval embeds every passage and question the embedding cache "
+            "lacks (minutes per split on a CPU)",
+            err=True,
+        )
     for folder in folders:
         report = verify(folder, root)
         typer.echo(report.render())
@@ -56,7 +70,7 @@ def verify_cmd(
         failed += not report.ok
     for lines, n in (
         verify_judges(folders, root),
-        verify_retrieval(retrieval, root),
+        verify_retrieval(retrieval, root, recompute_retrieval),
         verify_agreements(agreements),
     ):
         for line in lines:

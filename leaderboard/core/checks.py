@@ -3,8 +3,24 @@ recompute what the site shows (trust/retrieval_check.py, judge/check.py) and pri
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
+
+TOLERANCE = 1e-9  # a recomputed number equals the recorded one within this
+
+
+def same(a: object, b: object, tolerance: float = TOLERANCE) -> bool:
+    """A recorded value against its recomputation: numbers within `tolerance` (a float written
+    to JSON and read back may differ in its last bit), lists and dicts element by element,
+    anything else exactly."""
+    if isinstance(a, int | float) and isinstance(b, int | float) and not isinstance(a, bool):
+        return math.isclose(float(a), float(b), rel_tol=0.0, abs_tol=tolerance)
+    if isinstance(a, list | tuple) and isinstance(b, list | tuple):
+        return len(a) == len(b) and all(same(x, y, tolerance) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same(a[k], b[k], tolerance) for k in a)
+    return a == b
 
 
 @dataclass

@@ -1,7 +1,7 @@
 """Write failures (disk full, quota, read-only folder, permissions) as one-line errors.
 
-A full disk in the middle of a run used to end in a traceback (`OSError: [Errno 28] ...`) although
-nothing was lost: every append is fsynced and every whole-file write is atomic. The writers catch
+A full disk in the middle of a run must not end in a traceback (`OSError: [Errno 28] ...`): nothing
+is lost, since every append is fsynced and every whole-file write is atomic. The writers catch
 the OSError where they know which file they were writing and what stays on disk, and raise a
 `WriteFailed` saying both and what to do; the CLI prints it as one line and exits 2. Errors of
 other kinds (a bug, a missing file) are not touched.

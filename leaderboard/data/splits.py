@@ -109,7 +109,8 @@ def _missing_message(root: Path, lang: Lang, name: str, ability: Ability, partia
             " Restrict the run to the available splits"
         )
         msg += (
-            ", or pass --allow-partial to use partial/en_head50.json (first 50 records of en.json)."
+            ", or pass --allow-partial-data to use partial/en_head50.json (first 50 records of "
+            "en.json)."
             if partial
             else "."
         )

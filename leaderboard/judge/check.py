@@ -10,34 +10,21 @@ judge model is run: a reply missing from judgements.jsonl counts as unjudged, as
 
 from __future__ import annotations
 
-import math
 import re
 from pathlib import Path
 
-from leaderboard.core.checks import FileCheck
+from leaderboard.core.checks import FileCheck, same
 from leaderboard.judge.run import JUDGEMENTS_NAME, JudgementStore
 from leaderboard.judge.summary import (
     JUDGE_RESULTS_NAME,
+    judge_against_scorers,
     judge_rates,
-    kappa_entries,
     read_judge_results,
-    scorer_decision,
     submission_items,
     verdicts_for,
 )
 
-TOLERANCE = 1e-9
 DEFAULT_RESAMPLES = 2000  # judge_cmds' default
-
-
-def _same(a: object, b: object) -> bool:
-    if isinstance(a, int | float) and isinstance(b, int | float) and not isinstance(a, bool):
-        return math.isclose(float(a), float(b), rel_tol=0.0, abs_tol=TOLERANCE)
-    if isinstance(a, list | tuple) and isinstance(b, list | tuple):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
-    return a == b
 
 
 def recorded_resamples(provenance: dict[str, object]) -> int:
@@ -60,7 +47,7 @@ def row_differences(kind: str, judge: str, old: list, new: list, key: tuple[str,
         out += [
             f"{label} {f}: file has {a[ident][f]!r}, recomputed {b[ident].get(f)!r}"
             for f in a[ident]
-            if not _same(a[ident][f], b[ident].get(f))
+            if not same(a[ident][f], b[ident].get(f))
         ]
     return out
 
@@ -88,18 +75,7 @@ def check_judge_results(folder: Path, data_root: Path) -> FileCheck | None:
     for s in results.judges:
         verdicts = verdicts_for(items, store, s.judge_fingerprint)
         rates = judge_rates(items, verdicts)
-        agree = []
-        for mode in ("strict", "rgb"):
-            pairs = [
-                (
-                    it,
-                    bool(verdicts[it.ident].decision),
-                    scorer_decision(it.task, it.prediction, it.lang, mode),
-                )
-                for it in items
-                if it.ident in verdicts and verdicts[it.ident].decision is not None
-            ]
-            agree += kappa_entries(pairs, mode, recorded_resamples(s.provenance))
+        agree = judge_against_scorers(items, verdicts, recorded_resamples(s.provenance))
         check.mismatches += row_differences("rate", s.judge_id, s.rates, rates, ("lang", "task"))
         check.mismatches += row_differences(
             "kappa", s.judge_id, s.agreement, agree, ("lang", "task", "rater", "against")

@@ -10,7 +10,7 @@ judge_results.json keeps one summary per judge id and is rewritten atomically.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -205,15 +205,13 @@ def verdicts_for(
     return out
 
 
-def summarize(
-    judge: JudgeConfig,
-    judge_fp: str,
+def judge_against_scorers(
     items: Sequence[JudgeItem],
-    store: JudgementStore,
-    provenance: dict[str, object],
-    resamples: int = 2000,
-) -> JudgeSummary:
-    verdicts = verdicts_for(items, store, judge_fp)
+    verdicts: Mapping[tuple[str, str], JudgementRecord],
+    resamples: int,
+) -> list[KappaEntry]:
+    """Cohen's kappa of the judge's decisions against the strict and rgb scorers on the answers
+    it decided (what judge_results.json records and `verify` recomputes)."""
     agree: list[KappaEntry] = []
     for mode in ("strict", "rgb"):
         pairs = [
@@ -226,6 +224,19 @@ def summarize(
             if it.ident in verdicts and verdicts[it.ident].decision is not None
         ]
         agree += kappa_entries(pairs, mode, resamples)
+    return agree
+
+
+def summarize(
+    judge: JudgeConfig,
+    judge_fp: str,
+    items: Sequence[JudgeItem],
+    store: JudgementStore,
+    provenance: dict[str, object],
+    resamples: int = 2000,
+) -> JudgeSummary:
+    verdicts = verdicts_for(items, store, judge_fp)
+    agree = judge_against_scorers(items, verdicts, resamples)
     return JudgeSummary(
         judge_id=judge.id,
         display_name=judge.display_name,

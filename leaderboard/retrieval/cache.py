@@ -6,6 +6,9 @@ different prefixes). Each batch of new vectors is one .npz file written atomical
 then rename), so a killed run loses at most the batch in flight and a rerun embeds only what is
 missing; several processes may share the folder. Default location `.cache/embeddings/` under the
 repository (git-ignored); `RGB_EMBED_CACHE` or --cache-dir moves it.
+
+A cache opened `read_only` never embeds: `get` raises `NotCached` (how many vectors are missing)
+instead, so a check (`verify`) costs what the cache holds, never minutes of embedding.
 """
 
 from __future__ import annotations
@@ -20,10 +23,20 @@ from pathlib import Path
 
 import numpy as np
 
+from leaderboard.core.errors import LeaderboardError
+
 CACHE_ENV = "RGB_EMBED_CACHE"
 DEFAULT_CACHE = Path(".cache") / "embeddings"
 
 Embed = Callable[[list[str]], np.ndarray]  # texts -> (n, dim) float32
+
+
+class NotCached(LeaderboardError):
+    """Vectors a read-only cache does not hold: `missing` of the `needed` distinct texts."""
+
+    def __init__(self, role: str, missing: int, needed: int) -> None:
+        self.role, self.missing, self.needed = role, missing, needed
+        super().__init__(f"{missing:,} of {needed:,} {role} vectors are not in the cache")
 
 
 def default_cache_dir() -> Path:
@@ -41,12 +54,13 @@ def _slug(text: str) -> str:
 class EmbeddingCache:
     """Vectors of one model, loaded from and appended to `root/<model slug>-<hash>/`."""
 
-    def __init__(self, root: Path, model_key: str) -> None:
+    def __init__(self, root: Path, model_key: str, read_only: bool = False) -> None:
         digest = hashlib.sha256(model_key.encode()).hexdigest()[:16]
         self.dir = Path(root) / f"{_slug(model_key)}-{digest}"
         self.model_key = model_key
         self.vectors: dict[str, np.ndarray] = {}
         self.embedded = 0  # texts embedded (not found in the cache) by this process
+        self.read_only = read_only  # never embed: a missing vector raises NotCached
         self._seq = 0
         self.refresh()
 
@@ -87,6 +101,8 @@ class EmbeddingCache:
             if k not in self.vectors and k not in missing:
                 missing[k] = t
         todo = list(missing.items())
+        if todo and self.read_only:
+            raise NotCached(role, len(todo), len(set(keys)))
         if progress is not None:  # the cached ones count as done at once
             progress(len(set(keys)) - len(todo))
         for i in range(0, len(todo), batch_size):

@@ -1,7 +1,7 @@
 """The corpus setting: all passages of a split, chunked, form one corpus every question searches.
 
 Passages are deduplicated by text (the same scraped page recurs across questions). Graded
-relevance of a chunk for a question, as issue 14 defines it: 2 = it comes from one of the
+relevance of a chunk for a question: 2 = it comes from one of the
 question's positive passages and holds a gold answer string; 1 = from a positive passage without
 the answer string; 0 = anything else (including an answer string inside a negative passage or
 another question's passage). Binary metrics (P, R, MRR) count grade 2 as relevant; NDCG uses the

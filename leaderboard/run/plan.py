@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from leaderboard.backends.registry import backend_traits
 from leaderboard.core.errors import ConfigError, DataError
 from leaderboard.core.schema import PredictionRecord
 from leaderboard.core.submission import Submission
@@ -57,10 +58,16 @@ class PlannedSplit:
 
 @dataclass
 class Plan:
+    """The instances of a run and its data choices: `allow_partial_data` (the selection's, else
+    the YAML's) and `limit` are recorded in results.json, so `verify` rebuilds the same
+    instances without being told the options the run was given."""
+
     splits: list[PlannedSplit]
     skipped: list[str]  # splits left out because their data is not available (with allow_partial)
     partial_reasons: list[str]
     items: list[WorkItem] = field(default_factory=list)
+    allow_partial_data: bool = False
+    limit: int | None = None
 
 
 def _effective_rates(
@@ -160,7 +167,7 @@ def _plan_split(
 ) -> None:
     """Add one split to the plan, or record it as skipped when its data file is absent and
     partial data is allowed."""
-    if sub.backend == "system" and ability in CLOSED_BOOK:
+    if backend_traits(sub.backend).retrieves_itself and ability in CLOSED_BOOK:
         raise ConfigError(
             f"{sub.source_path or sub.id}: --abilities {ability}: a system retrieves for itself, "
             "so it has no closed-book answer; the closed-book probes are for models"
@@ -175,7 +182,7 @@ def _plan_split(
             allow_partial=allow,
             limit=limit,
             passage_num=sub.run.passage_num,
-            system=sub.backend == "system",
+            system=backend_traits(sub.backend).retrieves_itself,
         )
     except DataError as exc:
         if allow and _split_missing(root, lang, ability, sub.run.variant):
@@ -207,7 +214,11 @@ def build_plan(sub: Submission, root: Path, selection: Selection = ALL) -> Plan:
     allow = selection.allow_partial_data
     allow = sub.run.allow_partial_data if allow is None else allow
     plan = Plan(
-        splits=[], skipped=[], partial_reasons=_selection_reasons(limit, langs, abls, rates)
+        splits=[],
+        skipped=[],
+        partial_reasons=_selection_reasons(limit, langs, abls, rates),
+        allow_partial_data=allow,
+        limit=limit,
     )
     for lang in langs:
         for ability in abls:
@@ -284,4 +295,6 @@ def widen_to_records(
     )
     if stale:
         reasons.append(f"{stale} recorded predictions left out: their prompts differ from the data")
-    return Plan(splits, full.skipped, reasons, plan.items + extra)
+    return Plan(
+        splits, full.skipped, reasons, plan.items + extra, plan.allow_partial_data, plan.limit
+    )

@@ -1,4 +1,5 @@
-"""What a run records about itself: the fingerprint that guards resume, and the provenance block.
+"""What a run records about itself: the fingerprint that guards resume, and the provenance block
+(`build_provenance`, from one `RunFacts`: the one place results.json's provenance is built).
 
 The fingerprint is computed from the submission alone (no model load), so a dry run, a resume check
 and a refusal to mix settings all happen before minutes of loading. It covers everything that
@@ -15,14 +16,29 @@ import hashlib
 import json
 import re
 import subprocess
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
 
+from leaderboard import __version__
+from leaderboard.backends.base import Backend, BackendDescription
+from leaderboard.backends.environment import device_name
+from leaderboard.backends.registry import backend_traits
+from leaderboard.core.schema import PredictionRecord, Provenance, Results
 from leaderboard.core.submission import Submission
+from leaderboard.core.versions import versions
 from leaderboard.core.weights import file_sha256
+from leaderboard.stats.version import scoring_version
+
+if TYPE_CHECKING:  # generate.py imports this module: the counters' type only
+    from leaderboard.run.generate import GenStats
 
 FINGERPRINT_VERSION = 1
+DATA_CHOICES = "data_choices"  # provenance.extra: the run's allow_partial_data and limit
 PACKAGE_ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -45,9 +61,11 @@ def _local_dir_identity(folder: Path) -> dict[str, object]:
     return {"folder_files_sha256": small, "weight_files_bytes": shards}
 
 
-def model_identity(sub: Submission) -> dict[str, object]:
-    """Identity of the weights without loading them."""
-    if sub.backend in ("openai", "scripted", "system"):
+def model_identity(sub: Submission, read_weights: bool = True) -> dict[str, object]:
+    """Identity of the weights without loading them. A local .gguf that declares no sha256 is
+    hashed whole (minutes for GBs), unless `read_weights` is False (a dry run): its sha256 is
+    then None."""
+    if backend_traits(sub.backend).named_by_server:
         served = sub.openai.model if sub.openai and sub.openai.model else sub.model
         return {"served_model": served, "revision": sub.revision}
     if sub.weights is not None:  # joined from parts: the declared hash, no weights needed
@@ -63,7 +81,8 @@ def model_identity(sub: Submission) -> dict[str, object]:
         }
     folder = Path(resolved.path_or_id)
     if resolved.gguf_file:
-        return {"gguf_file": resolved.gguf_file, "sha256": file_sha256(folder / resolved.gguf_file)}
+        digest = file_sha256(folder / resolved.gguf_file) if read_weights else None
+        return {"gguf_file": resolved.gguf_file, "sha256": digest}
     return _local_dir_identity(folder)
 
 
@@ -86,12 +105,12 @@ def prompts_sha256() -> str:
     return hashlib.sha256(p.read_bytes() if p.exists() else b"<absent>").hexdigest()
 
 
-def fingerprint_inputs(sub: Submission) -> dict[str, object]:
+def fingerprint_inputs(sub: Submission, read_weights: bool = True) -> dict[str, object]:
     template = sub.resolve_chat_template()
     return {
         "fingerprint_version": FINGERPRINT_VERSION,
         "backend": sub.backend,
-        "model": model_identity(sub),
+        "model": model_identity(sub, read_weights),
         "dtype": sub.dtype,
         "quantization": sub.quantization.describe(),
         "chat_template": sub.chat_template if template is None else sha256_text(template),
@@ -105,12 +124,7 @@ def fingerprint_inputs(sub: Submission) -> dict[str, object]:
         # the key keeps the scripted backend's former name, and empty `rules` are left out (they
         # came later), so existing fingerprints stay valid
         "fake": _scripted_inputs(sub),
-        # only for a system (its endpoint's address is where it runs, not what it is: left out)
-        **(
-            {"system": "http endpoint: question + language in, answer + ids out"}
-            if sub.backend == "system"
-            else {}
-        ),
+        **backend_traits(sub.backend).fingerprint,
     }
 
 
@@ -124,6 +138,34 @@ def fingerprint(sub: Submission) -> str:
     """sha256 (first 16 hex) of the canonical JSON of `fingerprint_inputs`."""
     canon = json.dumps(fingerprint_inputs(sub), sort_keys=True, ensure_ascii=True)
     return hashlib.sha256(canon.encode()).hexdigest()[:16]
+
+
+def dry_run_fingerprint(sub: Submission, recorded: Results | None) -> str:
+    """The fingerprint a dry run shows, reading no weights: the real one when the identity
+    needs no hash; else the one results.json records when its inputs equal this model.yaml's
+    in everything but the weights' hash (the weights are taken to be the same file); else a
+    note saying why it is not known (a run hashes the weights first)."""
+    light = jsonable(fingerprint_inputs(sub, read_weights=False))
+    model = light.get("model") if isinstance(light, dict) else None
+    if not (isinstance(model, dict) and "sha256" in model and model["sha256"] is None):
+        return fingerprint(sub)
+    if recorded is not None:
+        inputs = recorded.provenance.extra.get("fingerprint_inputs")
+        if isinstance(inputs, dict) and _without_weights_hash(inputs) == _without_weights_hash(
+            light  # type: ignore[arg-type]
+        ):
+            return recorded.provenance.fingerprint
+    return (
+        f"(not computed: {model.get('gguf_file')} declares no sha256 and a dry run reads no "
+        "weights; set `sha256:` in model.yaml)"
+    )
+
+
+def _without_weights_hash(inputs: dict[str, object]) -> dict[str, object]:
+    model = inputs.get("model")
+    if isinstance(model, dict):
+        return {**inputs, "model": {k: v for k, v in model.items() if k != "sha256"}}
+    return inputs
 
 
 def git_state(
@@ -293,3 +335,165 @@ def machines(history: list[dict[str, object]]) -> list[tuple[str, str | None, in
         key = (str(h.get("device") or ""), h.get("build") if h.get("build") else None)
         out[key] = out.get(key, 0) + int(h.get("answers") or 0)  # type: ignore[call-overload]
     return [(d, b, n) for (d, b), n in out.items()]
+
+
+# ---------------------------------------------------------------- the provenance block
+
+
+@dataclass(frozen=True)
+class RunFacts:
+    """What a results.json provenance block is built from, gathered by `run.assemble`: the
+    submission and its fingerprint, the predictions the results hold and the data files they
+    came from (file name -> blob id), the splits skipped, the data choices `verify` rebuilds
+    with, the probes' construction, this invocation's counters and times, and the backend that
+    generated (None: what `previous`, the earlier results.json, recorded)."""
+
+    sub: Submission
+    fingerprint: str
+    records: Sequence[PredictionRecord]
+    data_files: Mapping[str, str]
+    skipped: Sequence[str]
+    data_choices: Mapping[str, object]
+    probes: Mapping[str, object]
+    stats: GenStats
+    backend: Backend | None
+    previous: Results | None
+    started: str
+    wall_s: float
+    command: str | None
+    bootstrap_seed: int
+    data_parallel: Mapping[str, object] | None = None
+    out_dir: Path | None = None
+
+
+@dataclass(frozen=True)
+class _Described:
+    """The backend's description as results.json stores it (`stored`, under extra.backend) and
+    the named fields the provenance copies, typed."""
+
+    stored: dict[str, object]
+    chat_template_sha256: str | None = None
+    chat_template_source: str | None = None
+    device: str | None = None
+    batch_size: int | str | None = None
+    model_revision: str | None = None
+
+
+def _described(backend: Backend | None, previous: Results | None) -> _Described:
+    """The backend's own description; with no backend, what the run that generated recorded."""
+    if backend is not None:
+        d: BackendDescription = backend.describe()
+        stored = jsonable(d.as_dict())
+        return _Described(
+            stored if isinstance(stored, dict) else {},
+            d.chat_template_sha256,
+            d.chat_template_source,
+            d.device,
+            d.batch_size,
+            d.model_revision,
+        )
+    if previous is None:
+        return _Described({})
+    p = previous.provenance  # nothing generated: keep what the run that generated recorded
+    named = (p.chat_template_sha256, p.chat_template_source, p.device, p.batch_size)
+    stored: dict[str, object] = {
+        "chat_template_sha256": named[0],
+        "chat_template_source": named[1],
+        "device": named[2],
+        "batch_size": named[3],
+        "model_revision": p.model_revision,
+        "described_by_previous_run": True,
+    }
+    return _Described(stored, *named, p.model_revision)
+
+
+def _invocation_extra(stats: GenStats, wall_s: float) -> dict[str, object]:
+    """What this invocation did (a resumed run's results cover more than it generated)."""
+    return {
+        "generated_prompts": stats.generated,
+        "recorded": stats.recorded,
+        "reused_identical_prompts": stats.reused,
+        "errors": stats.errors,
+        "prompt_tokens": stats.prompt_tokens,
+        "completion_tokens": stats.completion_tokens,
+        "overhead_share": round(1 - stats.model_time_s / wall_s, 4) if wall_s > 0 else None,
+    }
+
+
+def build_provenance(facts: RunFacts) -> Provenance:
+    """results.json's provenance: the code, data, model and settings that produced the numbers,
+    and the invocations that wrote the answers."""
+    sub, stats, records = facts.sub, facts.stats, facts.records
+    info = _described(facts.backend, facts.previous)
+    commit, dirty = git_state(ignore=facts.out_dir)
+    finished = now_iso()
+    device = str(info.device or device_name())
+    current = (
+        {
+            "started": facts.started,
+            "finished": finished,
+            "git_commit": commit,
+            "device": device,
+            "build": llama_build(info.stored),
+            "generated": stats.generated,
+            "answers": stats.recorded,
+        }
+        if stats.recorded > 0
+        else None
+    )
+    previous = facts.previous.provenance.model_dump() if facts.previous is not None else None
+    history = invocation_history(previous, current, [r.created for r in records])
+    tps = (
+        (stats.prompt_tokens + stats.completion_tokens) / stats.model_time_s
+        if stats.model_time_s > 0
+        else None
+    )
+    generation = jsonable(sub.generation.model_dump())
+    return Provenance(
+        package_version=__version__,
+        git_commit=commit,
+        git_dirty=dirty,
+        command=repo_relative(facts.command or " ".join(sys.argv)),
+        data_blob_ids=dict(facts.data_files),
+        model=sub.model,
+        model_revision=str(info.model_revision or resolved_revision(sub) or "") or None,
+        backend=sub.backend,
+        dtype=sub.dtype,
+        quantization=sub.quantization.describe(),
+        chat_template_sha256=info.chat_template_sha256,
+        chat_template_source=info.chat_template_source,
+        generation=generation if isinstance(generation, dict) else {},
+        seeds={"generation": sub.generation.seed, "bootstrap": facts.bootstrap_seed},
+        batch_size=info.batch_size or sub.batch_size,
+        fingerprint=facts.fingerprint,
+        versions=versions(),
+        device=device,
+        started=facts.started,
+        finished=finished,
+        wall_time_s=round(facts.wall_s, 3),
+        generation_time_s=round(stats.model_time_s, 3),
+        prompt_tokens=sum(r.prompt_tokens or 0 for r in records),
+        completion_tokens=sum(r.completion_tokens or 0 for r in records),
+        tokens_per_s=round(tps, 2) if tps is not None else None,
+        scoring_version=scoring_version(),
+        extra={
+            "hub_id": sub.hub_id,
+            "revision_pinned": sub.revision_pinned,
+            "fingerprint_inputs": jsonable(fingerprint_inputs(sub)),
+            "this_invocation": _invocation_extra(stats, facts.wall_s),
+            # every invocation that generated answers, and on which machine (a resumed run)
+            HISTORY_KEY: history,
+            "predictions_in_results": len(records),
+            "sum_latency_s": round(sum(r.latency_s or 0.0 for r in records), 3),
+            "skipped_splits": list(facts.skipped),
+            # what `verify` rebuilds the instances with, whatever the command line said
+            DATA_CHOICES: dict(facts.data_choices),
+            "backend": info.stored,
+            **facts.probes,
+            **(
+                {"data_parallel": dict(facts.data_parallel)}
+                if facts.data_parallel is not None
+                else {}
+            ),
+        },
+    )

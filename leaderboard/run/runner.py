@@ -19,9 +19,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from leaderboard.backends.base import Backend
+from leaderboard.backends.base import AnswersFromCorpus, Backend
 from leaderboard.backends.registry import load_backend
-from leaderboard.core.errors import ConfigError
+from leaderboard.core.errors import ConfigError, LeaderboardError
 from leaderboard.core.schema import PredictionRecord, Results
 from leaderboard.core.submission import Submission, submission_dir
 from leaderboard.run import distributed as parallel
@@ -65,6 +65,14 @@ def _resolve_out_dir(sub: Submission, out_dir: Path | None, limit: int | None) -
     return resolved
 
 
+def _recorded(store: RunStore) -> Results | None:
+    """The folder's results.json, if there is a readable one."""
+    try:
+        return store.read_results() if store.results_path.exists() else None
+    except LeaderboardError:
+        return None
+
+
 def prepare(
     sub: Submission,
     *,
@@ -81,8 +89,9 @@ def prepare(
     started, t_start = prov.now_iso(), time.perf_counter()
     folder = _resolve_out_dir(sub, out_dir, selection.limit)
     plan = build_plan(sub, Path(root), selection)
-    fp = prov.fingerprint(sub)
     store = RunStore(folder)
+    # a dry run reads no weights (a local .gguf without a declared sha256 would be hashed whole)
+    fp = prov.dry_run_fingerprint(sub, _recorded(store)) if dry_run else prov.fingerprint(sub)
     existing = load_existing(store, fp, overwrite=overwrite, dry_run=dry_run, progress=progress)
     check_prompts(plan.items, existing, store)
     reused, pending = group_pending(plan.items, existing, retry_errors)
@@ -103,8 +112,8 @@ def backend_for(
     if backend is None and needed:
         say(progress, f"loading {sub.backend} backend for {sub.model} ...")
         backend = load_backend(sub)
-    if plan is not None and hasattr(backend, "known_ids"):
-        backend.known_ids = frozenset(system_corpus(sub, plan) or ())  # type: ignore[union-attr]
+    if plan is not None and isinstance(backend, AnswersFromCorpus):
+        backend.use_corpus(frozenset(system_corpus(sub, plan) or ()))
     return backend
 
 

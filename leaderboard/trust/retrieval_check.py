@@ -1,35 +1,42 @@
 """`verify` for the retrieval track: the committed `retrieval/**.json` recomputed and compared.
 
-Two levels, both against the current code and data:
+Two levels, both against the current code and data, and at a cost that does not depend on what
+an earlier command left in a cache:
 - every result file: its metrics (means and bootstrap CIs) are recomputed from its own
   per-question values, `n_evaluated` and `skipped` from which questions have values, and the
   bootstrap settings must be the current ones (a file from older code says so);
-- its rankings, where that is cheap: BM25 always (seconds to a minute per file); dense and hybrid
-  only when the embedding cache is there (`.cache/embeddings`, or $RGB_EMBED_CACHE), since
-  embedding a split's passages takes minutes on a CPU. The recomputed run (data file by blob id,
-  the recorded setting, chunking and limit) must give the same per-question values, ranks and top
-  passages and the same metrics.
+- its rankings: BM25 always (seconds to a minute per file); dense and hybrid from the cached
+  vectors of the model the file names (`.cache/embeddings`, or $RGB_EMBED_CACHE), only when the
+  cache holds every vector the file needs. verify never embeds: a missing vector leaves the
+  rankings unchecked, said in one line with how many vectors are missing, since embedding a
+  split's passages takes minutes on a CPU. `recompute=True` (`verify --recompute-retrieval`)
+  embeds what is missing. The recomputed run (data file by blob id, the recorded setting,
+  chunking and limit) must give the same per-question values, ranks and top passages and the
+  same metrics.
 Paired comparison files are recomputed from the two result files they pair. Chunking grids are
 not (nine corpus rebuilds each; `retrieval grid` reruns them), which the report says in one line.
 """
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 
-from leaderboard.core.checks import FileCheck
+import numpy as np
+
+from leaderboard.core.checks import FileCheck, same
 from leaderboard.core.errors import LeaderboardError
 from leaderboard.retrieval.base import Retriever
 from leaderboard.retrieval.bm25 import BM25Retriever
-from leaderboard.retrieval.cache import default_cache_dir
+from leaderboard.retrieval.cache import EmbeddingCache, NotCached, default_cache_dir
 from leaderboard.retrieval.compare import compare_results
+from leaderboard.retrieval.dense import EmbeddingRetriever
 from leaderboard.retrieval.evaluate import (
     DEFAULT_CHUNK,
     DEFAULT_OVERLAP,
     make_retriever,
     run_retrieval,
 )
+from leaderboard.retrieval.hybrid import HybridRetriever
 from leaderboard.retrieval.metrics import CONFIDENCE, METHOD, RESAMPLES, SEED, summarise
 from leaderboard.retrieval.results import (
     Bootstrap,
@@ -38,23 +45,12 @@ from leaderboard.retrieval.results import (
     Stat,
     read_json,
 )
-from leaderboard.retrieval.split import load_retrieval_split
+from leaderboard.retrieval.split import RetrievalSplit, load_retrieval_split
 
-TOLERANCE = 1e-9
 _FIX = (
     "rewrite its metrics and bootstrap block from its per-question values with "
     "`rgb-leaderboard rescore FILE`; rankings that differ need its command rerun with --save"
 )
-
-
-def _same(a: object, b: object) -> bool:
-    if isinstance(a, int | float) and isinstance(b, int | float) and not isinstance(a, bool):
-        return math.isclose(float(a), float(b), rel_tol=0.0, abs_tol=TOLERANCE)
-    if isinstance(a, list | tuple) and isinstance(b, list | tuple):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
-    return a == b
 
 
 def _metric_diffs(where: str, old: RetrievalResult, new: dict) -> list[str]:
@@ -66,7 +62,7 @@ def _metric_diffs(where: str, old: RetrievalResult, new: dict) -> list[str]:
             continue
         for part in ("mean", "ci"):
             a, b = getattr(stat, part), getattr(fresh, part)
-            if not _same(a, b):
+            if not same(a, b):
                 out.append(f"{where} {name} {part}: file has {a!r}, recomputed {b!r}")
     return out
 
@@ -101,19 +97,84 @@ def _split_option(res: RetrievalResult) -> str:
     return "partial" if res.partial else res.split.split("_", 1)[1]
 
 
-def _retriever_for(res: RetrievalResult, cache_dir: Path) -> Retriever | str:
+def _not_embedded(res: RetrievalResult, why: str) -> str:
+    """The one line for dense or hybrid rankings left unchecked because a vector is missing."""
+    return (
+        f"{res.retriever} rankings not recomputed: {why}; verify never embeds "
+        "(`verify --recompute-retrieval` does: minutes per split on a CPU); metrics recomputed "
+        "from the per-question values"
+    )
+
+
+def _recorded_embedder(res: RetrievalResult) -> dict[str, object] | None:
+    """The embedding model the file records (a hybrid's dense part), or None."""
+    retriever = res.provenance.get("retriever")
+    if not isinstance(retriever, dict):
+        return None
+    parts = retriever.get("parts") if res.retriever == "hybrid" else [retriever]
+    for part in parts if isinstance(parts, list) else []:
+        if isinstance(part, dict) and part.get("retriever") == "dense":
+            return part
+    return None
+
+
+def _refuse(_: list[str]) -> np.ndarray:  # never called: a read-only cache raises NotCached first
+    raise LeaderboardError("verify never embeds")
+
+
+def _cached_retriever(res: RetrievalResult, cache_dir: Path) -> Retriever | str:
+    """Dense or hybrid over the cached vectors of the model the file names (a read-only cache:
+    a missing vector raises NotCached), or why the rankings are not recomputed."""
+    dense = _recorded_embedder(res)
+    if dense is None or not dense.get("model_file_sha256"):
+        return _not_embedded(res, "the file names no embedding model file")
+    key = f"{dense.get('model')}@{dense.get('model_file_sha256')}"  # as dense.e5_retriever keys
+    cache = EmbeddingCache(cache_dir, key, read_only=True)
+    if not cache.vectors:
+        return _not_embedded(res, f"no vectors of its model cached at {cache_dir.as_posix()}")
+    embedder = EmbeddingRetriever("dense", _refuse, _refuse, cache, dict(dense))
+    if res.retriever == "dense":
+        return embedder
+    return HybridRetriever(BM25Retriever(res.lang), embedder)
+
+
+def _retriever_for(res: RetrievalResult, cache_dir: Path, recompute: bool) -> Retriever | str:
     """The retriever to rerun, or why the rankings are not recomputed (one line)."""
     if res.retriever == "bm25":
         return BM25Retriever(res.lang)
     if res.retriever in ("dense", "hybrid"):
-        if cache_dir.is_dir() and any(cache_dir.iterdir()):
-            return make_retriever(res.retriever, res.lang, cache_dir)
-        return (
-            f"{res.retriever} rankings not recomputed: no embedding cache at "
-            f"{cache_dir.as_posix()} (embedding the split takes minutes on a CPU); metrics "
-            "recomputed from the per-question values"
-        )
+        if recompute:
+            try:
+                return make_retriever(res.retriever, res.lang, cache_dir)
+            except LeaderboardError as exc:
+                return f"{res.retriever} rankings not recomputed: {exc}"
+        return _cached_retriever(res, cache_dir)
     return f"{res.retriever} rankings not recomputed: an external embeddings endpoint"
+
+
+def _rerun(
+    res: RetrievalResult, split: RetrievalSplit, retriever: Retriever, cache_dir: Path
+) -> RetrievalResult | str:
+    """The file's run repeated (recorded setting, chunking and limit), or, over a read-only
+    cache that lacks a vector, why not."""
+    limit = res.provenance.get("limit")
+    limit = limit if isinstance(limit, int) else None
+    chunk = res.chunking
+    try:
+        for part in getattr(retriever, "parts", (retriever,)):
+            if isinstance(part, EmbeddingRetriever) and part.cache.read_only:
+                # the queries first: all of them are counted before any ranking work
+                part.queries([q.query for q in split.questions[:limit]])
+        return run_retrieval(
+            split,
+            res.setting,
+            retriever,
+            limit,
+            chunk.size if chunk else DEFAULT_CHUNK,
+            chunk.overlap if chunk else DEFAULT_OVERLAP,
+        )
+    except NotCached as exc:
+        return _not_embedded(res, f"{exc} at {cache_dir.as_posix()}")
 
 
 def _ranking_check(res: RetrievalResult, fresh: RetrievalResult) -> list[str]:
@@ -129,7 +190,7 @@ def _ranking_check(res: RetrievalResult, fresh: RetrievalResult) -> list[str]:
     for q in res.per_question:
         n = new_q.get(q.qid)
         if n is None or not (
-            _same(q.values, n.values)
+            same(q.values, n.values)
             and q.first_relevant == n.first_relevant
             and q.relevant_ranks == n.relevant_ranks
             and [t.id for t in q.top] == [t.id for t in n.top]
@@ -142,37 +203,34 @@ def _ranking_check(res: RetrievalResult, fresh: RetrievalResult) -> list[str]:
     return out
 
 
-def check_result(path: Path, data_root: Path, cache_dir: Path | None = None) -> FileCheck:
-    """One result file: summary, and rankings where cheap (module docstring)."""
+def check_result(
+    path: Path, data_root: Path, cache_dir: Path | None = None, recompute: bool = False
+) -> FileCheck:
+    """One result file: summary, and rankings where no embedding is needed, or with `recompute`
+    (module docstring)."""
     res = read_json(path, RetrievalResult)
     check = FileCheck(Path(path), _summary_check(res), fix=_FIX)
-    retriever = _retriever_for(res, cache_dir or default_cache_dir())
+    cache_dir = cache_dir or default_cache_dir()
+    retriever = _retriever_for(res, cache_dir, recompute)
     if isinstance(retriever, str):
         check.skipped = retriever
         return check
-    prov = res.provenance
-    data = prov.get("data") if isinstance(prov.get("data"), dict) else {}
+    data = res.provenance.get("data")
+    blob = data.get("git_blob_id") if isinstance(data, dict) else None
     try:
         split = load_retrieval_split(data_root, res.lang, _split_option(res))  # type: ignore[arg-type]
     except LeaderboardError as exc:
         check.skipped = f"rankings not recomputed: {exc}"
         return check
-    if data.get("git_blob_id") != split.blob_id:  # type: ignore[union-attr]
+    if blob != split.blob_id:
         check.mismatches.append(
-            f"data: file was made from blob {data.get('git_blob_id')}, the data now is "  # type: ignore[union-attr]
-            f"{split.blob_id}"
+            f"data: file was made from blob {blob}, the data now is {split.blob_id}"
         )
         return check
-    chunk = res.chunking
-    limit = prov.get("limit")
-    fresh = run_retrieval(
-        split,
-        res.setting,
-        retriever,
-        limit if isinstance(limit, int) else None,
-        chunk.size if chunk else DEFAULT_CHUNK,
-        chunk.overlap if chunk else DEFAULT_OVERLAP,
-    )
+    fresh = _rerun(res, split, retriever, cache_dir)
+    if isinstance(fresh, str):
+        check.skipped = fresh
+        return check
     check.mismatches += _ranking_check(res, fresh)
     return check
 
@@ -221,7 +279,7 @@ def check_paired(path: Path) -> FileCheck:
     )
     for old, new in zip(paired.comparisons, fresh.comparisons, strict=True):
         for k in old:
-            if not _same(old[k], new.get(k)):
+            if not same(old[k], new.get(k)):
                 check.mismatches.append(
                     f"{old['metric']} {k}: file has {old[k]!r}, recomputed {new.get(k)!r}"
                 )
@@ -229,7 +287,7 @@ def check_paired(path: Path) -> FileCheck:
 
 
 def check_tree(
-    root: Path, data_root: Path, cache_dir: Path | None = None
+    root: Path, data_root: Path, cache_dir: Path | None = None, recompute: bool = False
 ) -> tuple[list[FileCheck], str | None]:
     """Every result and paired file under `root`, and the one line about the grids."""
     root = Path(root)
@@ -241,7 +299,7 @@ def check_tree(
         elif path.name.startswith("compare-"):
             checks.append(check_paired(path))
         else:
-            checks.append(check_result(path, data_root, cache_dir))
+            checks.append(check_result(path, data_root, cache_dir, recompute))
     note = (
         f"{grids} chunking grid file(s) not recomputed (nine corpus rebuilds each; "
         "`rgb-leaderboard retrieval grid` reruns them)"
@@ -251,7 +309,9 @@ def check_tree(
     return checks, note
 
 
-def check_path(path: Path, data_root: Path, cache_dir: Path | None = None) -> FileCheck:
+def check_path(
+    path: Path, data_root: Path, cache_dir: Path | None = None, recompute: bool = False
+) -> FileCheck:
     """One named file (result or paired comparison)."""
     if Path(path).name.startswith("compare-"):
         return check_paired(path)
@@ -259,4 +319,4 @@ def check_path(path: Path, data_root: Path, cache_dir: Path | None = None) -> Fi
         return FileCheck(
             Path(path), skipped="a chunking grid is not recomputed by verify", fix=_FIX
         )
-    return check_result(path, data_root, cache_dir)
+    return check_result(path, data_root, cache_dir, recompute)

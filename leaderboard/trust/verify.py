@@ -19,6 +19,7 @@ import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from leaderboard.backends.registry import backend_traits
 from leaderboard.core.errors import ConfigError, DataError, LeaderboardError
 from leaderboard.core.schema import PredictionRecord, Results
 from leaderboard.core.submission import SUBMISSION_FILE, Submission, load_submission
@@ -238,6 +239,15 @@ def recompute(folder: Path, data_root: Path) -> Recomputed:
         return _rescored(sub, view, records, rc)
 
 
+def _recorded_allow_partial(old: Results) -> bool | None:
+    """The run's allow_partial_data as results.json records it (None: not recorded, the YAML's).
+    The run's limit needs no such care: the whole protocol is rebuilt and only instances with a
+    prediction are kept, and a limited run's instances are a prefix of each split."""
+    choices = old.provenance.extra.get(prov.DATA_CHOICES)
+    allow = choices.get("allow_partial_data") if isinstance(choices, dict) else None
+    return allow if isinstance(allow, bool) else None
+
+
 def _rescored(
     sub: Submission, view: Path, records: list[PredictionRecord], rc: Recomputed
 ) -> Recomputed:
@@ -251,10 +261,12 @@ def _rescored(
         held_abilities = {r.ability for r in records}
         langs = tuple(lang for lang in LANGS if lang in held_langs)
         abilities = tuple(a for a in protocol_abilities(sub, records) if a in held_abilities)
-        full = build_plan(sub, view, Selection(languages=langs, abilities=abilities))
+        allow = _recorded_allow_partial(old)
+        selection = Selection(languages=langs, abilities=abilities, allow_partial_data=allow)
+        full = build_plan(sub, view, selection)
     except (ConfigError, DataError) as exc:
         raise LeaderboardError(f"{rc.folder}: cannot rebuild the instances: {exc}") from exc
-    kept = _check_records(full, records, rc, decoded=sub.backend != "scripted")
+    kept = _check_records(full, records, rc, decoded=backend_traits(sub.backend).decodes_tokens)
     if not kept:
         rc.problems.append("predictions: none matches an instance of the protocol")
         return rc

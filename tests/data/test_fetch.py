@@ -261,7 +261,7 @@ def test_missing_split_message_and_partial_fallback(tmp_path: Path, official_dir
         resolve_split(root, "en", "noise")
     msg = str(err.value)
     assert "en_refine.json is missing" in msg and "rgb-leaderboard data fetch" in msg
-    assert "--allow-partial" in msg and "internet" in msg
+    assert "--allow-partial-data" in msg and "internet" in msg
     src = resolve_split(root, "en", "rejection", allow_partial=True)
     assert (src.name, src.complete, src.blob_id, src.expected_n, src.n_records) == (
         "partial/en_head50.json",

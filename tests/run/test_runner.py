@@ -13,6 +13,7 @@ import pytest
 from leaderboard.backends.scripted import ScriptedBackend
 from leaderboard.core.errors import ResultsError
 from leaderboard.core.submission import load_submission
+from leaderboard.run import provenance as prov
 from leaderboard.run.dry_run import DryRunReport, plan_submission
 from leaderboard.run.runner import run_submission
 from leaderboard.run.selection import Selection
@@ -220,6 +221,37 @@ def test_dry_run_loads_nothing_and_writes_nothing(tmp_path: Path, rgb_root: Path
     text = report.render()
     assert "zh/counterfactual" in text and "first prompt" in text and "(partial file)" in text
     assert sorted(p.name for p in (tmp_path / "sub").iterdir()) == ["model.yaml"]
+
+
+def test_dry_run_reads_no_weights(tmp_path: Path, rgb_root: Path) -> None:
+    """A local .gguf that declares no sha256: a run hashes it whole (the fingerprint), a dry run
+    does not read it; it says the fingerprint is not known, and takes the one results.json
+    records once a run has written one with the same settings."""
+    from leaderboard.core.weights import _file_sha256
+
+    folder = tmp_path / "sub"
+    folder.mkdir()
+    (folder / "model.gguf").write_bytes(b"GGUF" + bytes(1 << 20))
+    path = make_sub(folder, backend="llamacpp", model="model.gguf", scripted=None)
+    misses = _file_sha256.cache_info().misses
+    report = run(path, rgb_root, limit=1, dry_run=True, **SMALL)
+    assert _file_sha256.cache_info().misses == misses, "the dry run hashed the weights"
+    assert "model.gguf declares no sha256 and a dry run reads no weights" in report.fingerprint
+    recorded = prov.fingerprint(load_submission(path))  # what a run records (hashes the file)
+    inputs = prov.jsonable(prov.fingerprint_inputs(load_submission(path)))
+    results = {"fingerprint": recorded, "extra": {"fingerprint_inputs": inputs}}
+    assert prov.dry_run_fingerprint(load_submission(path), _results_with(results)) == recorded
+
+
+def _results_with(provenance: dict[str, object]):
+    """A results.json model whose provenance holds `provenance` (the rest is a committed one)."""
+    from leaderboard.core.files import read_results
+
+    res = read_results(REPO / "submissions" / "baseline-refuse" / "results.json")
+    extra = {**res.provenance.extra, **provenance.pop("extra")}  # type: ignore[dict-item]
+    return res.model_copy(
+        update={"provenance": res.provenance.model_copy(update={**provenance, "extra": extra})}
+    )
 
 
 def test_unavailable_split_is_an_error_without_partial_data(tmp_path: Path, rgb_root: Path) -> None:

@@ -77,3 +77,19 @@ def test_the_zh_page_words_negative_intervals_in_chinese(site) -> None:
     between = re.compile(r"\d (to|至) [-\u2212]?\d")
     assert {m.group(1) for m in between.finditer(zh)} == {"至"}
     assert {m.group(1) for m in between.finditer(en)} == {"to"}
+
+
+def test_partial_systems_say_their_coverage_in_a_few_words(site) -> None:
+    """The band (home) and the Systems page give a partial system the short coverage phrase of
+    its chain questions, as the model tables do, never the runner's reasons in full."""
+    out, _ = site
+    for path, phrase in (
+        ("index.md", "zh: 100 of 300 questions · en: 50 of 300 questions (partial file)"),
+        (PATH, "en: 50 of 300 questions (partial file)"),
+        ("index.zh.md", "zh：300 题中的 100 题 · en：300 题中的 50 题（部分数据文件）"),
+        ("systems.zh.md", "en：300 题中的 50 题（部分数据文件）"),
+    ):
+        page = out.pages[path]
+        assert phrase in page, path
+        for raw in ("stands in for the official split", "none of the four"):
+            assert raw not in page, (path, raw)

@@ -225,3 +225,25 @@ def test_a_first_run_narrowed_without_partial_data_verifies(
     run_submission(load_submission(path), root=data_root, selection=selection, progress=False)
     report = verify(path.parent, data_root)
     assert report.ok, report.render()
+
+
+def test_a_run_given_allow_partial_data_verifies_without_it(tmp_path: Path) -> None:
+    """A YAML that does not allow partial data, run as the missing-data error advises
+    (`--allow-partial-data`) on a data root without en_refine.json: results.json records the
+    choice, so `verify` rebuilds the same instances from the partial file without the option."""
+    root = tmp_path / "data"
+    for rel in ("data_en/MANIFEST.json", "data_en/partial/en_head50.json"):
+        if not (REPO / rel).is_file():
+            pytest.skip(f"{rel} not fetched")
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_bytes((REPO / rel).read_bytes())
+    path = write_scripted_submission(tmp_path / "sub")
+    args = ["--languages", "en", "--abilities", "noise", "--limit", "2", "--data-dir", str(root)]
+    refused = runner.invoke(app, ["run", str(path), *args, "--no-progress"])
+    assert refused.exit_code != 0 and "--allow-partial-data" in str(refused.exception)
+    out = runner.invoke(app, ["run", str(path), *args, "--no-progress", "--allow-partial-data"])
+    assert out.exit_code == 0, out.output
+    choices = RunStore(path.parent).read_results().provenance.extra["data_choices"]
+    assert choices == {"allow_partial_data": True, "limit": 2}
+    report = verify(path.parent, root)
+    assert report.ok and report.recomputed.checked > 0, report.render()

@@ -1,5 +1,5 @@
 """The Systems page and the systems band of the home page: whole RAG pipelines (`backend: system`)
-ranked apart from models (issue 24).
+ranked apart from models.
 
 Every figure comes from leaderboard.board.systems (which reads results.json's chain probe and the
 recorded predictions); nothing is computed here but the display. The floor (a system citing no
@@ -12,10 +12,10 @@ from leaderboard.backends.system_contract import API_FILE, openapi_text
 from leaderboard.board.ranking import rank_ranges
 from leaderboard.board.systems import MAX_ERROR_SHARE, Figure, SystemPair, SystemRow, SystemsBoard
 from leaderboard.core.types import LANGS
+from leaderboard.site.render.coverage import system_phrase
 from leaderboard.site.render.fmt import esc, pct, pct_ci, signed_pct
-from leaderboard.site.render.i18n import DEFAULT, localized, ui
+from leaderboard.site.render.i18n import DEFAULT, ui
 from leaderboard.site.render.page import Output, badge, front_matter, prefix_for, shown_name
-from leaderboard.site.render.reasons import joined
 from leaderboard.site.render.tables import Cell, Column, Row, Table
 
 PATH = "systems.md"
@@ -43,7 +43,9 @@ def _files(prefix: str, sid: str) -> str:
     return " · ".join(f'<a href="{esc(base + f)}">{esc(label)}</a>' for f, label in links)
 
 
-def _system_cell(row: SystemRow, prefix: str, lg: str) -> Cell:
+def _system_cell(row: SystemRow, prefix: str, lg: str, coverage: str) -> Cell:
+    """The system's name, badges and files; a partial entry's note is its short coverage phrase
+    (render/coverage.py), as the models' tables show; the reasons in full are in results.json."""
     badges = ""
     note = ""
     if row.floor:
@@ -54,13 +56,13 @@ def _system_cell(row: SystemRow, prefix: str, lg: str) -> Cell:
         badges += " " + badge("partial", ui(lg, "systems.badge_unranked"), tip)
     if row.partial_reasons:
         badges += " " + badge("partial", ui(lg, "badge.partial"), ui(lg, "badge.partial_tip"))
-        note = ui(lg, "badge.partial_note", reasons=joined(lg, row.partial_reasons))
+        note = ui(lg, "badge.partial_note", reasons=coverage)
     name = shown_name(row.id, row.name, lg)  # the floor's name describes a policy: translated
     html = esc(name) + badges + f'<br><span class="lb-ci">{_files(prefix, row.id)}</span>'
     return Cell(name, html, row.name, note)
 
 
-def _row(row: SystemRow, rank: str, prefix: str, lg: str) -> Row:
+def _row(row: SystemRow, rank: str, prefix: str, lg: str, coverage: str) -> Row:
     errors = Cell(
         {"value": row.errors, "share": row.error_share.value},
         esc(str(row.errors))
@@ -71,7 +73,7 @@ def _row(row: SystemRow, rank: str, prefix: str, lg: str) -> Row:
     return Row(
         {
             "rank": Cell.text(rank),
-            "system": _system_cell(row, prefix, lg),
+            "system": _system_cell(row, prefix, lg, coverage),
             "n": Cell.text(row.n, row.n),
             "e2e_strict": _rate(row.end_to_end["strict"]),
             "e2e_rgb": _rate(row.end_to_end["rgb"]),
@@ -96,8 +98,10 @@ def _ranks(board: SystemsBoard, lang: str) -> dict[str, str]:
 def systems_table(board: SystemsBoard, lang: str, prefix: str, lg: str = DEFAULT) -> Table:
     ranks = _ranks(board, lang)
     mine = [r for r in board.rows if r.lang == lang]
-    rows = [_row(r, ranks.get(r.id, "—"), prefix, lg) for r in mine if not r.floor]
-    floor = [_row(r, "—", prefix, lg) for r in mine if r.floor]
+    results = {e.id: e.results for e in board.entries}
+    cov = {r.id: system_phrase(lg, results[r.id], (lang,)) if r.id in results else "" for r in mine}
+    rows = [_row(r, ranks.get(r.id, "—"), prefix, lg, cov[r.id]) for r in mine if not r.floor]
+    floor = [_row(r, "—", prefix, lg, cov[r.id]) for r in mine if r.floor]
     cols = [Column("rank", ui(lg, "col.rank")), Column("system", ui(lg, "systems.col_system"))]
     cols.append(Column("n", "n", True, ui(lg, "systems.col_n_tip")))
     for key in (*RATE_COLS, "p50", "p95", "errors"):
@@ -177,10 +181,13 @@ def band_table(board: SystemsBoard, prefix: str, lg: str = DEFAULT) -> Table:
     for r in board.rows:
         by_id.setdefault(r.id, {})[r.lang] = r
     rows, floor = [], []
+    results = {e.id: e.results for e in board.entries}
     for sid in sorted(by_id, key=lambda s: -max(_e2e(r) for r in by_id[s].values())):
         langs = by_id[sid]
         first = next(iter(langs.values()))
-        cells = {"system": _system_cell(first, prefix, lg)}
+        shown = tuple(lang for lang in LANGS if lang in langs)
+        cov = system_phrase(lg, results[sid], shown) if sid in results else ""
+        cells = {"system": _system_cell(first, prefix, lg, cov)}
         for lang in LANGS:
             r = langs.get(lang)
             cells[lang] = _rate(r.end_to_end["strict"]) if r else Cell.text(None)
@@ -226,8 +233,3 @@ def system_files(board: SystemsBoard, out: Output) -> None:
         if e.predictions_file is not None:
             name = e.predictions_file.name
             out.files[f"systems/{e.id}/{name}"] = e.predictions_file.read_bytes()
-
-
-def translated_systems_page(board: SystemsBoard, lg: str) -> dict[str, str]:
-    """The page in language `lg` by docs path (its tables are the English page's: a scratch)."""
-    return {localized(PATH, lg): systems_page(board, Output(), lg)}

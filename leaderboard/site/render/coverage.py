@@ -22,9 +22,16 @@ def _name(lg: str, ability: str) -> str:
     return ui(lg, key) if key in table(DEFAULT) else ability
 
 
-def _lang_phrase(lg: str, results: Results, lang: str, mode: str) -> str:
-    """The phrase of one language."""
-    cells = [c for c in results.cells if c.mode == mode and c.lang == lang]
+def _lang_phrase(
+    lg: str, results: Results, lang: str, mode: str, only: tuple[str, ...] | None = None
+) -> str:
+    """The phrase of one language: of every cell and the four abilities, or of the abilities
+    (probes) in `only`."""
+    cells = [
+        c
+        for c in results.cells
+        if c.mode == mode and c.lang == lang and (only is None or c.ability in only)
+    ]
     if not cells:
         return ui(lg, "coverage.lang_not_run", lang=lang)
     by_ability = defaultdict(list)
@@ -37,7 +44,7 @@ def _lang_phrase(lg: str, results: Results, lang: str, mode: str) -> str:
         if short or partial_file:
             key = (min(c.n for c in cs), max(c.expected_n for c in cs), partial_file)
             groups.setdefault(key, []).append(ability)
-    not_run = [a for a in ABILITIES if a not in by_ability]
+    not_run = [a for a in (ABILITIES if only is None else only) if a not in by_ability]
     if not groups and not not_run:
         return ui(lg, "coverage.complete", lang=lang)
     sep = ui(lg, "coverage.list_sep")
@@ -59,3 +66,10 @@ def coverage_phrase(lg: str, results: Results, mode: str = "rgb") -> str:
     if results.partial and parts == [ui(lg, "coverage.complete", lang=lang) for lang in LANGS]:
         parts.append(ui(lg, "coverage.marked_partial"))
     return ui(lg, "coverage.sep").join(p for p in parts if p)
+
+
+def system_phrase(lg: str, results: Results, langs: tuple[str, ...] = LANGS) -> str:
+    """A system's coverage: the questions of the chain probe (all a system is measured on) per
+    language, e.g. "zh: 100 of 300 questions · en: 50 of 300 questions (partial file)"."""
+    parts = [_lang_phrase(lg, results, lang, "rgb", only=("chain",)) for lang in langs]
+    return ui(lg, "coverage.sep").join(parts)

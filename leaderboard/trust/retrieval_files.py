@@ -1,13 +1,9 @@
-"""What `verify` checks beyond results.json, so that it covers everything the site shows: the
-retrieval track (trust/retrieval_check.py) here, judge results in judge/check.py and the judges'
-agreement with the labels (judges/agreement/) in judge/agreement_check.py (the judge room, which
-this layer cannot import: cli/verify.py calls both); the probe figures are rows of results.json
-(`probes`), recomputed by trust/verify.py.
-
-Paths name what to check: a submission folder (its results.json and judge_results.json), a
-retrieval result or comparison file, a retrieval folder (every file under it), or an agreement
-folder or file. With none, every submission, the repository's `retrieval/` folder and
-`judges/agreement/`.
+"""The retrieval files `verify` and `rescore` are given: which paths are retrieval results,
+grids or comparisons (a submission's own JSON files are not), every file of a folder verified
+(trust/retrieval_check.py recomputes each), and a result's metrics rewritten for `rescore FILE`.
+Judge results and the judges' agreement are checked in judge/check.py and
+judge/agreement_check.py (a room this layer cannot import: cli/verify.py calls all three); the
+probe figures are rows of results.json, recomputed by trust/verify.py.
 """
 
 from __future__ import annotations
@@ -44,18 +40,21 @@ def rescore_retrieval_file(path: Path, command: str) -> str:
     return "\n".join(lines + [f"  {c}" for c in changed[:50]])
 
 
-def verify_retrieval(targets: list[Path], data_root: Path) -> tuple[list[str], int]:
-    """Retrieval files and folders: printed lines (notes included), failures."""
+def verify_retrieval(
+    targets: list[Path], data_root: Path, recompute: bool = False
+) -> tuple[list[str], int]:
+    """Retrieval files and folders: printed lines (notes included), failures. `recompute` embeds
+    what the cache lacks for dense and hybrid rankings (slow); without it nothing is embedded."""
     lines, failed = [], 0
     for target in targets:
         target = Path(target)
         if target.is_dir():
             root = target if target.name == RESULTS_DIR else target.parent
-            checks, note = check_tree(root, data_root)
+            checks, note = check_tree(root, data_root, recompute=recompute)
             if target != root:
                 checks = [c for c in checks if c.path.parent == target]
         else:
-            checks, note = [check_path(target, data_root)], None
+            checks, note = [check_path(target, data_root, recompute=recompute)], None
         for c in checks:
             lines.append(c.render())
             failed += not c.ok

@@ -1,0 +1,62 @@
+"""Every option the package's texts suggest exists: an error that says "pass --allow-partial"
+when the option is `--allow-partial-data` sends a new user to a dead end. The texts are every
+string constant of the package (error messages, notes, help), read with `ast`; the options are
+those of every command of the typer app."""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections import defaultdict
+from pathlib import Path
+
+from typer.main import get_command
+
+from leaderboard.cli import app
+
+PKG = Path(__file__).resolve().parents[2] / "leaderboard"
+OPTION = re.compile(r"(?<![\w-])--[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
+# options of other programs the package runs or tells the user to run
+OTHER_TOOLS = {
+    "--clean": "mkdocs build",
+    "--no-deps": "pip install",
+    "--porcelain": "git status",
+    "--show-toplevel": "git rev-parse",
+    "--untracked-files": "git status",
+}
+
+
+def _suggested() -> dict[str, set[str]]:
+    """option -> the modules whose strings name it."""
+    found: dict[str, set[str]] = defaultdict(set)
+    for path in sorted(PKG.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                for option in OPTION.findall(node.value):
+                    found[option].add(path.relative_to(PKG).as_posix())
+    return found
+
+
+def _cli_options(command: object, acc: set[str]) -> set[str]:
+    for param in getattr(command, "params", []):
+        if param.param_type_name == "option":
+            acc.update(o for o in (*param.opts, *param.secondary_opts) if o.startswith("--"))
+    for sub in getattr(command, "commands", {}).values():
+        _cli_options(sub, acc)
+    return acc
+
+
+def test_every_suggested_option_exists() -> None:
+    known = _cli_options(get_command(app), {"--help"})
+    suggested = _suggested()
+    unknown = {
+        o: sorted(m) for o, m in suggested.items() if o not in known and o not in OTHER_TOOLS
+    }
+    assert not unknown, f"options named in messages but absent from the CLI: {unknown}"
+    stale = sorted(set(OTHER_TOOLS) - set(suggested))
+    assert not stale, f"OTHER_TOOLS lists options no text names any more: {stale}"
+
+
+def test_the_missing_data_error_names_the_run_option() -> None:
+    assert "--allow-partial-data" in _suggested()
+    assert "--allow-partial" not in _suggested(), "the option is --allow-partial-data"
