@@ -5,8 +5,8 @@
     >>> board.scores.query("lang == 'zh' and mode == 'strict' and ability == 'overall'")
 
 One row per cell (`cells`), per score entry (`scores`), per entry (`models`) and per outcome figure
-(`outcomes`: the four outcome shares of every cell, and truthfulness and answer rate per ability,
-issue 38; `noise_rate` NaN for an ability's figure), with categorical
+(`outcomes`: the four outcome shares of every cell, and per ability the shares, truthfulness and
+answer rate, issue 38; `noise_rate` NaN for an ability's figure), with categorical
 dtypes for lang, ability and mode, so filters, group-bys and pivots need no hand-written loops.
 Rates are fractions (0-1) as stored in results.json; `ci_low`/`ci_high` are NaN without a CI.
 Predictions are large, so `Board.predictions()` reads them on demand through each run's store.
@@ -145,7 +145,8 @@ _SCORE_COLUMNS = [
 
 
 def _outcome_rows(e: Entry) -> Iterable[dict[str, object]]:
-    """The four outcome shares of every cell, then truthfulness and answer rate per ability."""
+    """The four outcome shares of every cell, then the ability figures (shares over all its noise
+    rates, truthfulness, answer rate)."""
     for c in e.results.outcomes:
         for name in ("correct", "refused", "error_claimed", "wrong"):
             low, high = _ci(getattr(c, f"{name}_ci"))

@@ -143,13 +143,16 @@ class OutcomeCell(_Strict):
 
 
 class OutcomeScore(_Strict):
-    """Truthfulness (correct share minus wrong share, -1..1) or answer rate (share not refused)
-    of one ability or probe, language (or zh - en) and mode, mean over its noise rates."""
+    """Truthfulness (correct share minus wrong share, -1..1), answer rate (share not refused) or
+    one outcome's share of one ability or probe, language (or zh - en: truthfulness and answer
+    rate) and mode, over the answers of all its noise rates."""
 
     lang: Lang | Literal["zh-en"]
     mode: Mode
     ability: Ability
-    metric: Literal["truthfulness", "answer_rate"]
+    metric: Literal[
+        "truthfulness", "answer_rate", "correct", "refused", "error_claimed", "wrong"
+    ]
     value: Annotated[float, Field(ge=-2.0, le=2.0)]  # a zh - en truthfulness spans -2..2
     ci: CI | None = None
     n_questions: Count

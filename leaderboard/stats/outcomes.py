@@ -56,6 +56,13 @@ DEFINITIONS = {
     "truthfulness": "Correct share minus wrong share of the answers (all noise rates of the "
     "ability), refused and error-claiming answers counting 0: CRAG's +1 / 0 / -1 scoring, -1..1.",
     "answer_rate": "Share of the answers (all noise rates of the ability) that do not refuse.",
+    "correct": "Share of the answers (all noise rates of the ability) giving the answer without "
+    "refusing.",
+    "refused": "Share of the answers (all noise rates of the ability) that refuse.",
+    "error_claimed": "Share of the answers (all noise rates of the ability) that claim a factual "
+    "error in the documents, neither refusing nor giving the answer.",
+    "wrong": "Share of the answers (all noise rates of the ability) that are none of these: a "
+    "wrong answer, a hedge, a copy of the passages, nothing, or a generation failure.",
 }
 DIFF_DEFINITION = (
     "zh minus en; its CI joins the two languages' Wilson intervals by Newcombe's method (their "
@@ -191,7 +198,17 @@ def answer_rate(group: Group, sums: dict[str, np.ndarray], complete: bool) -> Fi
     return Figure(0.0 if value is None else value, ci, n, complete)
 
 
+def _share_of(name: str):
+    def figure(group: Group, sums: dict[str, np.ndarray], complete: bool) -> Figure:
+        value, ci, n = share(group, sums[name], sums["present"])
+        return Figure(0.0 if value is None else value, ci, n, complete)
+
+    return figure
+
+
 METRICS = {"truthfulness": truthfulness, "answer_rate": answer_rate}
+# the four shares over all the ability's answers (what the model page's bars show)
+SHARES = {name: _share_of(name) for name in OUTCOMES}
 
 
 def ability_figures(vectors: VectorsByKey) -> dict[tuple[Lang, Ability, Mode, str], Figure]:
@@ -200,7 +217,7 @@ def ability_figures(vectors: VectorsByKey) -> dict[tuple[Lang, Ability, Mode, st
     for (lang, ability, mode), by_rate in vectors.items():
         full = _complete(ability, by_rate)
         group, sums = pooled(by_rate)
-        for metric, fn in METRICS.items():
+        for metric, fn in (METRICS | SHARES).items():
             out[(lang, ability, mode, metric)] = fn(group, sums, full)
     return out
 
@@ -220,15 +237,15 @@ def _entry(lang: str, ability: Ability, mode: Mode, metric: str, f: Figure, defi
 
 
 def truthfulness_entries(vectors: VectorsByKey) -> list[OutcomeScore]:
-    """Per mode: every language's truthfulness and answer rate per ability and probe, then zh - en
-    where both languages have it."""
+    """Per mode: every language's truthfulness, answer rate and four outcome shares per ability
+    and probe, then truthfulness and answer rate zh - en where both languages have them."""
     figures = ability_figures(vectors)
     order = ABILITIES + PROBES
     out = []
     for mode in MODES:
         for lang in LANGS:
             for ability in order:
-                for metric in METRICS:
+                for metric in (*METRICS, *SHARES):
                     f = figures.get((lang, ability, mode, metric))
                     if f is not None:
                         out.append(_entry(lang, ability, mode, metric, f, DEFINITIONS[metric]))

@@ -71,12 +71,17 @@ def test_shares_sum_to_one_on_the_committed_baselines(baseline: str, data_root: 
 def test_the_refuse_baseline_has_truthfulness_and_answer_rate_zero(data_root: Path) -> None:
     rc = recompute(REPO / "submissions" / "baseline-refuse", data_root)
     assert rc.new is not None
-    got = [t for t in rc.new.truthfulness if t.lang != "zh-en"]
+    got = [
+        t
+        for t in rc.new.truthfulness
+        if t.lang != "zh-en" and t.metric in ("truthfulness", "answer_rate")
+    ]
     assert {t.ability for t in got} >= {"noise", "rejection", "counterfactual"}
     for t in got:
         assert t.value == 0.0, t
-        assert t.ci is not None and t.ci[0] < 0.0 < t.ci[1] if t.metric == "truthfulness" else True
-        if t.metric == "answer_rate":
+        if t.metric == "truthfulness":
+            assert t.ci is not None and t.ci[0] < 0.0 < t.ci[1]
+        else:
             assert t.ci is not None and t.ci[0] == 0.0 < t.ci[1]
 
 
@@ -142,3 +147,7 @@ def test_truthfulness_pools_the_noise_rates_and_weighs_each_answer() -> None:
     t = got[("truthfulness", "strict")]
     assert t.ci is not None and t.ci[0] < t.value < t.ci[1] and t.n_questions == 4
     assert not t.complete  # noise needs five rates
+    pooled = {name: got[(name, "strict")].value for name in OUTCOMES}
+    assert pooled == pytest.approx(
+        {"correct": 3 / 8, "refused": 1 / 8, "error_claimed": 1 / 8, "wrong": 3 / 8}
+    )
