@@ -150,9 +150,7 @@ class OutcomeScore(_Strict):
     lang: Lang | Literal["zh-en"]
     mode: Mode
     ability: Ability
-    metric: Literal[
-        "truthfulness", "answer_rate", "correct", "refused", "error_claimed", "wrong"
-    ]
+    metric: Literal["truthfulness", "answer_rate", "correct", "refused", "error_claimed", "wrong"]
     value: Annotated[float, Field(ge=-2.0, le=2.0)]  # a zh - en truthfulness spans -2..2
     ci: CI | None = None
     n_questions: Count
