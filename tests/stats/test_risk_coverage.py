@@ -3,13 +3,20 @@ ranking is known, ties, and the curve the site draws."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
+from leaderboard.core.submission import load_submission
 from leaderboard.core.types import TestInstance
+from leaderboard.run.runner import run_submission
+from leaderboard.run.selection import Selection
 from leaderboard.scoring.outcome import SplitInfo, scored_items
 from leaderboard.stats.metrics import compute_results
 from leaderboard.stats.risk_coverage import curve, normalised_area
+from leaderboard.trust.verify import recompute
+from tests.helpers import read_predictions, write_scripted_submission
 
 
 def _area(conf, right):
@@ -54,3 +61,35 @@ def test_results_carry_the_curve_of_answers_with_a_confidence() -> None:
     m = compute_results(items, {("en", "closedbook"): SplitInfo("en_refine.json", True, 4)})
     (rc,) = [r for r in m.risk_coverage if r.mode == "strict"]
     assert rc.n == 3 and rc.accuracy == pytest.approx(2 / 3) and rc.area == pytest.approx(1.0)
+
+
+def test_a_real_model_run_records_confidence_and_verify_recomputes_the_curve(
+    tmp_path: Path, data_root: Path, tiny_llama: Path
+) -> None:
+    """transformers records each answer's mean log-probability; the runner's results carry the
+    curve of the closed-book answers, and `verify` recomputes it from the predictions."""
+    path = write_scripted_submission(
+        tmp_path / "tiny",
+        model=str(tiny_llama),
+        backend="hf",
+        scripted=None,
+        dtype="float32",
+        batch_size=2,
+        generation={"max_new_tokens": 8},
+        device_map=None,
+        run={"allow_partial_data": True},
+    )
+    selection = Selection(limit=4, languages=("zh",), abilities=("closedbook",))
+    results = run_submission(
+        load_submission(path), root=data_root, selection=selection, progress=False
+    )
+    preds = read_predictions(tmp_path / "tiny")
+    assert len(preds) == 4 and all(p.mean_logprob is not None for p in preds)
+    curves = {(r.lang, r.ability, r.mode): r for r in results.risk_coverage}
+    assert set(curves) == {("zh", "closedbook", "rgb"), ("zh", "closedbook", "strict")}
+    assert curves[("zh", "closedbook", "strict")].n == 4
+    # recomputed from the predictions as `verify` does (a random-weight model's text may stop
+    # inside a character, which verify reports apart; the curve is what is checked here)
+    rc = recompute(tmp_path / "tiny", data_root)
+    assert rc.new is not None
+    assert rc.new.risk_coverage == results.risk_coverage
