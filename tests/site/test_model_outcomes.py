@@ -19,6 +19,7 @@ from leaderboard.site.pages.ability import ability_page
 from leaderboard.site.pages.methodology import methodology_page
 from leaderboard.site.pages.model import model_page
 from leaderboard.site.pages.zh_vs_en import zh_vs_en_page
+from leaderboard.site.render.i18n import ui
 from leaderboard.site.render.page import Context, Output
 from leaderboard.stats.risk_coverage import DEFINITION
 from tests.helpers import write_scripted_submission
@@ -171,3 +172,17 @@ def test_methodology_defines_outcomes_and_states_rgb_issue_9(data, repo: Path) -
     section = _section(zh, "答不对的时候：回答结果、真实性得分与闭卷")
     assert "2022–2023" in section
     assert not _zh_english(section, repo)
+
+
+def test_the_instance_browser_pages_closed_book_answers(data) -> None:
+    """Closed-book predictions get browser pages with their rule in both languages (a build
+    with them failed on a missing inst.pass_rule.closedbook)."""
+    from leaderboard.site.pages.instances import group_docs
+
+    groups, docs = group_docs(data)
+    found = {g.ability: doc for g, (doc, _) in zip(groups, docs, strict=True)}
+    assert {"closedbook", "closedbook_fact"} <= set(found)
+    assert "no passage" in found["closedbook"]["pass_rule"]
+    for lg in ("en", "zh"):
+        for ability in ("closedbook", "closedbook_fact"):
+            assert ui(lg, f"inst.pass_rule.{ability}")
