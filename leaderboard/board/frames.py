@@ -4,7 +4,9 @@
     >>> board = load_board("submissions")
     >>> board.scores.query("lang == 'zh' and mode == 'strict' and ability == 'overall'")
 
-One row per cell (`cells`), per score entry (`scores`) and per entry (`models`), with categorical
+One row per cell (`cells`), per score entry (`scores`), per entry (`models`) and per outcome figure
+(`outcomes`: the four outcome shares of every cell, and per ability the shares, truthfulness and
+answer rate, issue 38; `noise_rate` NaN for an ability's figure), with categorical
 dtypes for lang, ability and mode, so filters, group-bys and pivots need no hand-written loops.
 Rates are fractions (0-1) as stored in results.json; `ci_low`/`ci_high` are NaN without a CI.
 Predictions are large, so `Board.predictions()` reads them on demand through each run's store.
@@ -142,6 +144,45 @@ _SCORE_COLUMNS = [
 ]  # fmt: skip
 
 
+def _outcome_rows(e: Entry) -> Iterable[dict[str, object]]:
+    """The four outcome shares of every cell, then the ability figures (shares over all its noise
+    rates, truthfulness, answer rate)."""
+    for c in e.results.outcomes:
+        for name in ("correct", "refused", "error_claimed", "wrong"):
+            low, high = _ci(getattr(c, f"{name}_ci"))
+            yield {
+                "model": e.id,
+                "lang": c.lang,
+                "ability": c.ability,
+                "noise_rate": c.noise_rate,
+                "mode": c.mode,
+                "metric": name,
+                "value": float(getattr(c, name)),
+                "ci_low": low,
+                "ci_high": high,
+                "n": c.n,
+            }
+    for t in e.results.truthfulness:
+        low, high = _ci(t.ci)
+        yield {
+            "model": e.id,
+            "lang": t.lang,
+            "ability": t.ability,
+            "noise_rate": float("nan"),
+            "mode": t.mode,
+            "metric": t.metric,
+            "value": float(t.value),
+            "ci_low": low,
+            "ci_high": high,
+            "n": t.n_questions,
+        }
+
+
+_OUTCOME_COLUMNS = [
+    "model", "lang", "ability", "noise_rate", "mode", "metric", "value", "ci_low", "ci_high", "n",
+]  # fmt: skip
+
+
 @dataclass(frozen=True)
 class Board:
     """Every measured entry of a repository as DataFrames (see the module docstring)."""
@@ -150,6 +191,9 @@ class Board:
     cells: pd.DataFrame
     scores: pd.DataFrame
     entries: tuple[Entry, ...] = field(repr=False, default=())
+    outcomes: pd.DataFrame = field(
+        default_factory=lambda: pd.DataFrame(columns=_OUTCOME_COLUMNS), repr=False
+    )
 
     def predictions(self, models: Iterable[str] | None = None) -> pd.DataFrame:
         """One row per prediction of the entries' own settings (read now, not at load)."""
@@ -189,7 +233,10 @@ def board_from(data: SiteData) -> Board:
     models = pd.DataFrame([_model_row(e) for e in entries], columns=_MODEL_COLUMNS)
     cells = pd.DataFrame([r for e in entries for r in _cell_rows(e)], columns=_CELL_COLUMNS)
     scores = pd.DataFrame([r for e in entries for r in _score_rows(e)], columns=_SCORE_COLUMNS)
-    return Board(models, _categorical(cells), _categorical(scores), entries)
+    outcomes = pd.DataFrame(
+        [r for e in entries for r in _outcome_rows(e)], columns=_OUTCOME_COLUMNS
+    )
+    return Board(models, _categorical(cells), _categorical(scores), entries, _categorical(outcomes))
 
 
 def load_board(path: Path | str = "submissions") -> Board:

@@ -107,16 +107,70 @@ class ScoreEntry(_Strict):
 
 class ProbeEntry(_Strict):
     """A figure of the probes of issue 15 for one language and mode: the retrieve-then-generate
-    chain, context replacement, or the noise cliff. Never part of the RGB scores."""
+    chain, context replacement, or the noise cliff; and the closed-book figures of issue 38
+    (`rates`: the noise rates of the with-passages answers joined). Never part of the RGB
+    scores."""
 
     lang: Lang
     mode: Mode
-    probe: Literal["chain", "replacement", "cliff"]
+    probe: Literal["chain", "replacement", "cliff", "closedbook"]
     metric: str  # e.g. "recall_at_k", "context_reliance", "largest_drop", "below_half_at"
     value: float | None  # a rate; for "below_half_at" the noise rate (None: never below half)
     ci: CI | None = None
     n_questions: int
     rates: tuple[float, ...] = ()  # cliff: the noise rates the figure refers to
+    definition: str
+
+
+class OutcomeCell(_Strict):
+    """What the answers of one (language, ability or probe, noise rate, mode) cell did (issue 38):
+    the shares of the four mutually exclusive outcomes (scoring.outcome.OUTCOMES: refused, correct,
+    error claimed, wrong, the first that applies), which sum to 1, each with its interval."""
+
+    lang: Lang
+    ability: Ability
+    noise_rate: Rate
+    mode: Mode
+    n: Count
+    correct: Rate
+    correct_ci: RateCI | None = None
+    refused: Rate
+    refused_ci: RateCI | None = None
+    error_claimed: Rate
+    error_claimed_ci: RateCI | None = None
+    wrong: Rate
+    wrong_ci: RateCI | None = None
+
+
+class OutcomeScore(_Strict):
+    """Truthfulness (correct share minus wrong share, -1..1), answer rate (share not refused) or
+    one outcome's share of one ability or probe, language (or zh - en: truthfulness and answer
+    rate) and mode, over the answers of all its noise rates."""
+
+    lang: Lang | Literal["zh-en"]
+    mode: Mode
+    ability: Ability
+    metric: Literal["truthfulness", "answer_rate", "correct", "refused", "error_claimed", "wrong"]
+    value: Annotated[float, Field(ge=-2.0, le=2.0)]  # a zh - en truthfulness spans -2..2
+    ci: CI | None = None
+    n_questions: Count
+    complete: bool
+    definition: str
+
+
+class RiskCoverage(_Strict):
+    """Selective accuracy of one set of answers with a recorded confidence (mean token
+    log-probability): accuracy as the least confident answers are withheld (issue 38)."""
+
+    lang: Lang
+    mode: Mode
+    ability: Ability
+    n: Count  # answers with a confidence
+    accuracy: Rate  # at full coverage
+    aurc: Rate  # area under the risk-coverage curve (mean selective risk)
+    area: Annotated[float, Field(le=1.0)] | None  # normalised: 1 perfect ranking, 0 random
+    coverage: tuple[Rate, ...]
+    selective_accuracy: tuple[Rate, ...]
     definition: str
 
 
@@ -171,3 +225,7 @@ class Results(_Strict):
     cells: list[CellMetrics]
     scores: list[ScoreEntry]
     probes: list[ProbeEntry] = Field(default_factory=list)  # issue 15; absent in older files
+    # issue 38; absent in older files
+    outcomes: list[OutcomeCell] = Field(default_factory=list)
+    truthfulness: list[OutcomeScore] = Field(default_factory=list)
+    risk_coverage: list[RiskCoverage] = Field(default_factory=list)

@@ -52,8 +52,10 @@ def system_corpus(sub: Submission, plan: Plan) -> dict[str, str] | None:
 def _score(
     plan: Plan, records: dict[str, PredictionRecord], corpus: Mapping[str, str] | None = None
 ) -> list:
-    """Both scoring modes for every planned instance that has a prediction (errors included)."""
-    return scored_items(
+    """Both scoring modes for every planned instance that has a prediction (errors included),
+    with the answer's mean log-probability where it was recorded (for risk-coverage)."""
+    keys = [it.instance.key for it in plan.items if it.instance.key in records]
+    items = scored_items(
         (
             _shown(it.instance, records[it.instance.key], corpus),
             records[it.instance.key].prediction,
@@ -62,6 +64,12 @@ def _score(
         for it in plan.items
         if it.instance.key in records
     )
+    return [
+        dataclasses.replace(item, mean_logprob=records[key].mean_logprob)
+        if records[key].mean_logprob is not None
+        else item
+        for item, key in zip(items, keys, strict=True)
+    ]
 
 
 def _split_infos(plan: Plan) -> dict[tuple[str, str], object]:
@@ -167,4 +175,7 @@ def assemble_results(
         cells=cells,
         scores=scores,
         probes=metrics.probes,
+        outcomes=metrics.outcomes,
+        truthfulness=metrics.truthfulness,
+        risk_coverage=metrics.risk_coverage,
     )

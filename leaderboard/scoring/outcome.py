@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Literal
 
 from leaderboard.core.types import MODES, Ability, Mode, Score, TestInstance
-from leaderboard.scoring.score import score_both
+from leaderboard.scoring.reference import rgb_check_answer, rgb_text
+from leaderboard.scoring.score import score_both, strict_labels
 
 
 @dataclass(frozen=True)
@@ -35,6 +37,8 @@ class ScoredItem:
     prediction: str
     error: str | None
     scores: dict[Mode, Score]
+    # the answer's mean token log-probability (PredictionRecord.mean_logprob), when recorded
+    mean_logprob: float | None = None
 
 
 def _failed(instance: TestInstance, mode: Mode) -> Score:
@@ -83,3 +87,58 @@ def passed(ability: Ability, score: Score, mode: Mode) -> bool:
 def success(item: ScoredItem, mode: Mode) -> bool:
     """`passed` for a scored item; a generation failure never passes."""
     return passed(item.instance.ability, effective_score(item, mode), mode)
+
+
+# What an answer did, whatever the ability asked for (issue 38): exactly one of these, in this
+# order of precedence (the first that applies):
+#   refused        the response's own refusal (Score.rejected: strict, its own refusal claim or a
+#                  full refusal even next to an answer; rgb, the reference's phrase);
+#   correct        the answer found (Score.correct; rgb: every element found, without the
+#                  reference's rule that counts a refusal at noise rate 1.0 as correct), so a
+#                  correct answer on a rejection question is correct (from memory) and an answer
+#                  repeating a counterfactual's planted fake fact is not (strict matching skips the
+#                  fake answer);
+#   error_claimed  says the documents hold a factual error, without refusing or answering right;
+#   wrong          none of these: a wrong answer, a hedge between options, a copy of the
+#                  passages, an empty answer, or a generation failure.
+# "correct" is what the strict noise and integration scores count ("answered": correct and not
+# refused), so the correct share of a noise cell is its ranked per-cell score.
+Outcome = Literal["correct", "refused", "error_claimed", "wrong"]
+OUTCOMES: tuple[Outcome, ...] = ("correct", "refused", "error_claimed", "wrong")
+
+
+def answer_found(score: Score, mode: Mode) -> bool:
+    """The answer is given (rgb: no missed element and some found, whatever the noise rate)."""
+    if mode == "rgb":
+        return 0 not in score.labels and 1 in score.labels
+    return score.correct
+
+
+def outcome_of(score: Score, mode: Mode) -> Outcome:
+    """The one outcome class of a score (see OUTCOMES for the precedence)."""
+    if score.rejected:
+        return "refused"
+    if answer_found(score, mode):
+        return "correct"
+    if score.error_detected:
+        return "error_claimed"
+    return "wrong"
+
+
+def outcome(item: ScoredItem, mode: Mode) -> Outcome:
+    """`outcome_of` a scored item; a generation failure is wrong."""
+    return outcome_of(effective_score(item, mode), mode)
+
+
+def repeats_fake(item: ScoredItem, mode: Mode) -> bool:
+    """A counterfactual answer that is wrong (OUTCOMES) and states the planted fake answer (strict:
+    every element of the fake answer asserted under normalised matching; rgb: as a lowercase
+    substring, the reference's matching)."""
+    inst = item.instance
+    if not inst.fakeanswer or outcome(item, mode) != "wrong" or item.error is not None:
+        return False
+    if mode == "rgb":
+        found = rgb_check_answer(rgb_text(item.prediction, inst.lang), inst.fakeanswer)
+    else:
+        found = strict_labels(item.prediction, inst.fakeanswer, inst.lang)
+    return bool(found) and all(found)

@@ -11,15 +11,26 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from leaderboard.core.schema import Bootstrap, CellMetrics, ProbeEntry, ScoreEntry
+from leaderboard.core.schema import (
+    Bootstrap,
+    CellMetrics,
+    OutcomeCell,
+    OutcomeScore,
+    ProbeEntry,
+    RiskCoverage,
+    ScoreEntry,
+)
 from leaderboard.core.types import ABILITIES, LANGS, MODES, PROBES, Ability, Lang, Mode
 from leaderboard.scoring.outcome import ScoredItem, SplitInfo
 from leaderboard.stats.aggregate import score_entries
 from leaderboard.stats.bootstrap import CONFIDENCE
 from leaderboard.stats.cells import Cell, build_cell, check_items, groups
 from leaderboard.stats.cliff import cliff_entries
+from leaderboard.stats.closed_book import closed_book_entries
 from leaderboard.stats.intervals import METHOD
+from leaderboard.stats.outcomes import outcome_rows, outcome_vectors, truthfulness_entries
 from leaderboard.stats.probes import chain_entries, replacement_entries
+from leaderboard.stats.risk_coverage import risk_coverage_entries
 
 CellKey = tuple[Lang, Ability, float]
 
@@ -75,6 +86,10 @@ class Metrics:
     scores: list[ScoreEntry]
     probes: list[ProbeEntry]
     bootstrap: Bootstrap
+    # issue 38: the outcome shares of every cell, truthfulness and answer rate, risk-coverage
+    outcomes: list[OutcomeCell]
+    truthfulness: list[OutcomeScore]
+    risk_coverage: list[RiskCoverage]
 
 
 def probe_entries(cells: CellsByKey, langs: list[Lang]) -> list[ProbeEntry]:
@@ -101,11 +116,21 @@ def compute_results(
     seed: int = 2333,
 ) -> Metrics:
     """Cells for every (lang, ability or probe, noise rate, mode) present, ability/overall scores
-    (the four RGB abilities only), probe figures, bootstrap info."""
+    (the four RGB abilities only), probe figures (the closed-book ones included), bootstrap info,
+    and the outcomes of issue 38 (stats.outcomes, stats.risk_coverage)."""
     cells, rows, langs = build_cells(items, splits, resamples, seed)
     entries = score_entries(cells, langs)
     boot = Bootstrap(method=METHOD, resamples=resamples, seed=seed, confidence=CONFIDENCE)
-    return Metrics(rows, entries, probe_entries(cells, langs), boot)
+    vectors = outcome_vectors(items, cells)
+    return Metrics(
+        rows,
+        entries,
+        probe_entries(cells, langs) + closed_book_entries(vectors),
+        boot,
+        outcome_rows(vectors),
+        truthfulness_entries(vectors),
+        risk_coverage_entries(items),
+    )
 
 
 def compute_metrics(

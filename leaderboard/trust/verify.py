@@ -6,11 +6,12 @@ Recomputed: the submission's own protocol (run plan plus the probes it ran), reb
 files the run recorded (data/view.py), restricted to instances with a prediction of the recorded
 fingerprint, whose prompt and passage hashes must match; scored and aggregated as the runner does
 (run.assemble), with no backend. Compared (equal within 1e-9): every row of `cells`, `scores`,
-`probes`; `bootstrap`, `partial`, `submission_id`; provenance `fingerprint` (also against
-model.yaml and every prediction), `data_blob_ids`, `scoring_version` (against the code now),
-token counts and `extra.predictions_in_results`. Not compared: `partial_reasons` (it quotes the
-invocation's options) and the generating run's own provenance (times, command, git state,
-versions, device, counters): they describe that run and cannot be recomputed from its output.
+`probes`, `outcomes`, `truthfulness`, `risk_coverage`; `bootstrap`, `partial`, `submission_id`;
+provenance `fingerprint` (also against model.yaml and every prediction), `data_blob_ids`,
+`scoring_version` (against the code now), token counts and `extra.predictions_in_results`. Not
+compared: `partial_reasons` (it quotes the invocation's options) and the generating run's own
+provenance (times, command, git state, versions, device, counters): they describe that run and
+cannot be recomputed from its output.
 """
 
 from __future__ import annotations
@@ -153,7 +154,14 @@ def compare_results(old: Results, new: Results) -> list[Mismatch]:
     """Every difference in the compared part (see the module docstring)."""
     out = _compare_rows("cell", old.cells, new.cells, _CELL_KEY)
     out += _compare_rows("score", old.scores, new.scores, _SCORE_KEY)
-    out += _compare_rows("probe", old.probes, new.probes, ("lang", "mode", "probe", "metric"))
+    out += _compare_rows(
+        "probe", old.probes, new.probes, ("lang", "mode", "probe", "metric", "rates")
+    )
+    out += _compare_rows("outcome", old.outcomes, new.outcomes, _CELL_KEY)
+    out += _compare_rows("truthfulness", old.truthfulness, new.truthfulness, _SCORE_KEY)
+    out += _compare_rows(
+        "risk-coverage", old.risk_coverage, new.risk_coverage, ("lang", "mode", "ability")
+    )
     for name in ("submission_id", "partial"):
         if getattr(old, name) != getattr(new, name):
             out.append(Mismatch(name, getattr(old, name), getattr(new, name)))

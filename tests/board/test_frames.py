@@ -105,3 +105,37 @@ def test_site_downloads_are_the_board_frames(repo: Path) -> None:
     assert (
         "downloads/board-cells.csv" in out.files and "board-models.csv" in out.pages["downloads.md"]
     )
+
+
+def test_the_outcomes_frame_carries_shares_and_truthfulness(
+    tmp_path: Path, data_root: Path
+) -> None:
+    """A real scripted run (the hedging policy): one row per cell and outcome and per ability
+    figure, the four shares of a cell summing to 1, a negative truthfulness kept a number in the
+    CSV (not guarded as a formula)."""
+    from leaderboard.core.submission import load_submission
+    from leaderboard.run.runner import run_submission
+    from leaderboard.run.selection import Selection
+    from tests.helpers import write_scripted_submission
+
+    path = write_scripted_submission(
+        tmp_path / "submissions" / "hedge",
+        scripted={"policy": "hedge"},
+        run={"allow_partial_data": True},
+    )
+    selection = Selection(limit=3, languages=("zh",), abilities=("noise", "rejection"))
+    results = run_submission(
+        load_submission(path), root=data_root, selection=selection, progress=False
+    )
+    board = load_board(tmp_path / "submissions")
+    frame = board.outcomes
+    cells = frame[frame["noise_rate"].notna()]
+    assert len(cells) == 4 * len(results.outcomes)
+    sums = cells.groupby(["lang", "ability", "noise_rate", "mode"], observed=True)["value"].sum()
+    assert sums.to_numpy() == pytest.approx(1.0)
+    figures = frame[frame["noise_rate"].isna()]
+    truth = figures.query("metric == 'truthfulness' and mode == 'strict' and ability == 'noise'")
+    assert len(truth) == 1 and truth["value"].iloc[0] < 0  # a hedge is wrong
+    csv_text = to_csv(frame)
+    assert ",-" in csv_text and ",'-" not in csv_text  # negative numbers stay numbers
+    assert isinstance(frame["ability"].dtype, pd.CategoricalDtype)

@@ -117,6 +117,8 @@ SYMBOLS = frozenset(
         "se_en",
         "sqrt",
         "logit",
+        "CRAG",  # Meta's RAG benchmark (issue 38: its +1 / 0 / -1 scoring)
+        "AURC",  # area under the risk-coverage curve
     ]
 )
 # Ids of the data written into text: a split or cell (en/noise, zh/noise/0.2), a data file path

@@ -16,6 +16,7 @@ from leaderboard.site.pages.decision_tables import (
     reported_langs,
     score_cell,
 )
+from leaderboard.site.pages.outcome_cells import answer_rate_cell, answer_rate_column
 from leaderboard.site.render import charts
 from leaderboard.site.render.fmt import esc, rate_key
 from leaderboard.site.render.i18n import DEFAULT, ui
@@ -52,6 +53,7 @@ def _curve_columns(rates: list[float], lg: str) -> tuple[Column, ...]:
     ]
     cols += [
         Column("score", ui(lg, "abpage.col_score"), True, ui(lg, "abpage.col_score_tip")),
+        answer_rate_column(lg),
         Column("n", ui(lg, "col.n"), True, ui(lg, "abpage.col_n_tip")),
     ]
     return tuple(cols)
@@ -72,6 +74,7 @@ def _curve_table(
                 c.accuracy if c else None, c.accuracy_ci if c else None
             )
         row["score"] = score_cell(s, lang, ability, mode)
+        row["answer_rate"] = answer_rate_cell(s, lang, ability, mode)
         n = sum(c.n for c in cells.values())
         row["n"] = Cell.text(n, n)
         if baseline:

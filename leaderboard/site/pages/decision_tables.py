@@ -9,6 +9,7 @@ from collections.abc import Callable
 from leaderboard.board.load import Entry, SiteData
 from leaderboard.board.ranking import cells_for, is_trivial_baseline, score_entry
 from leaderboard.board.reported import ReportedLang, frac
+from leaderboard.site.pages.outcome_cells import answer_rate_cell, answer_rate_column
 from leaderboard.site.render.i18n import DEFAULT, ui
 from leaderboard.site.render.page import (
     judged_cell,
@@ -119,6 +120,7 @@ def _rejection_row(s: Entry, lang: str, prefix: str, lg: str) -> Row:
         shown.n_questions if shown else None, shown.n_questions if shown else -1
     )
     row["rej_star"] = judged_cell(s.judges, lang, "rej_star", lg)
+    row["answer_rate"] = answer_rate_cell(s, lang, "rejection", "strict")
     cs = cells_for(s.results, lang, "rejection", "rgb")
     row["n"] = Cell.text(cs[0].n if cs else None, cs[0].n if cs else -1)
     return Row(row, "lb-baseline-row" if is_trivial_baseline(s.results) else "")
@@ -136,6 +138,7 @@ def rejection_table(data: SiteData, lang: str, prefix: str, lg: str = DEFAULT) -
         column("shown", lg, "decision.shown", "decision.shown_tip"),
         column("n_shown", lg, "decision.n_shown", "decision.n_shown_tip"),
         column("rej_star", lg, "decision.rej_star", "decision.rej_star_tip"),
+        answer_rate_column(lg),
         column("n", lg, "col.n"),
     )
     models, baselines = split_baselines(ordered(data, lang, "rejection", "strict"))
@@ -168,6 +171,7 @@ def _counterfactual_row(s: Entry, lang: str, mode: str, prefix: str, lg: str) ->
         "cr": Cell.rate(c.cr, c.cr_ci),
         "cr_all": Cell.rate(c.cr_all),
         "score": score_cell(s, lang, "counterfactual", mode),
+        "answer_rate": answer_rate_cell(s, lang, "counterfactual", mode),
         "n": Cell.text(c.n, c.n),
     }
     return Row(row, "lb-baseline-row" if is_trivial_baseline(s.results) else "")
@@ -188,6 +192,7 @@ def counterfactual_table(
         column("cr_all", lg, "decision.cr_all", "decision.cr_all_tip"),
         column("score", lg, "abpage.col_score", "abpage.col_score_tip"),
         column("acc_nodoc", lg, "decision.acc_nodoc"),
+        answer_rate_column(lg),
         column("n", lg, "col.n"),
     )
     models, baselines = split_baselines(ordered(data, lang, "counterfactual", mode))

@@ -17,7 +17,8 @@ from leaderboard.site.render.page import (
 )
 from leaderboard.site.render.tables import Cell, Column, Row, Table
 
-BOARD_FILES = ("models", "scores", "cells")  # the tidy frames; described by downloads.board_<name>
+# the tidy frames; described by downloads.board_<name>
+BOARD_FILES = ("models", "scores", "cells", "outcomes")
 
 
 def board_downloads(board: Board, out: Output) -> None:

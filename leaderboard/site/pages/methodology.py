@@ -11,6 +11,7 @@ from leaderboard.board.ranking import is_trivial_baseline, score_entry
 from leaderboard.core.types import LANGS
 from leaderboard.scoring.audit import audit
 from leaderboard.site.pages.judge_agreement import judge_agreement_section
+from leaderboard.site.pages.method_outcomes import outcomes_section
 from leaderboard.site.pages.scorer_agreement import agreement_section
 from leaderboard.site.render.fmt import esc
 from leaderboard.site.render.i18n import DEFAULT, ui
@@ -218,6 +219,7 @@ def methodology_page(ctx: Context) -> str:
                 )
                 + "</dl>\n"
             )
+    parts.append(outcomes_section(lg))
     parts.append(audit_section(data.root, out, lg))
     parts.append("\n" + ui(lg, "method.licence") + BIBTEX)
     return "\n".join(parts)

@@ -11,6 +11,7 @@ from leaderboard.board.load import Entry
 from leaderboard.board.ranking import cells_for, cliff_marks, coverage
 from leaderboard.core.types import ABILITIES, LANGS, MODES
 from leaderboard.run.provenance import HISTORY_KEY, machines
+from leaderboard.site.pages.model_outcomes import outcome_section
 from leaderboard.site.pages.model_tables import (
     ability_name,
     cells_table,
@@ -193,6 +194,7 @@ def model_page(ctx: Context, sub: Entry) -> str:
     chart = _noise_chart(sub, out, prefix, lg)
     if chart:
         parts.append(chart)
+    parts.append(outcome_section(sub, out, prefix, lg))
     if sub.results.probes:
         href = f"{prefix}{PROBES_PATH.removesuffix('.md')}.html"
         probes = f'<a href="{href}">{esc(ui(lg, "probes.title"))}</a>'

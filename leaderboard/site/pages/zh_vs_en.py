@@ -31,6 +31,7 @@ from leaderboard.site.pages.zh_en_cells import (
     n_of,
     value_of,
 )
+from leaderboard.site.pages.zh_en_truth import truthfulness_table
 from leaderboard.site.render import charts
 from leaderboard.site.render.fmt import esc
 from leaderboard.site.render.i18n import DEFAULT, ui
@@ -280,6 +281,11 @@ def zh_vs_en_page(ctx: Context, mode: str = "strict") -> str:
     parts.append(_ability_charts(data, out, mode, prefix, lg))
     parts.append(out.table(_diff_table(data, mode, prefix, lg), prefix))
     parts.append(_noise_chart(data, out, mode, prefix, lg))
+    truth = truthfulness_table(data, mode, prefix, lg)
+    if truth.rows or truth.baseline_rows:
+        parts.append(f"\n### {ui(lg, 'zhtruth.h')}\n")
+        parts.append(ui(lg, "zhtruth.lead") + "\n")
+        parts.append(out.table(truth, prefix))
     reliance = _reliance_table(data, mode, prefix, lg)
     if reliance.rows:
         parts.append("\n" + ui(lg, "probes.reliance_lead") + "\n")

@@ -279,3 +279,32 @@ def ci_band(ax: Any, s: Series, color: Any, alpha: float) -> None:
             alpha=alpha,
             linewidth=0,
         )
+
+
+def risk_coverage(
+    series: list[tuple[str, tuple[float, ...], tuple[float, ...]]],
+    title: str,
+    xlabel: str,
+    ylabel: str,
+) -> str:
+    """Selective accuracy (%) against coverage (%), coverage falling from 100 % to the left
+    (issue 38): one line per (label, coverages, accuracies)."""
+    with plt.rc_context(_RC):
+        fig, ax = plt.subplots(figsize=(6.0, 3.2), dpi=100)
+        for label_text, cov, acc in series[:MAX_LEGEND]:
+            ax.plot(
+                [100 * c for c in cov],
+                [100 * a for a in acc],
+                marker="o",
+                markersize=2.5,
+                linewidth=1.2,
+                label=label(label_text),
+            )
+        ax.set_xlim(100, 0)
+        ax.set_ylim(0, 100)
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel(ylabel)
+        ax.set_title(label(title, MAX_TITLE), loc="left")
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, frameon=False, fontsize=7)
+        fig.subplots_adjust(left=0.1, right=0.98, bottom=0.42, top=0.9)
+        return _svg(fig)

@@ -1,0 +1,21 @@
+"""The answer-rate cell of the ability tables (issue 38): the share of an entry's answers of one
+language, ability and mode that do not refuse, with its interval, read from results.json's
+`truthfulness` list (stats/outcomes computes it over all the ability's noise rates)."""
+
+from __future__ import annotations
+
+from leaderboard.board.load import Entry
+from leaderboard.site.render.i18n import ui
+from leaderboard.site.render.tables import Cell, Column
+
+
+def answer_rate_cell(s: Entry, lang: str, ability: str, mode: str) -> Cell:
+    """The answer rate with its CI; "—" for a results.json scored before it existed."""
+    for t in s.results.truthfulness:
+        if (t.lang, t.ability, t.mode, t.metric) == (lang, ability, mode, "answer_rate"):
+            return Cell.rate(t.value, t.ci)
+    return Cell.missing("not measured")
+
+
+def answer_rate_column(lg: str) -> Column:
+    return Column("answer_rate", ui(lg, "out.answer_rate"), True, ui(lg, "out.answer_rate_tip"))
