@@ -169,6 +169,7 @@ def _provenance(
             "build": prov.llama_build(info),
             "generated": stats.generated,
             "answers": stats.recorded,
+            **prov.peak_memory(),
         }
         if stats.recorded > 0
         else None

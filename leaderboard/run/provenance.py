@@ -15,6 +15,7 @@ import hashlib
 import json
 import re
 import subprocess
+import sys
 from datetime import UTC, datetime
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
@@ -237,6 +238,27 @@ def llama_build(info: dict[str, object]) -> str | None:
     lc = info.get("llamacpp")
     build = lc.get("system_info") if isinstance(lc, dict) else None
     return str(build).strip() if build else None
+
+
+def peak_memory() -> dict[str, float]:
+    """This process's peak memory so far, in MiB, for the invocation's record (what a submitter
+    plans a machine by): `peak_rss_mib` (resident set, from getrusage: weights, KV cache and
+    buffers of an in-process engine) and, when torch used a GPU, `peak_gpu_mib` (torch's peak
+    allocation). Empty where the platform has no getrusage."""
+    out: dict[str, float] = {}
+    try:
+        import resource
+    except ImportError:  # not on Windows
+        return out
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux, bytes on macOS
+    out["peak_rss_mib"] = round(rss / (1024 * 1024 if sys.platform == "darwin" else 1024), 1)
+    torch = sys.modules.get("torch")  # only when a backend loaded it: no import for a server run
+    cuda = getattr(torch, "cuda", None)
+    if cuda is not None and cuda.is_available() and cuda.is_initialized():
+        out["peak_gpu_mib"] = round(
+            sum(cuda.max_memory_allocated(i) for i in range(cuda.device_count())) / 2**20, 1
+        )
+    return out
 
 
 def invocation_history(
