@@ -34,6 +34,39 @@ def log_once(name: str) -> None:
         logger.addFilter(_OnceFilter())
 
 
+CPUINFO = "/proc/cpuinfo"
+# the CPU features that make bfloat16 matrix products fast (oneDNN uses them): without one, torch
+# emulates bf16 through float32 and a bf16 run is slower than float32, not faster
+BF16_FLAGS = ("avx512_bf16", "amx_bf16")
+
+
+def cpu_info(path: str = CPUINFO) -> tuple[str, frozenset[str]]:
+    """(model name, feature flags) of the first CPU in /proc/cpuinfo; ("", empty) where it cannot
+    be read (not Linux): the benchmark's table header and the bf16 check both read it."""
+    name, flags = "", frozenset[str]()
+    try:
+        with open(path, encoding="utf-8") as fh:
+            for line in fh:
+                key, _, value = line.partition(":")
+                key = key.strip()
+                if key == "model name" and not name:
+                    name = value.strip()
+                elif key == "flags" and not flags:
+                    flags = frozenset(value.split())
+                if name and flags:
+                    break
+    except OSError:
+        pass
+    return name, flags
+
+
+def native_bf16(flags: frozenset[str] | None = None) -> bool:
+    """Whether this CPU computes bfloat16 natively (AVX512_BF16 or AMX); `flags` default: this
+    machine's."""
+    flags = cpu_info()[1] if flags is None else flags
+    return any(f in flags for f in BF16_FLAGS)
+
+
 def device_name() -> str:
     """GPU names (with count) when CUDA is used, else the CPU brand: speed depends on it."""
     try:

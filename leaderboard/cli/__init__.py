@@ -14,6 +14,7 @@ from leaderboard import __version__
 from leaderboard.cli import (
     compare,
     corpus,
+    cost,
     data,
     instances,
     judge,
@@ -83,6 +84,7 @@ def _register() -> None:
         verify,
         rescore,
         reproduce,
+        cost,
         predictions,
         retrieval,
         corpus,

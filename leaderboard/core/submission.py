@@ -113,7 +113,12 @@ class Submission(StrictModel):
         None, description="The parameter count shown on the site.", examples=["7B"]
     )
     dtype: Dtype = Field(
-        "auto", description="Weight dtype (hf, vllm); auto keeps the checkpoint's."
+        "auto",
+        description="Weight and compute dtype (hf, vllm); part of the fingerprint. auto keeps the "
+        "checkpoint's (a GGUF, which hf dequantizes: float32 on every machine). bfloat16 on a CPU "
+        "is fast only with AVX512_BF16 or AMX; without them it runs, slower than float32, and "
+        "says so in one line.",
+        examples=["auto", "bfloat16"],
     )
     quantization: Quantization = Field(
         default_factory=Quantization,

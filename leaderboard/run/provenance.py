@@ -281,6 +281,27 @@ def llama_build(info: dict[str, object]) -> str | None:
     return str(build).strip() if build else None
 
 
+def peak_memory() -> dict[str, float]:
+    """This process's peak memory so far, in MiB, for the invocation's record (what a submitter
+    plans a machine by): `peak_rss_mib` (resident set, from getrusage: weights, KV cache and
+    buffers of an in-process engine) and, when torch used a GPU, `peak_gpu_mib` (torch's peak
+    allocation). Empty where the platform has no getrusage."""
+    out: dict[str, float] = {}
+    try:
+        import resource
+    except ImportError:  # not on Windows
+        return out
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux, bytes on macOS
+    out["peak_rss_mib"] = round(rss / (1024 * 1024 if sys.platform == "darwin" else 1024), 1)
+    torch = sys.modules.get("torch")  # only when a backend loaded it: no import for a server run
+    cuda = getattr(torch, "cuda", None)
+    if cuda is not None and cuda.is_available() and cuda.is_initialized():
+        out["peak_gpu_mib"] = round(
+            sum(cuda.max_memory_allocated(i) for i in range(cuda.device_count())) / 2**20, 1
+        )
+    return out
+
+
 def invocation_history(
     previous: dict[str, object] | None,
     current: dict[str, object] | None,
@@ -437,6 +458,7 @@ def build_provenance(facts: RunFacts) -> Provenance:
             "build": llama_build(info.stored),
             "generated": stats.generated,
             "answers": stats.recorded,
+            **peak_memory(),
         }
         if stats.recorded > 0
         else None

