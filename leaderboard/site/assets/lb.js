@@ -22,13 +22,112 @@
       input.dataset.lbInit = "1";
       var table = document.getElementById(input.dataset.table);
       if (!table) return;
-      input.addEventListener("input", function () {
-        var q = input.value.trim().toLowerCase();
-        table.querySelectorAll("tbody tr").forEach(function (tr) {
-          tr.hidden = q !== "" && tr.textContent.toLowerCase().indexOf(q) === -1;
+      input.addEventListener("input", function () { filterRows(table); });
+    });
+    initFacets(root);
+  }
+
+  // The ranking filters (render/filters.py): the choice lives in the page URL's query, so a
+  // filtered view is a link; every bar of the page shows it and filters its own table.
+  var FACETS = ["size", "quant", "engine", "licence", "open", "kind"];
+  var SIZES = { le2b: 2e9, le8b: 8e9, le15b: 15e9 };
+
+  function facetState() {
+    var params = new URLSearchParams(window.location.search);
+    var state = {};
+    FACETS.forEach(function (f) {
+      var v = params.get(f);
+      if (v) state[f] = v;
+    });
+    return state;
+  }
+
+  function keepRow(tr, state) {
+    if (!tr.hasAttribute("data-f-kind")) return Object.keys(state).length === 0;
+    return FACETS.every(function (f) {
+      if (!state[f]) return true;
+      if (f === "size") {
+        var n = parseFloat(tr.getAttribute("data-f-params"));
+        return !isNaN(n) && n <= (SIZES[state.size] || Infinity);
+      }
+      return tr.getAttribute("data-f-" + f) === state[f];
+    });
+  }
+
+  function filterRows(table) {
+    var input = document.querySelector('input.lb-filter[data-table="' + table.id + '"]');
+    var q = input ? input.value.trim().toLowerCase() : "";
+    var bar = document.querySelector('form.lb-facets[data-table="' + table.id + '"]');
+    var state = bar ? facetState() : {};
+    var shown = 0;
+    var total = 0;
+    table.querySelectorAll("tbody:not(.lb-band-head) tr").forEach(function (tr) {
+      var hide = (q !== "" && tr.textContent.toLowerCase().indexOf(q) === -1) ||
+        (bar !== null && !keepRow(tr, state));
+      tr.hidden = hide;
+      total += 1;
+      if (!hide) shown += 1;
+    });
+    table.querySelectorAll("tbody.lb-band-head").forEach(function (head) {
+      var band = head.nextElementSibling;
+      head.hidden = !band || !band.querySelector("tr:not([hidden])");
+    });
+    if (bar) {
+      var count = bar.querySelector(".lb-facet-count");
+      if (count) {
+        count.textContent = bar.dataset.count.replace("{shown}", String(shown))
+          .replace("{total}", String(total));
+      }
+      var link = bar.querySelector(".lb-facet-link");
+      if (link) link.href = window.location.href;
+    }
+  }
+
+  function applyFacets() {
+    var state = facetState();
+    document.querySelectorAll("form.lb-facets").forEach(function (bar) {
+      bar.querySelectorAll("select").forEach(function (select) {
+        var v = state[select.name] || "";
+        var known = Array.prototype.some.call(select.options, function (o) {
+          return o.value === v;
         });
+        if (!known) option(select, v, v);  // a linked value this table has no row of
+        select.value = v;
+      });
+      var table = document.getElementById(bar.dataset.table);
+      if (table) filterRows(table);
+    });
+  }
+
+  function setFacets(state) {
+    var params = new URLSearchParams(window.location.search);
+    FACETS.forEach(function (f) {
+      if (state[f]) params.set(f, state[f]); else params.delete(f);
+    });
+    var query = params.toString();
+    var url = window.location.pathname + (query ? "?" + query : "") + window.location.hash;
+    window.history.replaceState(window.history.state, "", url);
+    applyFacets();
+  }
+
+  function initFacets(root) {
+    var bars = root.querySelectorAll("form.lb-facets");
+    bars.forEach(function (bar) {
+      if (bar.dataset.lbInit) return;
+      bar.dataset.lbInit = "1";
+      bar.addEventListener("submit", function (ev) { ev.preventDefault(); });
+      bar.addEventListener("change", function (ev) {
+        if (!ev.target || ev.target.tagName !== "SELECT") return;
+        var state = facetState();
+        state[ev.target.name] = ev.target.value;
+        setFacets(state);
+      });
+      bar.addEventListener("reset", function (ev) {
+        ev.preventDefault();
+        setFacets({});
       });
     });
+    if (bars.length) applyFacets();
   }
 
   function option(select, value, label) {

@@ -15,6 +15,7 @@ import json
 from dataclasses import dataclass, field
 
 from leaderboard.board.export import spreadsheet_safe
+from leaderboard.site.render.filters import filter_bar
 from leaderboard.site.render.fmt import esc, rate_html
 from leaderboard.site.render.i18n import DEFAULT, ui
 from leaderboard.site.render.reasons import reason
@@ -42,6 +43,7 @@ class Cell:
     # a rate (value, CI): `html` is its English form; a table of another language writes the
     # numbers as that language does (U+2212, "至" between negative bounds), so it keeps them
     shown_rate: tuple[float | None, tuple[float, float] | None] | None = None
+    entry: str = ""  # the entry a model cell names (render.facts adds its facts to the row)
 
     @staticmethod
     def text(value: object, sort: float | str | None = None) -> Cell:
@@ -73,6 +75,7 @@ class Cell:
 class Row:
     cells: dict[str, Cell]
     css: str = ""
+    attrs: tuple[tuple[str, str], ...] = ()  # data-* attributes of the <tr> (the filters' facets)
 
 
 @dataclass(frozen=True)
@@ -87,6 +90,7 @@ class Table:
     filterable: bool = True
     meta: dict[str, object] = field(default_factory=dict)
     ui: str = DEFAULT  # interface language of the labels around the table (render.i18n)
+    facets: bool = False  # rows carry facets (render.facts): the filter bar goes above the table
 
 
 def _row_html(row: Row, columns: tuple[Column, ...], lg: str) -> str:
@@ -98,6 +102,7 @@ def _row_html(row: Row, columns: tuple[Column, ...], lg: str) -> str:
         shown = c.html if c.shown_rate is None or lg == DEFAULT else rate_html(*c.shown_rate, lg)
         tds.append(f"<td{sort}>{shown}{why}</td>")
     cls = f' class="{esc(row.css)}"' if row.css else ""
+    cls += "".join(f' data-{esc(k)}="{esc(v)}"' for k, v in row.attrs)
     return f"<tr{cls}>" + "".join(tds) + "</tr>"
 
 
@@ -123,6 +128,10 @@ def _names(lg: str, names: list[str], shown: int = 3) -> str:
     return ui(lg, "table.notes_more", names=sep.join(names[:2]), n=len(names) - 2)
 
 
+def _facet_rows(table: Table) -> list[dict[str, str]]:
+    return [dict(r.attrs) for r in (*table.rows, *table.baseline_rows, *table.reported_rows)]
+
+
 def render_html(table: Table, download_prefix: str = "") -> str:
     """A self-contained HTML block (blank lines around it keep Markdown from touching it)."""
     ths = []
@@ -142,6 +151,7 @@ def render_html(table: Table, download_prefix: str = "") -> str:
             if table.filterable
             else ""
         ),
+        filter_bar(table.id, table.ui, _facet_rows(table)) if table.facets else "",
         '<div class="lb-scroll">',
         f'<table class="lb-table" id="{esc(table.id)}">',
         "<thead><tr>" + "".join(ths) + "</tr></thead>",
