@@ -291,7 +291,9 @@
         if (q) {
           var hay = ["#" + item.id, item.key, item.q || "", (item.a || []).join(" ")]
             .concat(ids.map(function (id) { return item.preds[id].t; })).join("\n").toLowerCase();
-          if (hay.indexOf(q) === -1 && String(item.id) !== q) return;
+          if (/^#\d+$/.test(q)) {  // "#12": question 12 only (the errata page links so)
+            if ("#" + item.id !== q) return;
+          } else if (hay.indexOf(q) === -1 && String(item.id) !== q) return;
         }
         matches.push([item, ids]);
       });
@@ -307,6 +309,9 @@
       c.addEventListener(c === search ? "input" : "change", function () { limit = 25; render(); });
     });
     more.addEventListener("click", function () { limit += 25; render(); });
+    // a link to one question: page.html#q=%2312 opens with the search "#12"
+    var linked = /^#q=(.+)$/.exec(window.location.hash);
+    if (linked) search.value = decodeURIComponent(linked[1]);
     render();
   }
 

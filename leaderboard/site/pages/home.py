@@ -18,6 +18,7 @@ from leaderboard.board.ranking import (
 from leaderboard.board.reported import frac
 from leaderboard.core.schema import ScoreEntry
 from leaderboard.core.types import ABILITIES, LANGS
+from leaderboard.site.pages.releases import cite_section
 from leaderboard.site.render.facts import with_facts
 from leaderboard.site.render.fmt import esc, pct
 from leaderboard.site.render.i18n import DEFAULT, ui
@@ -274,4 +275,5 @@ def home_page(ctx: Context, mode: str = RANKED_MODE) -> str:
             parts.append(ui(lg, "home.reported_text") + "\n")
             parts.append(out.table(rep, prefix))
         parts.append("\n" + ui(lg, "home.how_to_submit"))
+        parts.append(cite_section(ctx))
     return "\n".join(parts)

@@ -111,6 +111,7 @@ class Context:
     lg: str = DEFAULT
     retrieval: RetrievalBoard | None = None
     systems: SystemsBoard | None = None  # the systems track (its page and the home page's band)
+    release: object = None  # pages.releases.ReleaseStatus: the releases and the one shown
 
 
 @dataclass(frozen=True)

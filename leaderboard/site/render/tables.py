@@ -202,16 +202,22 @@ def records(table: Table) -> list[dict[str, object]]:
     return rows
 
 
-def to_json(table: Table) -> str:
+def to_json(table: Table, release: str | None = None) -> str:
+    """The table as JSON; `release` names the board release it belongs to (pages.releases)."""
     doc = {"id": table.id, "title": table.title, "note": table.note, "rows": records(table)}
+    if release is not None:
+        doc["release"] = release
     doc["columns"] = [
         {"key": c.key, "label": c.label, "definition": c.title} for c in table.columns
     ]
     return json.dumps(doc, ensure_ascii=False, sort_keys=True, indent=1) + "\n"
 
 
-def to_csv(table: Table) -> str:
+def to_csv(table: Table, release: str | None = None) -> str:
+    """The table as CSV (spreadsheet-safe); `release` adds a board_release column naming it."""
     rows = records(table)
+    if release is not None:
+        rows = [{**r, "board_release": release} for r in rows]
     keys: list[str] = []
     for r in rows:
         keys.extend(k for k in r if k not in keys)
