@@ -8,12 +8,13 @@ from leaderboard.board.release import Release
 BOARD_NAME = "RGB bilingual RAG leaderboard"
 TAG_PREFIX = "board-"  # the git tag of a release (cli/release.py)
 
-RGB_BIBTEX = """@inproceedings{chen2024rgb,
+RGB_BIBTEX = """@inproceedings{chen2024benchmarking,
   title     = {Benchmarking Large Language Models in Retrieval-Augmented Generation},
   author    = {Chen, Jiawei and Lin, Hongyu and Han, Xianpei and Sun, Le},
   booktitle = {Proceedings of the AAAI Conference on Artificial Intelligence},
   volume    = {38},
   number    = {16},
+  pages     = {17754--17762},
   year      = {2024},
   doi       = {10.1609/aaai.v38i16.29728},
   url       = {https://arxiv.org/abs/2309.01431}
@@ -36,6 +37,6 @@ def release_bibtex(release: Release) -> str:
         f"{TAG_PREFIX}{release.id}}},\n"
         f"  note         = {{{len(release.entries)} entries; scoring version {scoring}; digest "
         f"{release.digest}; results in releases/{release.id}/board.csv. Measured on the RGB "
-        f"benchmark \\cite{{chen2024rgb}}}}\n"
+        f"benchmark \\cite{{chen2024benchmarking}}}}\n"
         "}"
     )
