@@ -15,14 +15,28 @@ from leaderboard.site.pages.errata import action_key, errata_page, parse, reason
 from leaderboard.site.render.page import Context, Output
 
 REPO = Path(__file__).resolve().parents[2]
-FINDINGS = (
-    AuditFinding("zh", "zh_fact.json", 0, "answer_in_fake", "answer '70' is inside the fake answer ('170',)"),
-    AuditFinding("zh", "zh_fact.json", 82, "fake_equals_answer", "fake answer ('詹姆斯·卡梅隆',) equals the answer (('詹姆斯·卡梅隆', '卡梅隆'),)"),
-    AuditFinding("zh", "zh_refine.json", 30, "answer_in_negative", "'8.1%' found in negative passage(s) [2] (of the first 5)"),
-    AuditFinding("zh", "zh_int.json", 59, "answer_in_negative", "'3%', '2%' found in negative passage(s) [0, 2] (of the first 5)"),
-    AuditFinding("zh", "zh_int.json", 13, "answer_not_in_positive", "'8' not found in any of 17 positive passages"),
-    AuditFinding("en", "en_fact.json", 46, "duplicate_query", "same question as id 22: 'when was Xenoblade Chronicles 2 released?'"),
-)  # fmt: skip
+NEG = "{} found in negative passage(s) [{}] (of the first 5)"
+_RAW = (  # (lang, file, id, kind, detail as the audit writes it)
+    ("zh", "zh_fact.json", 0, "answer_in_fake", "answer '70' is inside the fake answer ('170',)"),
+    (
+        "zh",
+        "zh_fact.json",
+        82,
+        "fake_equals_answer",
+        "fake answer ('詹姆斯·卡梅隆',) equals the answer (('詹姆斯·卡梅隆', '卡梅隆'),)",
+    ),
+    ("zh", "zh_refine.json", 30, "answer_in_negative", NEG.format("'8.1%'", "2")),
+    ("zh", "zh_int.json", 59, "answer_in_negative", NEG.format("'3%', '2%'", "0, 2")),
+    (
+        "zh",
+        "zh_int.json",
+        13,
+        "answer_not_in_positive",
+        "'8' not found in any of 17 positive passages",
+    ),
+    ("en", "en_fact.json", 46, "duplicate_query", "same question as id 22: 'when was X released?'"),
+)
+FINDINGS = tuple(AuditFinding(*r) for r in _RAW)
 
 
 def _outside_quotes(html: str) -> str:

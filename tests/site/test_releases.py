@@ -35,7 +35,8 @@ def test_pages_name_the_release_and_list_what_changed(tmp_path):
     )
     assert "releases/2026.12.0/board.csv" in out.files
     assert "@misc{rgbboard2026_12_0," in out.pages["index.md"]
-    assert "引用本榜" in out.pages["index.zh.md"] and "chen2024benchmarking" in out.pages["index.zh.md"]
+    home_zh = out.pages["index.zh.md"]
+    assert "引用本榜" in home_zh and "chen2024benchmarking" in home_zh
 
     _rescore(root, "model-001")
     line = "Model 001 rescored: a scoring fix."

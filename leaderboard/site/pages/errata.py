@@ -154,7 +154,7 @@ def errata_page(ctx: Context) -> str:
             continue
         known = kind in KINDS
         title = ui(lg, f"errata.kind_{kind}") if known else kind
-        parts.append(f"\n## {esc(title)} ({len(items)})\n")
+        parts.append(f"\n## {esc(ui(lg, 'errata.kind_heading', kind=title, n=len(items)))}\n")
         if known:
             parts.append(ui(lg, f"errata.about_{kind}") + "\n")
         body = "".join(_item(e, lg, prefix) for e in items)
