@@ -123,7 +123,16 @@ def test_filtered_view_is_a_link_that_survives_a_reload(site, lang, viewport):
         if viewport[0] < 600:  # the bar fits the phone's width: no sideways scrolling for it
             box = again.bounding_box()
             assert box is not None and box["x"] + box["width"] <= viewport[0] + 1
+        extra = f"#{table} thead th.lb-extra"
+        assert fresh.locator(extra).first.is_hidden()  # by default: the table keeps its width
+        again.locator("button.lb-facet-more").click()
+        assert fresh.locator(extra).first.is_visible() and "facts=all" in fresh.url
+        if shots:
+            name = f"filter-all-facts-{lang}-{'phone' if viewport[0] < 600 else 'desktop'}"
+            fresh.locator(f"#wrap-{table}").screenshot(path=str(Path(shots) / f"{name}.png"))
+        fresh.goto(fresh.url, wait_until="networkidle")
+        assert fresh.locator(extra).first.is_visible() and _visible_rows(fresh, table) == rows
         again.locator("button[type='reset']").click()
         assert len(_visible_rows(fresh, table)) == len(MODELS)
-        assert "quant=" not in fresh.url
+        assert "quant=" not in fresh.url and "facts=all" in fresh.url
         browser.close()

@@ -42,6 +42,10 @@
     return state;
   }
 
+  function allFacts() {
+    return new URLSearchParams(window.location.search).get("facts") === "all";
+  }
+
   function keepRow(tr, state) {
     if (!tr.hasAttribute("data-f-kind")) return Object.keys(state).length === 0;
     return FACETS.every(function (f) {
@@ -95,13 +99,22 @@
         select.value = v;
       });
       var table = document.getElementById(bar.dataset.table);
-      if (table) filterRows(table);
+      var more = bar.querySelector(".lb-facet-more");
+      if (table) {
+        table.classList.add("lb-facts-js");
+        table.classList.toggle("lb-show-extra", allFacts());
+        filterRows(table);
+      }
+      if (more) {
+        more.setAttribute("aria-pressed", allFacts() ? "true" : "false");
+        more.textContent = allFacts() ? more.dataset.hide : more.dataset.show;
+      }
     });
   }
 
   function setFacets(state) {
     var params = new URLSearchParams(window.location.search);
-    FACETS.forEach(function (f) {
+    FACETS.concat(["facts"]).forEach(function (f) {
       if (state[f]) params.set(f, state[f]); else params.delete(f);
     });
     var query = params.toString();
@@ -116,15 +129,24 @@
       if (bar.dataset.lbInit) return;
       bar.dataset.lbInit = "1";
       bar.addEventListener("submit", function (ev) { ev.preventDefault(); });
+      var more = bar.querySelector(".lb-facet-more");
+      if (more) {
+        more.addEventListener("click", function () {
+          var state = facetState();
+          state.facts = allFacts() ? "" : "all";
+          setFacets(state);
+        });
+      }
       bar.addEventListener("change", function (ev) {
         if (!ev.target || ev.target.tagName !== "SELECT") return;
         var state = facetState();
+        if (allFacts()) state.facts = "all";
         state[ev.target.name] = ev.target.value;
         setFacets(state);
       });
       bar.addEventListener("reset", function (ev) {
         ev.preventDefault();
-        setFacets({});
+        setFacets(allFacts() ? { facts: "all" } : {});
       });
     });
     if (bars.length) applyFacets();

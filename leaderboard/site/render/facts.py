@@ -21,6 +21,9 @@ from leaderboard.site.render.tables import Cell, Column, Row, Table
 
 FACT_KEYS = ("params", "quant", "engine", "licence", "open", "context", "weights")
 COST_KEYS = ("median_s", "tokens", "peak_memory", "hardware")
+# shown in a ranking table by default; the others when the reader asks (the bar's switch), so a
+# table keeps to the page's width
+SHOWN = ("params", "quant")
 REPORTED_PREFIX = "reported:"
 # where a fact came from (board.facts `*_source`) -> its words
 SOURCE_KEYS = {
@@ -36,7 +39,13 @@ SOURCE_KEYS = {
 def fact_columns(lg: str) -> tuple[Column, ...]:
     numeric = {"context"}
     return tuple(
-        Column(f"f_{k}", ui(lg, f"facts.col_{k}"), k in numeric, ui(lg, f"facts.col_{k}_tip"))
+        Column(
+            f"f_{k}",
+            ui(lg, f"facts.col_{k}"),
+            k in numeric,
+            ui(lg, f"facts.col_{k}_tip"),
+            extra=k not in SHOWN,
+        )
         for k in FACT_KEYS
     )
 
@@ -44,7 +53,13 @@ def fact_columns(lg: str) -> tuple[Column, ...]:
 def cost_columns(lg: str) -> tuple[Column, ...]:
     numeric = {"median_s", "tokens", "peak_memory"}
     return tuple(
-        Column(f"c_{k}", ui(lg, f"facts.col_{k}"), k in numeric, ui(lg, f"facts.col_{k}_tip"))
+        Column(
+            f"c_{k}",
+            ui(lg, f"facts.col_{k}"),
+            k in numeric,
+            ui(lg, f"facts.col_{k}_tip"),
+            extra=k not in SHOWN,
+        )
         for k in COST_KEYS
     )
 

@@ -69,6 +69,9 @@ def filter_bar(table_id: str, lg: str, rows: Iterable[Mapping[str, str]] = ()) -
         + "".join(selects)
         + f'<button type="reset" class="md-button lb-facet-reset">{esc(ui(lg, "filter.reset"))}'
         "</button>"
+        f'<button type="button" class="md-button lb-facet-more" aria-pressed="false" '
+        f'data-show="{esc(ui(lg, "filter.more"))}" data-hide="{esc(ui(lg, "filter.less"))}">'
+        f"{esc(ui(lg, 'filter.more'))}</button>"
         f'<a class="lb-facet-link" href="">{esc(ui(lg, "filter.link"))}</a>'
         '<span class="lb-facet-count" aria-live="polite"></span></form>'
     )

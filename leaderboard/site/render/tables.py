@@ -29,6 +29,7 @@ class Column:
     label: str
     numeric: bool = False
     title: str | None = None  # tooltip (definition)
+    extra: bool = False  # shown on demand (the filter bar's "all facts" switch), not by default
 
 
 @dataclass(frozen=True)
@@ -96,11 +97,12 @@ class Table:
 def _row_html(row: Row, columns: tuple[Column, ...], lg: str) -> str:
     tds = []
     for col in columns:
+        extra = ' class="lb-extra"' if col.extra else ""
         c = row.cells.get(col.key) or Cell.text(None)
         sort = "" if c.sort is None else f' data-sort="{esc(c.sort)}"'
         why = f' <span class="lb-why">{esc(reason(lg, c.why))}</span>' if c.why else ""
         shown = c.html if c.shown_rate is None or lg == DEFAULT else rate_html(*c.shown_rate, lg)
-        tds.append(f"<td{sort}>{shown}{why}</td>")
+        tds.append(f"<td{sort}{extra}>{shown}{why}</td>")
     cls = f' class="{esc(row.css)}"' if row.css else ""
     cls += "".join(f' data-{esc(k)}="{esc(v)}"' for k, v in row.attrs)
     return f"<tr{cls}>" + "".join(tds) + "</tr>"
@@ -139,6 +141,8 @@ def render_html(table: Table, download_prefix: str = "") -> str:
         attrs = ' data-sort-method="number"' if col.numeric else ""
         if col.title:
             attrs += f' title="{esc(col.title)}"'
+        if col.extra:
+            attrs += ' class="lb-extra"'
         ths.append(f'<th scope="col"{attrs}>{esc(col.label)}</th>')
     body = "".join(_row_html(r, table.columns, table.ui) for r in table.rows)
     parts = [
