@@ -59,9 +59,19 @@ class ReportedLang(_Strict):
     counterfactual: ReportedCounterfactual | None = None
 
 
+class ReportedFacts(_Strict):
+    """What the paper says about a model it reports (board.facts shows it beside the row):
+    the parameter count its name states, whether the weights are open, how it was run."""
+
+    params: str | None = None  # "6B", as the paper's model name says
+    open_weights: bool | None = None
+    access: Literal["api", "weights"] | None = None  # a vendor's API, or the released checkpoint
+
+
 class ReportedModel(_Strict):
     id: str = Field(pattern=r"^[A-Za-z0-9._-]+$")
     display_name: str = Field(min_length=1, max_length=200)
+    facts: ReportedFacts | None = None
     zh: ReportedLang | None = None
     en: ReportedLang | None = None
 

@@ -112,6 +112,18 @@ class Submission(StrictModel):
     params: str | None = Field(
         None, description="The parameter count shown on the site.", examples=["7B"]
     )
+    licence: str | None = Field(
+        None,
+        max_length=100,
+        description="The upstream licence of the weights (an SPDX id where there is one), "
+        "shown on the site beside the scores.",
+        examples=["Apache-2.0"],
+    )
+    open_weights: bool | None = Field(
+        None,
+        description="Whether the weights are published; unset, the site derives it (weights "
+        "the run loaded itself are open).",
+    )
     dtype: Dtype = Field(
         "auto",
         description="Weight and compute dtype (hf, vllm); part of the fingerprint. auto keeps the "

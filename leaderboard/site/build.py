@@ -30,6 +30,8 @@ from leaderboard.data.manifest import data_root
 from leaderboard.retrieval.results import RESULTS_DIR, load_retrieval_board
 from leaderboard.site.languages import finish_languages
 from leaderboard.site.pages.ability import ability_page
+from leaderboard.site.pages.errata import PATH as ERRATA_PATH
+from leaderboard.site.pages.errata import errata_page
 from leaderboard.site.pages.home import home_page
 from leaderboard.site.pages.index import board_downloads, downloads_page, models_index_page
 from leaderboard.site.pages.instance_browser import instance_pages
@@ -37,6 +39,9 @@ from leaderboard.site.pages.methodology import methodology_page
 from leaderboard.site.pages.model import model_pages
 from leaderboard.site.pages.probes import PATH as PROBES_PATH
 from leaderboard.site.pages.probes import probes_page
+from leaderboard.site.pages.releases import PATH as RELEASES_PATH
+from leaderboard.site.pages.releases import footer as release_footer
+from leaderboard.site.pages.releases import release_files, release_status, releases_page
 from leaderboard.site.pages.retrieval import PAGE as RETRIEVAL_PAGE
 from leaderboard.site.pages.retrieval import retrieval_page
 from leaderboard.site.pages.retrieval_questions import question_pages
@@ -46,7 +51,7 @@ from leaderboard.site.pages.systems import PATH as SYSTEMS_PATH
 from leaderboard.site.pages.systems import system_files, systems_band, systems_page
 from leaderboard.site.pages.zh_vs_en import zh_vs_en_page
 from leaderboard.site.render.i18n import SITE_LANGS, localized
-from leaderboard.site.render.page import Context, Family, Output, Page
+from leaderboard.site.render.page import Context, Family, Output, Page, prefix_for
 from leaderboard.site.render.tables import to_csv, to_json
 
 PROJECT_SITE = Path(__file__).resolve().parents[2] / "site"
@@ -83,6 +88,8 @@ PAGES: tuple[Page | Family, ...] = (
     Page(RETRIEVAL_PAGE, retrieval_page),
     Family(question_pages),
     Page("methodology.md", methodology_page),
+    Page(ERRATA_PATH, errata_page),
+    Page(RELEASES_PATH, releases_page),
     Page(REFERENCE_PAGE, reference_page),
     Page("downloads.md", downloads_page),
 )
@@ -94,15 +101,18 @@ def render(data: SiteData) -> Output:
     out = Output()
     systems = data.extra.get("systems")  # build_site computes it with the data (paired tests)
     systems = systems if isinstance(systems, SystemsBoard) else systems_board(data, None)
+    status = release_status(data)  # every entry, systems included, as a release holds them
     data = models_only(data)  # systems have their own page and band, never the model tables
     board = load_retrieval_board((data.root or Path(".")) / RESULTS_DIR)
-    contexts = [Context(data, out, lg, board, systems) for lg in SITE_LANGS]
+    contexts = [Context(data, out, lg, board, systems, status) for lg in SITE_LANGS]
     for spec in PAGES:
         pages = spec.expand(contexts[0]) if isinstance(spec, Family) else (spec,)
         for page in pages:
             for ctx in contexts:
-                out.pages[localized(page.path, ctx.lg)] = page.build(ctx)
+                foot = release_footer(status, ctx.lg, prefix_for(page.path))
+                out.pages[localized(page.path, ctx.lg)] = page.build(ctx) + foot
     system_files(systems, out)
+    release_files(status, data, out.files)
     out.draw_charts()
     for lg in SITE_LANGS:
         seen: set[str] = set()
@@ -111,9 +121,9 @@ def render(data: SiteData) -> Output:
                 raise LeaderboardError(f"internal: two tables share the id {table.id!r} ({lg})")
             seen.add(table.id)
     for table in out.tables_in(SITE_LANGS[0]):  # the downloads: the default language's tables
-        out.files[f"downloads/{table.id}.csv"] = to_csv(table).encode("utf-8")
-        out.files[f"downloads/{table.id}.json"] = to_json(table).encode("utf-8")
-    board_downloads(board_from(data), out)
+        out.files[f"downloads/{table.id}.csv"] = to_csv(table, status.label).encode("utf-8")
+        out.files[f"downloads/{table.id}.json"] = to_json(table, status.label).encode("utf-8")
+    board_downloads(board_from(data), out, status.label)
     return out
 
 

@@ -198,7 +198,7 @@ def test_site_shows_the_prediction_the_runner_scored(tmp_path):
 
 def test_size_and_quantization(data):
     sub = data.submissions[0]
-    assert model_size_and_quant(sub) == ("7B", "bfloat16")
+    assert model_size_and_quant(sub) == ("7B", "bf16")
 
 
 def test_reported_yaml_matches_the_transcription_source(paper_reported: Path):

@@ -22,13 +22,134 @@
       input.dataset.lbInit = "1";
       var table = document.getElementById(input.dataset.table);
       if (!table) return;
-      input.addEventListener("input", function () {
-        var q = input.value.trim().toLowerCase();
-        table.querySelectorAll("tbody tr").forEach(function (tr) {
-          tr.hidden = q !== "" && tr.textContent.toLowerCase().indexOf(q) === -1;
+      input.addEventListener("input", function () { filterRows(table); });
+    });
+    initFacets(root);
+  }
+
+  // The ranking filters (render/filters.py): the choice lives in the page URL's query, so a
+  // filtered view is a link; every bar of the page shows it and filters its own table.
+  var FACETS = ["size", "quant", "engine", "licence", "open", "kind"];
+  var SIZES = { le2b: 2e9, le8b: 8e9, le15b: 15e9 };
+
+  function facetState() {
+    var params = new URLSearchParams(window.location.search);
+    var state = {};
+    FACETS.forEach(function (f) {
+      var v = params.get(f);
+      if (v) state[f] = v;
+    });
+    return state;
+  }
+
+  function allFacts() {
+    return new URLSearchParams(window.location.search).get("facts") === "all";
+  }
+
+  function keepRow(tr, state) {
+    if (!tr.hasAttribute("data-f-kind")) return Object.keys(state).length === 0;
+    return FACETS.every(function (f) {
+      if (!state[f]) return true;
+      if (f === "size") {
+        var n = parseFloat(tr.getAttribute("data-f-params"));
+        return !isNaN(n) && n <= (SIZES[state.size] || Infinity);
+      }
+      return tr.getAttribute("data-f-" + f) === state[f];
+    });
+  }
+
+  function filterRows(table) {
+    var input = document.querySelector('input.lb-filter[data-table="' + table.id + '"]');
+    var q = input ? input.value.trim().toLowerCase() : "";
+    var bar = document.querySelector('form.lb-facets[data-table="' + table.id + '"]');
+    var state = bar ? facetState() : {};
+    var shown = 0;
+    var total = 0;
+    table.querySelectorAll("tbody:not(.lb-band-head) tr").forEach(function (tr) {
+      var hide = (q !== "" && tr.textContent.toLowerCase().indexOf(q) === -1) ||
+        (bar !== null && !keepRow(tr, state));
+      tr.hidden = hide;
+      total += 1;
+      if (!hide) shown += 1;
+    });
+    table.querySelectorAll("tbody.lb-band-head").forEach(function (head) {
+      var band = head.nextElementSibling;
+      head.hidden = !band || !band.querySelector("tr:not([hidden])");
+    });
+    if (bar) {
+      var count = bar.querySelector(".lb-facet-count");
+      if (count) {
+        count.textContent = bar.dataset.count.replace("{shown}", String(shown))
+          .replace("{total}", String(total));
+      }
+      var link = bar.querySelector(".lb-facet-link");
+      if (link) link.href = window.location.href;
+    }
+  }
+
+  function applyFacets() {
+    var state = facetState();
+    document.querySelectorAll("form.lb-facets").forEach(function (bar) {
+      bar.querySelectorAll("select").forEach(function (select) {
+        var v = state[select.name] || "";
+        var known = Array.prototype.some.call(select.options, function (o) {
+          return o.value === v;
         });
+        if (!known) option(select, v, v);  // a linked value this table has no row of
+        select.value = v;
+      });
+      var table = document.getElementById(bar.dataset.table);
+      var more = bar.querySelector(".lb-facet-more");
+      if (table) {
+        table.classList.add("lb-facts-js");
+        table.classList.toggle("lb-show-extra", allFacts());
+        filterRows(table);
+      }
+      if (more) {
+        more.setAttribute("aria-pressed", allFacts() ? "true" : "false");
+        more.textContent = allFacts() ? more.dataset.hide : more.dataset.show;
+      }
+    });
+  }
+
+  function setFacets(state) {
+    var params = new URLSearchParams(window.location.search);
+    FACETS.concat(["facts"]).forEach(function (f) {
+      if (state[f]) params.set(f, state[f]); else params.delete(f);
+    });
+    var query = params.toString();
+    var url = window.location.pathname + (query ? "?" + query : "") + window.location.hash;
+    window.history.replaceState(window.history.state, "", url);
+    applyFacets();
+  }
+
+  function initFacets(root) {
+    var bars = root.querySelectorAll("form.lb-facets");
+    bars.forEach(function (bar) {
+      if (bar.dataset.lbInit) return;
+      bar.dataset.lbInit = "1";
+      bar.addEventListener("submit", function (ev) { ev.preventDefault(); });
+      var more = bar.querySelector(".lb-facet-more");
+      if (more) {
+        more.addEventListener("click", function () {
+          var state = facetState();
+          state.facts = allFacts() ? "" : "all";
+          setFacets(state);
+        });
+      }
+      bar.addEventListener("change", function (ev) {
+        if (!ev.target || ev.target.tagName !== "SELECT") return;
+        var state = facetState();
+        if (allFacts()) state.facts = "all";
+        state[ev.target.name] = ev.target.value;
+        setFacets(state);
+      });
+      bar.addEventListener("reset", function (ev) {
+        ev.preventDefault();
+        setFacets(allFacts() ? { facts: "all" } : {});
       });
     });
+    if (bars.length) applyFacets();
   }
 
   function option(select, value, label) {
@@ -192,7 +313,9 @@
         if (q) {
           var hay = ["#" + item.id, item.key, item.q || "", (item.a || []).join(" ")]
             .concat(ids.map(function (id) { return item.preds[id].t; })).join("\n").toLowerCase();
-          if (hay.indexOf(q) === -1 && String(item.id) !== q) return;
+          if (/^#\d+$/.test(q)) {  // "#12": question 12 only (the errata page links so)
+            if ("#" + item.id !== q) return;
+          } else if (hay.indexOf(q) === -1 && String(item.id) !== q) return;
         }
         matches.push([item, ids]);
       });
@@ -208,6 +331,9 @@
       c.addEventListener(c === search ? "input" : "change", function () { limit = 25; render(); });
     });
     more.addEventListener("click", function () { limit += 25; render(); });
+    // a link to one question: page.html#q=%2312 opens with the search "#12"
+    var linked = /^#q=(.+)$/.exec(window.location.hash);
+    if (linked) search.value = decodeURIComponent(linked[1]);
     render();
   }
 

@@ -18,6 +18,7 @@ from leaderboard.site.pages.decision_tables import (
 )
 from leaderboard.site.pages.outcome_cells import answer_rate_cell, answer_rate_column
 from leaderboard.site.render import charts
+from leaderboard.site.render.facts import with_facts
 from leaderboard.site.render.fmt import esc, rate_key
 from leaderboard.site.render.i18n import DEFAULT, ui
 from leaderboard.site.render.page import Context, Output, front_matter, model_cell, prefix_for
@@ -173,19 +174,19 @@ def ability_page(ctx: Context, lang: str, ability: str) -> str:
         for mode in ("strict", "rgb"):  # the ranked mode first
             parts.append(f"\n## {ui(lg, f'mode.{mode}').capitalize()}\n")
             table, series = _curve_table(data, lang, ability, mode, prefix, lg)
-            parts.append(out.table(table, prefix))
+            parts.append(out.table(with_facts(table, data, lg), prefix))
             if series:
                 parts.append(_curve_chart(out, series, (lang, ability, mode), prefix, lg))
     elif ability == "rejection":
         table = rejection_table(data, lang, prefix, lg)
-        parts.append(out.table(table, prefix))
+        parts.append(out.table(with_facts(table, data, lg), prefix))
         if table.rows:
             parts.append(_bar_chart(out, table, lang, ability, prefix, lg))
     else:
         for mode in ("strict", "rgb"):  # the ranked mode first
             parts.append(f"\n## {ui(lg, f'mode.{mode}').capitalize()}\n")
             table = counterfactual_table(data, lang, mode, prefix, lg)
-            parts.append(out.table(table, prefix))
+            parts.append(out.table(with_facts(table, data, lg), prefix))
             if mode == "rgb" and table.rows:
                 parts.append(_bar_chart(out, table, lang, ability, prefix, lg))
     parts.append(

@@ -18,6 +18,8 @@ from leaderboard.board.ranking import (
 from leaderboard.board.reported import frac
 from leaderboard.core.schema import ScoreEntry
 from leaderboard.core.types import ABILITIES, LANGS
+from leaderboard.site.pages.releases import cite_section
+from leaderboard.site.render.facts import with_facts
 from leaderboard.site.render.fmt import esc, pct
 from leaderboard.site.render.i18n import DEFAULT, ui
 from leaderboard.site.render.page import (
@@ -26,7 +28,6 @@ from leaderboard.site.render.page import (
     definitions,
     front_matter,
     model_cell,
-    model_size_and_quant,
     prefix_for,
     reported_cell,
 )
@@ -60,9 +61,7 @@ def _ranking_columns(
     cols += [
         Column("n", ui(lg, "col.n"), True, ui(lg, "col.n_tip")),
         Column("coverage", ui(lg, "col.coverage"), True, ui(lg, "col.coverage_tip")),
-        Column("size", ui(lg, "col.size")),
-        Column("quant", ui(lg, "col.quant")),
-    ]
+    ]  # then the model's facts and costs (render.facts.with_facts)
     return cols
 
 
@@ -127,9 +126,6 @@ def _ranking_row(
         overall.n_questions if overall else None, overall.n_questions if overall else -1
     )
     cells["coverage"], partial = _coverage_cell(s, lang, mode, lg)
-    size, quant = model_size_and_quant(s, lg)
-    cells["size"] = Cell.text(size)
-    cells["quant"] = Cell.text(quant)
     if is_trivial_baseline(s.results):
         return Row(cells, "lb-baseline-row")
     return Row(cells, "lb-partial-row" if partial else "")
@@ -161,7 +157,7 @@ def ranking_table(data: SiteData, lang: str, mode: str, prefix: str, lg: str = D
     band = sorted(baselines, key=lambda s: (-(_overall_value(s, lang, mode)[0] or -1.0), s.id))
     note = ui(lg, "ranking.note") + _not_compared_note(data, items, paired, lg)
     ranked = ui(lg, "ranking.ranked" if mode == RANKED_MODE else "ranking.reference")
-    return Table(
+    table = Table(
         id=f"ranking-{lang}-{mode}",
         title=ui(
             lg,
@@ -178,6 +174,7 @@ def ranking_table(data: SiteData, lang: str, mode: str, prefix: str, lg: str = D
         note=note,
         ui=lg,
     )
+    return with_facts(table, data, lg)
 
 
 def _not_compared_note(
@@ -237,7 +234,7 @@ def reported_table(data: SiteData, prefix: str, lg: str = DEFAULT) -> Table | No
     cols = [("model", False), ("lang", False), ("noise_mean", True), ("rej", True)]
     cols += [("integration_mean", True), ("ed", True), ("cr", True)]
     keys = {"noise_mean": "noise", "integration_mean": "integration"}
-    return Table(
+    table = Table(
         id="reported-paper",
         title=ui(lg, "reported.title"),
         columns=tuple(
@@ -249,6 +246,7 @@ def reported_table(data: SiteData, prefix: str, lg: str = DEFAULT) -> Table | No
         note=ui(lg, "reported.note"),
         ui=lg,
     )
+    return with_facts(table, data, lg)
 
 
 def home_page(ctx: Context, mode: str = RANKED_MODE) -> str:
@@ -277,4 +275,5 @@ def home_page(ctx: Context, mode: str = RANKED_MODE) -> str:
             parts.append(ui(lg, "home.reported_text") + "\n")
             parts.append(out.table(rep, prefix))
         parts.append("\n" + ui(lg, "home.how_to_submit"))
+        parts.append(cite_section(ctx))
     return "\n".join(parts)

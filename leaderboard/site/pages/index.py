@@ -21,10 +21,13 @@ from leaderboard.site.render.tables import Cell, Column, Row, Table
 BOARD_FILES = ("models", "scores", "cells", "outcomes")
 
 
-def board_downloads(board: Board, out: Output) -> None:
-    """The tidy board frames (leaderboard.board.frames) as CSV and JSON, for analysis."""
+def board_downloads(board: Board, out: Output, release: str | None = None) -> None:
+    """The tidy board frames (leaderboard.board.frames) as CSV and JSON, for analysis; `release`
+    adds a board_release column naming the board release (pages.releases)."""
     for name in BOARD_FILES:
         frame = getattr(board, name)
+        if release is not None:
+            frame = frame.assign(board_release=release)
         out.files[f"downloads/board-{name}.csv"] = to_csv(frame).encode("utf-8")
         out.files[f"downloads/board-{name}.json"] = to_json(frame).encode("utf-8")
 

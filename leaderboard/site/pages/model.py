@@ -23,6 +23,7 @@ from leaderboard.site.pages.model_tables import (
 from leaderboard.site.pages.probes import PATH as PROBES_PATH
 from leaderboard.site.render import charts
 from leaderboard.site.render.coverage import coverage_phrase
+from leaderboard.site.render.facts import facts_section
 from leaderboard.site.render.fmt import esc, md_text, pct
 from leaderboard.site.render.i18n import DEFAULT, ui
 from leaderboard.site.render.page import (
@@ -189,6 +190,7 @@ def model_page(ctx: Context, sub: Entry) -> str:
     prefix = prefix_for(path)
     prov = sub.results.provenance
     parts = _header(sub, lg)
+    parts.append(facts_section(sub, lg))
     parts.append(f"\n## {ui(lg, 'model.h_scores')}\n")
     parts.append(out.table(report_card(sub, lg), prefix))
     chart = _noise_chart(sub, out, prefix, lg)

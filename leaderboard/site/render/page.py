@@ -10,6 +10,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from leaderboard.board.facts import model_facts
 from leaderboard.board.load import Entry, SiteData
 from leaderboard.board.ranking import coverage, is_trivial_baseline
 from leaderboard.board.reported import ReportedModel
@@ -18,7 +19,8 @@ from leaderboard.core.judge_schema import JudgeSummary
 from leaderboard.core.schema import DIFF_LANG, ScoreEntry
 from leaderboard.retrieval.results import RetrievalBoard
 from leaderboard.site.render.coverage import coverage_phrase
-from leaderboard.site.render.fmt import BIDI_CONTROLS, esc, human_count, pct, pct_ci
+from leaderboard.site.render.facts import quant_text
+from leaderboard.site.render.fmt import BIDI_CONTROLS, esc, pct, pct_ci
 from leaderboard.site.render.i18n import DEFAULT, table, ui
 from leaderboard.site.render.parallel import pmap
 from leaderboard.site.render.tables import Cell, Table, render_html
@@ -109,6 +111,7 @@ class Context:
     lg: str = DEFAULT
     retrieval: RetrievalBoard | None = None
     systems: SystemsBoard | None = None  # the systems track (its page and the home page's band)
+    release: object = None  # pages.releases.ReleaseStatus: the releases and the one shown
 
 
 @dataclass(frozen=True)
@@ -229,12 +232,12 @@ def model_cell(
         note = coverage_phrase(lg, sub.results)
     cell = Cell.link(entry_name(sub, lg), f"{prefix}models/{sub.id}.html", badges)
     # sorted by the stored name in every language: the same order and sort keys on each page
-    return Cell(cell.value, cell.html, sub.name, note)
+    return Cell(cell.value, cell.html, sub.name, note, entry=sub.id)
 
 
 def reported_cell(model: ReportedModel, source: str, lg: str = DEFAULT) -> Cell:
     html = esc(model.display_name) + " " + badge("reported", ui(lg, "badge.reported"), source)
-    return Cell(model.display_name, html, model.display_name)
+    return Cell(model.display_name, html, model.display_name, entry=f"reported:{model.id}")
 
 
 def definitions(data: SiteData, mode: str, lg: str = DEFAULT) -> dict[str, str]:
@@ -249,43 +252,10 @@ def definitions(data: SiteData, mode: str, lg: str = DEFAULT) -> dict[str, str]:
 
 
 def model_size_and_quant(sub: Entry, lg: str = DEFAULT) -> tuple[str | None, str]:
-    """Best-effort parameter count and quantization label from model.yaml and provenance."""
-    info = sub.model_info
-    prov = sub.results.provenance
-    size = None
-    for source in (
-        info,
-        info.get("model") if isinstance(info.get("model"), dict) else {},
-        prov.extra,
-    ):
-        for key in ("params", "parameters", "n_params", "num_parameters", "size", "model_size"):
-            if isinstance(source, dict) and source.get(key) not in (None, ""):
-                size = source[key]
-                break
-        if size is not None:
-            break
-    size_text = None
-    if isinstance(size, int | float):
-        size_text = human_count(size)
-    elif size is not None:
-        size_text = str(size)
-    quant = prov.quantization or {}
-    mode = str(quant.get("mode", "none"))
-    if mode in ("none", "") and not quant.get("method"):
-        quant_text = prov.dtype or ui(lg, "quant.none")
-        if quant_text == "auto":  # the dtype the backend chose: a word, not a dtype name
-            quant_text = ui(lg, "quant.auto")
-    else:
-        detail = quant.get("quant_type") if mode == "4bit" else None
-        method = quant.get("method")
-        quant_text = " ".join(str(x) for x in (mode, detail) if x) + (
-            f" ({method})" if method else ""
-        )
-    if str(prov.model).lower().endswith(".gguf") or str(info.get("model", "")).lower().endswith(
-        ".gguf"
-    ):
-        quant_text += ui(lg, "quant.from_gguf")
-    return size_text, quant_text
+    """The parameter count and the quantization's plain name (board.facts, the one rule), the
+    latter "not recorded" in `lg` when nothing says it."""
+    f = model_facts(sub)
+    return f.params, quant_text(f, lg) or ui(lg, "facts.not_recorded")
 
 
 def judged_cell(

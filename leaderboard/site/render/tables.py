@@ -15,6 +15,7 @@ import json
 from dataclasses import dataclass, field
 
 from leaderboard.board.export import spreadsheet_safe
+from leaderboard.site.render.filters import filter_bar
 from leaderboard.site.render.fmt import esc, rate_html
 from leaderboard.site.render.i18n import DEFAULT, ui
 from leaderboard.site.render.reasons import reason
@@ -28,6 +29,7 @@ class Column:
     label: str
     numeric: bool = False
     title: str | None = None  # tooltip (definition)
+    extra: bool = False  # shown on demand (the filter bar's "all facts" switch), not by default
 
 
 @dataclass(frozen=True)
@@ -42,6 +44,7 @@ class Cell:
     # a rate (value, CI): `html` is its English form; a table of another language writes the
     # numbers as that language does (U+2212, "至" between negative bounds), so it keeps them
     shown_rate: tuple[float | None, tuple[float, float] | None] | None = None
+    entry: str = ""  # the entry a model cell names (render.facts adds its facts to the row)
 
     @staticmethod
     def text(value: object, sort: float | str | None = None) -> Cell:
@@ -73,6 +76,7 @@ class Cell:
 class Row:
     cells: dict[str, Cell]
     css: str = ""
+    attrs: tuple[tuple[str, str], ...] = ()  # data-* attributes of the <tr> (the filters' facets)
 
 
 @dataclass(frozen=True)
@@ -87,17 +91,20 @@ class Table:
     filterable: bool = True
     meta: dict[str, object] = field(default_factory=dict)
     ui: str = DEFAULT  # interface language of the labels around the table (render.i18n)
+    facets: bool = False  # rows carry facets (render.facts): the filter bar goes above the table
 
 
 def _row_html(row: Row, columns: tuple[Column, ...], lg: str) -> str:
     tds = []
     for col in columns:
+        extra = ' class="lb-extra"' if col.extra else ""
         c = row.cells.get(col.key) or Cell.text(None)
         sort = "" if c.sort is None else f' data-sort="{esc(c.sort)}"'
         why = f' <span class="lb-why">{esc(reason(lg, c.why))}</span>' if c.why else ""
         shown = c.html if c.shown_rate is None or lg == DEFAULT else rate_html(*c.shown_rate, lg)
-        tds.append(f"<td{sort}>{shown}{why}</td>")
+        tds.append(f"<td{sort}{extra}>{shown}{why}</td>")
     cls = f' class="{esc(row.css)}"' if row.css else ""
+    cls += "".join(f' data-{esc(k)}="{esc(v)}"' for k, v in row.attrs)
     return f"<tr{cls}>" + "".join(tds) + "</tr>"
 
 
@@ -123,6 +130,10 @@ def _names(lg: str, names: list[str], shown: int = 3) -> str:
     return ui(lg, "table.notes_more", names=sep.join(names[:2]), n=len(names) - 2)
 
 
+def _facet_rows(table: Table) -> list[dict[str, str]]:
+    return [dict(r.attrs) for r in (*table.rows, *table.baseline_rows, *table.reported_rows)]
+
+
 def render_html(table: Table, download_prefix: str = "") -> str:
     """A self-contained HTML block (blank lines around it keep Markdown from touching it)."""
     ths = []
@@ -130,6 +141,8 @@ def render_html(table: Table, download_prefix: str = "") -> str:
         attrs = ' data-sort-method="number"' if col.numeric else ""
         if col.title:
             attrs += f' title="{esc(col.title)}"'
+        if col.extra:
+            attrs += ' class="lb-extra"'
         ths.append(f'<th scope="col"{attrs}>{esc(col.label)}</th>')
     body = "".join(_row_html(r, table.columns, table.ui) for r in table.rows)
     parts = [
@@ -142,6 +155,7 @@ def render_html(table: Table, download_prefix: str = "") -> str:
             if table.filterable
             else ""
         ),
+        filter_bar(table.id, table.ui, _facet_rows(table)) if table.facets else "",
         '<div class="lb-scroll">',
         f'<table class="lb-table" id="{esc(table.id)}">',
         "<thead><tr>" + "".join(ths) + "</tr></thead>",
@@ -192,16 +206,22 @@ def records(table: Table) -> list[dict[str, object]]:
     return rows
 
 
-def to_json(table: Table) -> str:
+def to_json(table: Table, release: str | None = None) -> str:
+    """The table as JSON; `release` names the board release it belongs to (pages.releases)."""
     doc = {"id": table.id, "title": table.title, "note": table.note, "rows": records(table)}
+    if release is not None:
+        doc["release"] = release
     doc["columns"] = [
         {"key": c.key, "label": c.label, "definition": c.title} for c in table.columns
     ]
     return json.dumps(doc, ensure_ascii=False, sort_keys=True, indent=1) + "\n"
 
 
-def to_csv(table: Table) -> str:
+def to_csv(table: Table, release: str | None = None) -> str:
+    """The table as CSV (spreadsheet-safe); `release` adds a board_release column naming it."""
     rows = records(table)
+    if release is not None:
+        rows = [{**r, "board_release": release} for r in rows]
     keys: list[str] = []
     for r in rows:
         keys.extend(k for k in r if k not in keys)

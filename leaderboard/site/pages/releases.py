@@ -1,0 +1,194 @@
+"""The Releases page (every release of the board, newest first, with what changed since the one
+before it and its downloads), the line every page's footer carries naming the release, and the
+release files copied into the site (releases/<id>/...).
+
+CHANGELOG lines are quoted as written (English, marked `lang="en"`): they are the record."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from leaderboard.board.cite import RGB_BIBTEX, TAG_PREFIX, release_bibtex
+from leaderboard.board.load import SiteData
+from leaderboard.board.release import (
+    BOARD_CSV,
+    BOARD_JSON,
+    RELEASE_FILE,
+    RELEASES_DIR,
+    Changes,
+    Release,
+    compare,
+    current_release,
+    freeze,
+    history,
+    read_releases,
+)
+from leaderboard.site.render.fmt import esc, pct
+from leaderboard.site.render.i18n import ui
+from leaderboard.site.render.page import Context, front_matter, prefix_for
+
+PATH = "releases.md"
+
+
+@dataclass(frozen=True)
+class ReleaseStatus:
+    """The releases of the repository and whether the board built is exactly the latest."""
+
+    releases: tuple[Release, ...] = ()
+    latest: Release | None = None
+    exact: bool = False
+    pending: Changes | None = None  # the changes since the latest release, when not exact
+
+    @property
+    def label(self) -> str | None:
+        """What a download says: the release id, "<id>+changes", or None before any release."""
+        if self.latest is None:
+            return None
+        return self.latest.id if self.exact else f"{self.latest.id}+unreleased"
+
+
+def release_status(data: SiteData) -> ReleaseStatus:
+    """Read releases/ of the board's repository and compare the board with the latest."""
+    if data.root is None:
+        return ReleaseStatus()
+    releases = read_releases(data.root)
+    latest, exact = current_release(data, releases)
+    pending = None
+    if latest is not None and not exact:
+        pending = compare(latest, freeze(data, "unreleased", latest.date))
+    return ReleaseStatus(releases, latest, exact, pending)
+
+
+def release_files(status: ReleaseStatus, data: SiteData, files: dict[str, bytes]) -> None:
+    """Copy every release's files into the site, releases/<id>/<file>."""
+    if data.root is None:
+        return
+    for r in status.releases:
+        folder = data.root / RELEASES_DIR / r.id
+        for name in (RELEASE_FILE, BOARD_JSON, BOARD_CSV):
+            if (folder / name).is_file():
+                files[f"{RELEASES_DIR}/{r.id}/{name}"] = (folder / name).read_bytes()
+
+
+def footer(status: ReleaseStatus, lg: str, prefix: str) -> str:
+    """The line at the end of every page naming the release the page shows."""
+    link = f'<a href="{prefix}releases.html">{esc(ui(lg, "release.page_link"))}</a>'
+    if status.latest is None:
+        text = ui(lg, "release.footer_none")
+    else:
+        key = "release.footer" if status.exact else "release.footer_pending"
+        text = ui(
+            lg,
+            key,
+            id=status.latest.id,
+            date=status.latest.date,
+            scoring=", ".join(status.latest.scoring_versions),
+        )
+    return f'\n\n<p class="lb-note lb-release-foot">{esc(text)} · {link}</p>\n'
+
+
+def _quote(text: str) -> str:
+    return f'<span class="lb-quote" lang="en">{esc(text)}</span>'
+
+
+def _changes_html(c: Changes, lg: str, names: dict[str, str]) -> str:
+    if c.previous is None:
+        return f"<p>{esc(ui(lg, 'release.first', n=len(c.added)))}</p>"
+    if c.empty:
+        return f"<p>{esc(ui(lg, 'release.no_changes', previous=c.previous))}</p>"
+    items = []
+    if c.added:
+        shown = ui(lg, "sep.list").join(names.get(k, k) for k in c.added)
+        items.append(esc(ui(lg, "release.added", entries=shown)))
+    if c.removed:
+        shown = ui(lg, "sep.list").join(c.removed)
+        items.append(esc(ui(lg, "release.removed", entries=shown)))
+    for r in c.rescored:
+        head = esc(ui(lg, f"release.{r.reason}", entry=names.get(r.entry, r.entry)))
+        why = (
+            "".join(f"<br>{_quote(line)}" for line in r.changelog)
+            if r.changelog
+            else " " + esc(ui(lg, "release.no_changelog"))
+        )
+        items.append(head + why)
+    for m in c.moved:
+        items.append(
+            esc(
+                ui(
+                    lg,
+                    "release.moved",
+                    entry=names.get(m.entry, m.entry),
+                    lang=ui(lg, f"lang.{m.lang}") if m.lang in ("zh", "en", "all") else m.lang,
+                    ability=ui(lg, f"ability.{m.ability}")
+                    if m.ability != "overall"
+                    else ui(lg, "col.overall"),
+                    mode=ui(lg, f"modecode.{m.mode}"),
+                    before=pct(m.before),
+                    after=pct(m.after),
+                    low=pct(m.interval[0]),
+                    high=pct(m.interval[1]),
+                )
+            )
+        )
+    head = esc(ui(lg, "release.since", previous=c.previous))
+    return f"<p>{head}</p><ul>" + "".join(f"<li>{i}</li>" for i in items) + "</ul>"
+
+
+def _downloads(r: Release, prefix: str) -> str:
+    base = f"{prefix}{RELEASES_DIR}/{esc(r.id)}/"
+    return (
+        f'<a href="{base}{BOARD_CSV}">{BOARD_CSV}</a> · <a href="{base}{BOARD_JSON}">{BOARD_JSON}'
+        f'</a> · <a href="{base}{RELEASE_FILE}">{RELEASE_FILE}</a>'
+    )
+
+
+def releases_page(ctx: Context, status: ReleaseStatus | None = None) -> str:
+    """Every release, newest first, with its id, date, digest, scoring versions, data files,
+    downloads, git tag and what changed since the one before; then the changes not released."""
+    data, lg = ctx.data, ctx.lg
+    if status is None:
+        status = ctx.release if isinstance(ctx.release, ReleaseStatus) else release_status(data)
+    prefix = prefix_for(PATH)
+    names = {e.id: e.results.display_name for e in data.submissions}
+    for r in status.releases:
+        names.update({e.id: e.display_name for e in r.entries if e.id not in names})
+    parts = [front_matter() + f"# {ui(lg, 'release.title')}\n", ui(lg, "release.intro") + "\n"]
+    parts.append(f'\n<pre class="lb-cmd"><code>{esc(ui(lg, "release.how"))}</code></pre>\n')
+    if status.pending is not None and status.latest is not None:
+        parts.append(f"\n## {ui(lg, 'release.unreleased')}\n")
+        parts.append("\n" + _changes_html(status.pending, lg, names) + "\n")
+    if not status.releases:
+        parts.append("\n" + ui(lg, "release.none") + "\n")
+    for r, changes in reversed(history(status.releases)):
+        parts.append(f"\n## {esc(r.id)}\n")
+        facts = ui(
+            lg,
+            "release.facts",
+            date=r.date,
+            n=len(r.entries),
+            scoring=", ".join(r.scoring_versions),
+            digest=r.digest,
+            tag=f"{TAG_PREFIX}{r.id}",
+            files=len(r.data_blob_ids),
+        )
+        parts.append(f"\n<p>{esc(facts)}</p>\n")
+        parts.append(f"\n<p>{esc(ui(lg, 'release.downloads'))} {_downloads(r, prefix)}</p>\n")
+        parts.append("\n" + _changes_html(changes, lg, names) + "\n")
+    return "\n".join(parts)
+
+
+def cite_section(ctx: Context) -> str:
+    """ "Cite this board": BibTeX for RGB and for the latest release (the home page)."""
+    lg = ctx.lg
+    status = ctx.release if isinstance(ctx.release, ReleaseStatus) else release_status(ctx.data)
+    parts = [f"\n## {ui(lg, 'cite.heading')}\n", ui(lg, "cite.rgb") + "\n"]
+    parts.append(f'\n<pre class="lb-cmd"><code>{esc(RGB_BIBTEX)}</code></pre>\n')
+    if status.latest is None:
+        parts.append("\n" + ui(lg, "cite.no_release") + "\n")
+    else:
+        key = "cite.release" if status.exact else "cite.release_pending"
+        parts.append("\n" + ui(lg, key, id=status.latest.id) + "\n")
+        parts.append(
+            f'\n<pre class="lb-cmd"><code>{esc(release_bibtex(status.latest))}</code></pre>\n'
+        )
+    return "\n".join(parts)
