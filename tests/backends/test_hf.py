@@ -366,11 +366,15 @@ def test_mean_logprob_is_over_the_answer_tokens_only(tiny_backend: HFBackend) ->
     (c,) = tiny_backend.generate([request], GenerationConfig(max_new_tokens=6))
     assert c.mean_logprob is not None and c.mean_logprob <= 0.0
     ids, _ = tiny_backend.encode(request)
-    out = tiny_backend.model.generate(
-        input_ids=torch.tensor([ids]),
-        attention_mask=torch.ones(1, len(ids), dtype=torch.long),
-        generation_config=tiny_backend._hf_config(GenerationConfig(max_new_tokens=6)),
-    ).sequences[0, len(ids) :].tolist()
+    out = (
+        tiny_backend.model.generate(
+            input_ids=torch.tensor([ids]),
+            attention_mask=torch.ones(1, len(ids), dtype=torch.long),
+            generation_config=tiny_backend._hf_config(GenerationConfig(max_new_tokens=6)),
+        )
+        .sequences[0, len(ids) :]
+        .tolist()
+    )
     n = next((k + 1 for k, t in enumerate(out) if t in tiny_backend.eos_ids), len(out))
     with torch.inference_mode():
         logits = tiny_backend.model(torch.tensor([ids + out[:n]])).logits[0].float()
