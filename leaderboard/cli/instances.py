@@ -11,7 +11,7 @@ import typer
 
 from leaderboard.cli.arguments import DATA_DIR_HELP
 from leaderboard.core.errors import ConfigError
-from leaderboard.core.types import DEFAULT_NOISE_RATES, PROBES
+from leaderboard.core.types import DEFAULT_NOISE_RATES, PROBES, Ability
 from leaderboard.data.manifest import data_root
 from leaderboard.protocol.prompts import build_request, messages_as_dicts
 from leaderboard.run.plan import split_instances
@@ -26,16 +26,7 @@ _PROBE_PASSAGES = {
 
 def instances_cmd(
     lang: Literal["zh", "en"] = typer.Option(..., "--lang", help="Language."),
-    ability: Literal[
-        "noise",
-        "rejection",
-        "integration",
-        "counterfactual",
-        "chain",
-        "replacement",
-        "closedbook",
-        "closedbook_fact",
-    ] = typer.Option(
+    ability: Ability = typer.Option(
         ...,
         "--ability",
         help="RGB ability, or a probe (chain: BM25 top passages of the question's own pool; "
