@@ -10,7 +10,8 @@ difference of the first logits, with flash attention off and on, and the build's
 
     python benchmarks/llamacpp_prefill_fault.py [GGUF ...]
 
-The backend's load-time check (`backends/llamacpp._check_prefill`) is this comparison on 8 tokens;
+The backend's load-time check (`backends/llamacpp_logits.prefill_disagreement`) is this
+comparison on 8 tokens;
 where it disagrees it turns flash attention on, which takes the attention products off llamafile's
 kernels (the weights' products stay on them), and refuses the model when that does not agree either.
 Exit status 1 when some GGUF still disagrees with flash attention on (the build is not usable).

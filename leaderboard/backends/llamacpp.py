@@ -32,10 +32,16 @@ from typing import TYPE_CHECKING, Any, Literal
 from leaderboard.backends.base import DESCRIBE_KEYS, BackendDescription, missing_dependency
 from leaderboard.backends.environment import device_name, library_versions
 from leaderboard.backends.hf.prompts import PromptEncoder, PromptTooLong, Template
+from leaderboard.backends.llamacpp_logits import (
+    CHECK_REQUEST,
+    CHECK_TOKENS,
+    prefill_disagreement,
+    token_logprob,
+)
 from leaderboard.core.errors import ConfigError
 from leaderboard.core.settings import LlamaCppSettings
 from leaderboard.core.text import TRIM_FIELD, drop_incomplete_tail
-from leaderboard.core.types import ChatMessage, ChatRequest, Completion, GenerationConfig
+from leaderboard.core.types import ChatRequest, Completion, GenerationConfig
 
 if TYPE_CHECKING:
     from leaderboard.core.submission import Submission
@@ -132,49 +138,6 @@ def _special_token(llama: Any, token_id: int) -> str:
     if token_id < 0:
         return ""
     return llama.detokenize([token_id], special=True).decode("utf-8", errors="replace")
-
-
-CHECK_REQUEST = ChatRequest(
-    (
-        ChatMessage("system", "You are a helpful assistant."),
-        ChatMessage("user", "What is the capital of France?"),
-    )
-)
-CHECK_TOKENS = 8
-
-
-def _greedy_after(llama: Any, ids: list[int], one_by_one: bool) -> list[int]:
-    """CHECK_TOKENS greedy tokens (argmax of the last logits) after evaluating `ids` in one
-    batch or one token at a time, from an empty KV cache."""
-    import numpy as np
-
-    llama_cpp = sys.modules["llama_cpp"]
-    llama.reset()
-    for chunk in ([t] for t in ids) if one_by_one else [ids]:
-        llama.eval(chunk)
-    out: list[int] = []
-    for _ in range(CHECK_TOKENS):
-        ptr = llama_cpp.llama_get_logits_ith(llama._ctx.ctx, -1)
-        token = int(np.argmax(np.ctypeslib.as_array(ptr, shape=(llama.n_vocab(),))))
-        out.append(token)
-        if llama_cpp.llama_vocab_is_eog(llama._model.vocab, token):
-            break
-        llama.eval([token])
-    llama.reset()
-    return out
-
-
-def _batched_vs_single(llama: Any, ids: list[int]) -> str | None:
-    """None when both prefills lead to the same greedy tokens, else what each produced."""
-    batched = _greedy_after(llama, ids, one_by_one=False)
-    single = _greedy_after(llama, ids, one_by_one=True)
-    if batched == single:
-        return None
-
-    def text(tokens: list[int]) -> str:
-        return llama.detokenize(tokens).decode("utf-8", errors="replace")
-
-    return f"batched {text(batched)!r}, one token at a time {text(single)!r}"
 
 
 class LlamaCppBackend:
@@ -287,23 +250,16 @@ class LlamaCppBackend:
         )
 
     def _check_prefill(self, model_path: str) -> None:
-        """Batched prompt evaluation must answer as one-token-at-a-time evaluation does.
-
-        Measured: llama-cpp-python 0.3.36 built for AVX2 without AVX-512, llamafile's matrix
-        kernels on, SmolLM2's Q4_1 GGUF answers "La femme de France, le Grand Croix, ..." to
-        "What is the capital of France?" after a batched prefill and "The capital of France is
-        Paris." after a one-token prefill; with flash attention both paths agree exactly (the
-        attention products no longer go through those kernels), and the Qwen2.5 GGUFs agree
-        either way. So the check greedy-decodes a fixed prompt both ways; on disagreement
-        (flash_attn auto) it reloads with flash attention and checks again, and a build that
-        still disagrees is refused in one line instead of producing wrong answers."""
+        """Batched prompt evaluation must answer as one-token-at-a-time evaluation does
+        (`llamacpp_logits`, which says why): on disagreement (flash_attn auto) reload with flash
+        attention and check again; a build that still disagrees is refused in one line."""
         ids = self._check_ids()
         if len(ids) + CHECK_TOKENS > self.llama.n_ctx():
             self.prefill_check = (
                 f"skipped: the check prompt does not fit a {self.llama.n_ctx()}-token context"
             )
             return
-        first = _batched_vs_single(self.llama, ids)
+        first = prefill_disagreement(self.llama, ids)
         if first is None:
             self.prefill_check = "agreed"
             return
@@ -313,7 +269,7 @@ class LlamaCppBackend:
             self._setup_prompts(
                 self.prompts.system_prompt, self.prompts.max_input_tokens, self.prompts.truncation
             )
-            if _batched_vs_single(self.llama, self._check_ids()) is None:
+            if prefill_disagreement(self.llama, self._check_ids()) is None:
                 self.prefill_check = f"disagreed ({first}); agreed with flash attention on"
                 print(
                     f"note: {self.gguf_file}: this llama.cpp build evaluates batched prompts "
@@ -419,7 +375,7 @@ class LlamaCppBackend:
         for token in llama.generate(ids, reset=True, repeat_penalty=1.0, **sampling):
             if t_first is None:
                 t_first = time.perf_counter()
-            logprob_sum += self._last_logprob(token)
+            logprob_sum += token_logprob(llama, token)
             out.append(token)
             if self._llama_cpp.llama_vocab_is_eog(vocab, token):
                 break
@@ -430,16 +386,6 @@ class LlamaCppBackend:
         mean = logprob_sum / len(out) if out else None
         # the detokenized answer leaves out the end-of-generation token (special=False)
         return out, t_first - t0, end - t_first, mean
-
-    def _last_logprob(self, token: int) -> float:
-        """log p(token) under the logits of the last evaluated position: the distribution the
-        token was just sampled from (llama.cpp keeps the logits of each batch's last token)."""
-        import numpy as np
-
-        ptr = self._llama_cpp.llama_get_logits_ith(self.llama._ctx.ctx, -1)
-        logits = np.ctypeslib.as_array(ptr, shape=(self.llama.n_vocab(),)).astype(np.float64)
-        top = logits.max()
-        return float(logits[token] - top - np.log(np.exp(logits - top).sum()))
 
     # ------------------------------------------------------------------ provenance
 
