@@ -22,7 +22,7 @@ from leaderboard.core.submission import load_submission
 from leaderboard.core.types import ChatRequest, GenerationConfig
 from leaderboard.data.splits import load_split
 from leaderboard.protocol.corpus import LICENSE_NOTICE, load_corpus, passage_id
-from leaderboard.protocol.probes import supported
+from leaderboard.protocol.probe_instances import supported
 from leaderboard.run.runner import run_submission
 from leaderboard.run.selection import Selection
 from tests.helpers import read_predictions, write_scripted_submission

@@ -31,9 +31,9 @@ from leaderboard.retrieval.results import RESULTS_DIR, load_retrieval_board
 from leaderboard.site.build import build_site, render
 from leaderboard.site.pages.home import home_page
 from leaderboard.site.pages.methodology import methodology_page
-from leaderboard.site.pages.probes import probes_page
 from leaderboard.site.pages.retrieval import retrieval_page
 from leaderboard.site.pages.retrieval_questions import question_pages
+from leaderboard.site.pages.retrieval_to_answer import probes_page
 from leaderboard.site.pages.submission_ref import reference_page
 from leaderboard.site.pages.zh_vs_en import zh_vs_en_page
 from leaderboard.site.render.i18n import SITE_LANGS, localized, table, ui, ui_count

@@ -1,6 +1,7 @@
-"""The probes through the real runner (fake backend, echo strategy): selectable like abilities,
-resumable and cached like every prediction, kept by a later narrower run, stored in results.json
-under their own names, and never changing the RGB numbers."""
+"""The probes through the real runner (scripted backend, echo policy), with the chain's
+retriever and provenance of run/chain_retriever.py: selectable like abilities, resumable and cached
+like every prediction, kept by a later narrower run, stored in results.json under their own names,
+and never changing the RGB numbers."""
 
 from __future__ import annotations
 
