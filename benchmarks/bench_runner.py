@@ -16,7 +16,7 @@ Several batch sizes share one model load and one reference loop, so their ratios
 same run. Process CPU time is printed next to wall time: on a shared machine wall time includes
 waiting for a core, CPU time does not (the CPU-time ratio is reference CPU / runner CPU).
 
-Targets (issue 4): padding < 10 %, overhead < 2 %, never slower than the loop on CPU,
+Targets: padding < 10 %, overhead < 2 %, never slower than the loop on CPU,
 >= 10x on a GPU.
 """
 

@@ -287,8 +287,8 @@ def risk_coverage(
     xlabel: str,
     ylabel: str,
 ) -> str:
-    """Selective accuracy (%) against coverage (%), coverage falling from 100 % to the left
-    (issue 38): one line per (label, coverages, accuracies)."""
+    """Selective accuracy (%) against coverage (%), coverage falling from 100 % to the left:
+    one line per (label, coverages, accuracies)."""
     with plt.rc_context(_RC):
         fig, ax = plt.subplots(figsize=(6.0, 3.2), dpi=100)
         for label_text, cov, acc in series[:MAX_LEGEND]:
