@@ -117,21 +117,6 @@ def test_translated_pages_show_the_same_numbers(data):
     assert "# 中文与英文对比" in zhen and "表现更稳的语言" in zhen and "Holds up better" not in zhen
 
 
-def test_english_table_agrees_with_the_names_other_pages_still_use():
-    """Pages not yet on the message tables name languages, modes and abilities from page.py's
-    dicts: the English table must say the same, so translated and untranslated pages agree."""
-    from leaderboard.site.render.page import ABILITY_NAMES, LANG_NAMES, MODE_NAMES, SHORT_NAMES
-
-    for key, name in LANG_NAMES.items():
-        assert ui("en", f"lang.{key}") == name
-    for key, name in MODE_NAMES.items():
-        assert ui("en", f"mode.{key}") == name
-    for key, name in ABILITY_NAMES.items():
-        assert ui("en", f"ability.{key}") == name
-    for key, name in SHORT_NAMES.items():
-        assert ui("en", f"short.{key}") == name
-
-
 # ---- group pages_b: methodology, retrieval, From retrieval to answer, submission reference ----
 PROBE_METRICS = {
     "chain": (

@@ -104,18 +104,6 @@ def signed_pct(value: float | None) -> str:
     return f"{100.0 * value:+.1f}"
 
 
-def human_count(n: int | float | None) -> str:
-    """Parameter counts as 135M / 7.2B."""
-    if n is None:
-        return "—"
-    n = float(n)
-    for unit, size in (("T", 1e12), ("B", 1e9), ("M", 1e6), ("K", 1e3)):
-        if n >= size:
-            value = n / size
-            return f"{value:.0f}{unit}" if value >= 100 else f"{value:.3g}{unit}"
-    return f"{n:.0f}"
-
-
 def rate_key(noise_rate: float) -> str:
     """Noise rates in file names and keys: 0.2 -> '0.2' (one decimal, as TestInstance.key)."""
     return f"{noise_rate:.1f}"

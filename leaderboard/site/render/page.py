@@ -25,28 +25,6 @@ from leaderboard.site.render.i18n import DEFAULT, table, ui
 from leaderboard.site.render.parallel import pmap
 from leaderboard.site.render.tables import Cell, Table, render_html
 
-LANG_NAMES = {"zh": "Chinese (zh)", "en": "English (en)", "all": "Combined (zh + en)"}
-ABILITY_NAMES = {
-    "noise": "Noise robustness",
-    "rejection": "Negative rejection",
-    "integration": "Information integration",
-    "counterfactual": "Counterfactual robustness",
-    "overall": "Overall",
-    "chain": "Retrieve-then-generate (probe)",
-    "replacement": "Context replacement (probe)",
-}
-SHORT_NAMES = {
-    "noise": "Noise",
-    "rejection": "Rejection",
-    "integration": "Integration",
-    "counterfactual": "Counterfactual",
-    "zh": "zh overall",
-    "en": "en overall",
-}
-# A partial row's badge says only this (badge.partial_tip); the reasons are listed once under
-# the table.
-PARTIAL_TIP = ui(DEFAULT, "badge.partial_tip")
-MODE_NAMES = {"rgb": "reference (rgb) mode", "strict": "strict mode"}
 # Who judged the paper's starred numbers (Rej*, ED*): reject_evalue.py / fact_evalue.py call it.
 PAPER_JUDGE = "ChatGPT (gpt-3.5-turbo)"
 
