@@ -20,7 +20,7 @@ from leaderboard.core.schema import DIFF_LANG, ScoreEntry
 from leaderboard.retrieval.results import RetrievalBoard
 from leaderboard.site.render.coverage import coverage_phrase
 from leaderboard.site.render.facts import quant_text
-from leaderboard.site.render.fmt import BIDI_CONTROLS, esc, pct, pct_ci
+from leaderboard.site.render.fmt import esc, pct, pct_ci, plain_line
 from leaderboard.site.render.i18n import DEFAULT, table, ui
 from leaderboard.site.render.parallel import pmap
 from leaderboard.site.render.tables import Cell, Table, render_html
@@ -134,15 +134,7 @@ def front_matter(search_exclude: bool = True, title: str | None = None) -> str:
 def page_title(text: str, limit: int = 120) -> str:
     """Outside text as a front-matter title: one line, control and bidi characters dropped, cut
     to `limit` characters, HTML-escaped once (the theme inserts it verbatim)."""
-    clean = "".join(
-        " " if ch.isspace() else ch
-        for ch in text
-        if (ch.isprintable() or ch.isspace()) and ch not in BIDI_CONTROLS
-    )
-    clean = " ".join(clean.split())
-    if len(clean) > limit:
-        clean = clean[: limit - 1] + "…"
-    return esc(clean or "(unnamed)")
+    return esc(plain_line(text, limit) or "(unnamed)")
 
 
 def prefix_for(path: str) -> str:
