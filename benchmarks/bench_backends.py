@@ -1,4 +1,4 @@
-"""One benchmark, one run, per machine (issue 39): hf float32, hf bfloat16 and llama.cpp on the
+"""One benchmark, one run, per machine: hf float32, hf bfloat16 and llama.cpp on the
 same RGB prompts of both Qwen entries, with the machine in the table's header.
 
 For each model and engine, in its own subprocess (so one engine's peak RSS does not hide in
@@ -56,7 +56,7 @@ NAMES = {
     "smollm2": "SmolLM2-135M Q4_1",
 }
 ENGINES = ("hf32", "hf16", "llamacpp")
-TARGET_HOURS = {"0.5b": 2.0, "1.5b": 5.0}  # the complete zh protocol, issue 39
+TARGET_HOURS = {"0.5b": 2.0, "1.5b": 5.0}  # the complete zh protocol, hours of 2-core wall
 SPLITS = {  # the instance mix: every RGB ability, noise at two rates
     "noise": (0.0, 0.4),
     "rejection": (1.0,),

@@ -1,4 +1,4 @@
-"""Label agreement of bfloat16 with float32 on the same RGB prompts (issue 39): what a new entry
+"""Label agreement of bfloat16 with float32 on the same RGB prompts: what a new entry
 with `dtype: bfloat16` reports before it may use it.
 
 The hf backend generates the same N zh + N en RGB instances twice, each in its own process: the

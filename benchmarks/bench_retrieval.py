@@ -1,4 +1,4 @@
-"""Retrieval track speed, side by side in one run (issue 14):
+"""Retrieval track speed, side by side in one run:
 
 1. BM25 over every zh_refine pool (300 questions, each its own index), after jieba's dictionary
    is loaded (the warm-up is timed apart): tokenising with a cold token memo, then a second pass

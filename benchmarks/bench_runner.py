@@ -16,7 +16,7 @@ Several batch sizes share one model load and one reference loop, so their ratios
 same run. Process CPU time is printed next to wall time: on a shared machine wall time includes
 waiting for a core, CPU time does not (the CPU-time ratio is reference CPU / runner CPU).
 
-Targets (issue 4): padding < 10 %, overhead < 2 %, never slower than the loop on CPU,
+Targets: padding < 10 %, overhead < 2 %, never slower than the loop on CPU,
 >= 10x on a GPU.
 """
 
@@ -137,7 +137,7 @@ def reference_loop(backend, requests, max_new_tokens: int) -> tuple[list[str], d
 
 def batched_pass(sub, backend, requests, items, ref_texts, run_opts, out_dir: Path):
     """Prefill probe and full runner run at the backend's current batch size; figures of both."""
-    from leaderboard.run.runner import run_submission
+    from leaderboard.run.runner import RunOptions, run_submission
     from leaderboard.run.store import RunStore
 
     backend.stats = type(backend.stats)()
@@ -145,7 +145,7 @@ def batched_pass(sub, backend, requests, items, ref_texts, run_opts, out_dir: Pa
     batched_prefill_s = backend.stats.model_time_s
     backend.stats = type(backend.stats)()
     load0, cpu0, t0 = os.getloadavg()[0], time.process_time(), time.perf_counter()
-    run_submission(sub, out_dir=out_dir, backend=backend, progress=False, **run_opts)
+    run_submission(sub, RunOptions(out_dir=out_dir, backend=backend, progress=False, **run_opts))
     run_wall, run_cpu = time.perf_counter() - t0, time.process_time() - cpu0
     st = backend.stats
     preds = {p.key: p.prediction for p in RunStore(out_dir).read().records}

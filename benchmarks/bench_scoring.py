@@ -26,7 +26,7 @@ from leaderboard.core.types import TestInstance
 
 try:
     from leaderboard.scoring.tokens import load_jieba
-except ImportError:  # the scoring code before issue 12, for side-by-side runs
+except ImportError:  # a checkout whose jieba loader is in normalize, for side-by-side runs
     from leaderboard.scoring.normalize import load_jieba
 from leaderboard.scoring.score import score, score_both
 

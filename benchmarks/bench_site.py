@@ -46,7 +46,7 @@ from tests.site_factory import (  # noqa: E402
 FULL = {"noise": 300, "rejection": 300, "integration": 100, "counterfactual": 100}
 TARGET_S = 60.0
 HOME_KB = 500.0
-PAGE_KB = 500.0  # any page with the data it fetches at open (issue 16)
+PAGE_KB = 500.0  # any page with the data it fetches at open
 _MANIFEST = re.compile(r'id="lb-instances-data">(.*?)</script>', re.S)
 
 

@@ -1,10 +1,12 @@
 """The layout ARCHITECTURE.md describes, checked: stage subpackages, imports flowing one way, no
 module that only re-exports, tests mirroring the stages, and nothing at the top level but the
-subpackages. Long modules are reported as a review signal, not failed."""
+subpackages, and no issue numbers in the code. Long modules are reported as a review signal, not
+failed."""
 
 from __future__ import annotations
 
 import ast
+import re
 import warnings
 from pathlib import Path
 
@@ -155,8 +157,8 @@ def test_tests_mirror_the_stages() -> None:
 
 
 def test_test_folders_are_packages() -> None:
-    """Every folder of test modules has an __init__.py, so pytest imports tests/run/test_probes.py
-    and tests/stats/test_probes.py under different names (`tests.run.test_probes`), and
+    """Every folder of test modules has an __init__.py, so pytest imports tests/cli/test_run.py
+    and tests/judge/test_run.py under different names (`tests.cli.test_run`), and
     `from tests.helpers import ...` works from any depth."""
     tests = PKG.parent / "tests"
     missing = sorted(
@@ -200,3 +202,19 @@ def test_no_backend_name_branches_outside_backends() -> None:
             ):
                 bad.append(f"{rel}:{node.lineno}: probes a backend with hasattr")
     assert not bad, bad
+
+
+ISSUE_NUMBER = re.compile(r"\bissues? #?\d+", re.IGNORECASE)
+
+
+def test_no_issue_numbers_in_the_package() -> None:
+    """Code states its rule and why, not the issue it came from: an issue number means nothing to
+    a reader without the tracker. A citation of the upstream RGB repository (chen700564/RGB) is a
+    source, not a history, and may stay."""
+    bad = [
+        f"{path.relative_to(PKG.parent)}:{n}: {line.strip()}"
+        for path in _modules()
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if ISSUE_NUMBER.search(line) and "chen700564/RGB" not in line
+    ]
+    assert not bad, "\n".join(bad)

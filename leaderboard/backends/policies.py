@@ -147,15 +147,3 @@ POLICIES: dict[str, Policy] = {
     "top_candidate": _commit,
     "hedge": _hedge,
 }
-POLICY_DESCRIPTIONS: dict[str, str] = {
-    "empty": "answers nothing (an empty string)",
-    "refuse": "always the reference refusal sentence of the language",
-    "refuse_error": "always the reference refusal sentence followed by the reference factual-error "
-    "sentence",
-    "copy_all": "copies every passage shown, in order",
-    "copy_first": "copies the first passage shown",
-    "candidates": "lists every number, date and named entity found in the passages",
-    "top_candidate": "answers with the candidate that occurs most often in the passages",
-    "hedge": "offers the three most frequent candidates of the passages as options "
-    "(可能是X、Y或Z / It could be X, Y or Z)",
-}

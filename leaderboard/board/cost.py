@@ -1,14 +1,13 @@
 """What a run cost, per machine that produced its answers: seconds per answer, tokens per answer,
-peak memory and the CPU or GPU (issue 39), so a submitter can plan a run before starting it.
+peak memory and the CPU or GPU, so a submitter can plan a run before starting it.
 
 Everything comes from the entry's own records, never from a benchmark: each prediction's
-`latency_s`, `prompt_tokens` and `completion_tokens`, and results.json's provenance (the device,
-the llama.cpp build, and the invocation history with each invocation's peak memory, recorded since
-issue 39). A prediction belongs to the invocation whose [started, finished] holds its `created`
-time (a seeded entry: everything created up to its end). Results written before histories were
-kept name one device, the last invocation's: every answer is put there and the row says so
-(`attributed` "last invocation"). Pure: no file is read here, so the site and the CLI call it on a
-loaded `Entry`.
+`latency_s`, `prompt_tokens` and `completion_tokens`, and results.json's provenance (the device, the
+llama.cpp build, and the invocation history with each invocation's peak memory where it was
+recorded). A prediction belongs to the invocation whose [started, finished] holds its `created` time
+(a seeded entry: everything created up to its end). Results written before histories were kept name
+one device, the last invocation's: every answer is put there and the row says so (`attributed` "last
+invocation"). Pure: no file is read here, so the site and the CLI call it on a loaded `Entry`.
 """
 
 from __future__ import annotations

@@ -6,8 +6,8 @@
 
 One row per cell (`cells`), per score entry (`scores`), per entry (`models`) and per outcome figure
 (`outcomes`: the four outcome shares of every cell, and per ability the shares, truthfulness and
-answer rate, issue 38; `noise_rate` NaN for an ability's figure), with categorical
-dtypes for lang, ability and mode, so filters, group-bys and pivots need no hand-written loops.
+answer rate; `noise_rate` NaN for an ability's figure), with categorical dtypes for lang,
+ability and mode, so filters, group-bys and pivots need no hand-written loops.
 Rates are fractions (0-1) as stored in results.json; `ci_low`/`ci_high` are NaN without a CI.
 Predictions are large, so `Board.predictions()` reads them on demand through each run's store.
 """

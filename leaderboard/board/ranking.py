@@ -6,10 +6,10 @@ models, a paired cluster bootstrap of their score difference on the instances bo
 model's best rank is 1 + the number of models significantly better than it; its worst is n - the
 number of models significantly worse (n ranked models). Comparing paired differences instead of
 checking whether two unpaired intervals overlap uses the fact that both models answered the same
-questions: question difficulty cancels, so real gaps are found with far fewer questions, and two
-overlapping intervals no longer hide a consistent difference. A pair without a comparison (no
-shared instances, or no predictions to compare) counts as not significant: the ranges widen,
-never narrow, for lack of evidence.
+questions: question difficulty cancels, so real gaps are found with far fewer questions, and a
+consistent difference is found even where the two models' own intervals overlap. A pair without a
+comparison (no shared instances, or no predictions to compare) counts as not significant: the ranges
+widen, never narrow, for lack of evidence.
 """
 
 from __future__ import annotations

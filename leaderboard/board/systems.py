@@ -1,14 +1,14 @@
 """The systems track: whole RAG pipelines (`backend: system`) ranked in a table of their own.
 
-A system chooses its own passages, so its end-to-end accuracy is not comparable with a model's
-RGB scores (which fix the passages): systems never enter the model tables, and models never enter
-this one. Per system and language the row holds, each with its interval:
-end-to-end accuracy (strict and rgb), recall@5 of the passages it cites, the retrieval-miss and
-generation-miss shares (all read from results.json's chain probe, computed by stats.probes), the
-latency per question (p50, p95: percentile bootstrap over questions, from the recorded
-latencies) and the error share (Wilson). A run whose error share exceeds MAX_ERROR_SHARE is shown,
-marked, and not ranked: its accuracy would mostly measure its failures. A system that cites no
-passage on any question is the floor band (a trivial system, never ranked).
+A system chooses its own passages, so its end-to-end accuracy is not comparable with a model's RGB
+scores (which fix the passages): systems never enter the model tables, and models never enter this
+one. Per system and language the row holds, each with its interval: end-to-end accuracy (strict and
+rgb), recall@5 of the passages it cites, the retrieval-miss and generation-miss shares (all read
+from results.json's chain probe, computed by stats.attribution), the latency per question (p50, p95:
+percentile bootstrap over questions, from the recorded latencies) and the error share (Wilson). A
+run whose error share exceeds MAX_ERROR_SHARE is shown, marked, and not ranked: its accuracy would
+mostly measure its failures. A system that cites no passage on any question is the floor band (a
+trivial system, never ranked).
 
 Paired comparisons: every two systems, per language and mode, on the questions both answered:
 end-to-end accuracy A - B with the discordant-share (MOVER) interval of the probes

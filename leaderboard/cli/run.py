@@ -16,7 +16,7 @@ from leaderboard.data.manifest import data_root
 from leaderboard.run.distributed import world
 from leaderboard.run.dry_run import plan_submission
 from leaderboard.run.lock import folder_lock
-from leaderboard.run.runner import run_submission
+from leaderboard.run.runner import RunOptions, run_submission
 from leaderboard.run.selection import Selection
 from leaderboard.run.shard import ShardReport, run_shard
 
@@ -111,27 +111,25 @@ def run(
         noise_rates=parse_noise_rates(noise_rates),  # type: ignore[arg-type]
         allow_partial_data=allow_partial_data,
     )
-    where = {"root": root, "selection": selection, "out_dir": out}
+    command = "rgb-leaderboard " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    options = RunOptions(
+        root=root,
+        selection=selection,
+        out_dir=out,
+        overwrite=overwrite,
+        retry_errors=retry_errors,
+        chunk_size=chunk_size,
+        progress=progress,
+        command=command,
+    )
     if dry_run:
-        report = plan_submission(
-            sub, **where, overwrite=overwrite, retry_errors=retry_errors, progress=progress
-        )
-        typer.echo(report.render())
+        typer.echo(plan_submission(sub, options).render())
         return
     # several processes (`accelerate launch`, torchrun): each runs its share, rank 0 the rest
     entry = run_shard if world()[1] > 1 else run_submission
-    command = "rgb-leaderboard " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     folder = out or sub.source_path.parent  # type: ignore[union-attr]
     with folder_lock(folder, command, wait=wait, dry_run=False):
-        result = entry(
-            sub,
-            **where,
-            overwrite=overwrite,
-            retry_errors=retry_errors,
-            chunk_size=chunk_size,
-            progress=progress,
-            command=command,
-        )
+        result = entry(sub, options)
     if isinstance(result, ShardReport):
         typer.echo(result.render())
         return

@@ -106,10 +106,9 @@ class ScoreEntry(_Strict):
 
 
 class ProbeEntry(_Strict):
-    """A figure of the probes of issue 15 for one language and mode: the retrieve-then-generate
-    chain, context replacement, or the noise cliff; and the closed-book figures of issue 38
-    (`rates`: the noise rates of the with-passages answers joined). Never part of the RGB
-    scores."""
+    """A figure of the probes for one language and mode: the retrieve-then-generate chain,
+    context replacement, the noise cliff, or the closed-book figures (`rates`: the noise rates of
+    the with-passages answers joined). Never part of the RGB scores."""
 
     lang: Lang
     mode: Mode
@@ -123,7 +122,7 @@ class ProbeEntry(_Strict):
 
 
 class OutcomeCell(_Strict):
-    """What the answers of one (language, ability or probe, noise rate, mode) cell did (issue 38):
+    """What the answers of one (language, ability or probe, noise rate, mode) cell did:
     the shares of the four mutually exclusive outcomes (scoring.outcome.OUTCOMES: refused, correct,
     error claimed, wrong, the first that applies), which sum to 1, each with its interval."""
 
@@ -160,7 +159,7 @@ class OutcomeScore(_Strict):
 
 class RiskCoverage(_Strict):
     """Selective accuracy of one set of answers with a recorded confidence (mean token
-    log-probability): accuracy as the least confident answers are withheld (issue 38)."""
+    log-probability): accuracy as the least confident answers are withheld."""
 
     lang: Lang
     mode: Mode
@@ -224,8 +223,8 @@ class Results(_Strict):
     bootstrap: Bootstrap
     cells: list[CellMetrics]
     scores: list[ScoreEntry]
-    probes: list[ProbeEntry] = Field(default_factory=list)  # issue 15; absent in older files
-    # issue 38; absent in older files
+    probes: list[ProbeEntry] = Field(default_factory=list)  # absent in older files
+    # what the answers did; absent in older files
     outcomes: list[OutcomeCell] = Field(default_factory=list)
     truthfulness: list[OutcomeScore] = Field(default_factory=list)
     risk_coverage: list[RiskCoverage] = Field(default_factory=list)

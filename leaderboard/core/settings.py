@@ -387,7 +387,8 @@ class RunPlan(StrictModel):
 def former_fake_name(data: Any) -> Any:
     """`backend: fake` with a `fake:` block (strategy, responses...) is the scripted backend's
     former name: read as `backend: scripted` with a `scripted:` block (policy, ...). The
-    submission's before-validator (moved here to keep core/submission.py small)."""
+    submission's before-validator (kept here, beside the settings blocks it reads, so
+    core/submission.py stays small)."""
     if not isinstance(data, dict) or data.get("backend") != "fake":
         return data
     data = {**data, "backend": "scripted"}

@@ -17,7 +17,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from leaderboard.core.errors import DataError, ResultsError
+from leaderboard.core.errors import DataError
 from leaderboard.core.judge_config import JudgeConfig
 from leaderboard.core.judge_schema import JudgeRate, KappaEntry, LabelAgreement
 from leaderboard.core.safe_io import read_text
@@ -25,13 +25,16 @@ from leaderboard.core.types import LANGS, Ability, Lang
 from leaderboard.judge.kappa import KAPPA_SEED
 from leaderboard.judge.run import JudgeItem, JudgementStore
 from leaderboard.judge.summary import (
+    judge_against_scorers,
     judge_rates,
     kappa_entries,
+    read_judge_file,
     scorer_decision,
     verdicts_for,
 )
 from leaderboard.protocol.judge import JUDGE_TASKS, TASK_ABILITY
 from leaderboard.run import provenance as prov
+from leaderboard.scoring.labelled import Labels
 
 LABELS_DIR = Path(__file__).resolve().parents[1] / "scoring" / "labels"
 LABELS_FINGERPRINT = "labelled-set"
@@ -40,15 +43,6 @@ LABELS_FINGERPRINT = "labelled-set"
 # the methodology page can show it.
 AGREEMENT_DIR = Path("judges") / "agreement"
 AGREEMENT_NAME = "agreement.json"
-
-
-class Labels(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    correct: bool
-    rejected: bool
-    error_detected: bool
-    corrected: bool
 
 
 class LabelledAnswer(BaseModel):
@@ -150,16 +144,9 @@ def label_figures(
     decided = [
         it for it in items if it.ident in verdicts and verdicts[it.ident].decision is not None
     ]
-    judged = [(it, bool(verdicts[it.ident].decision)) for it in decided]
-    entries: list[KappaEntry] = []
-    pairs = [(it, j, label(it)) for it, j in judged]
-    entries += kappa_entries(pairs, "labels", resamples, seed=seed)
-    entries += kappa_entries(
-        [(it, j, scorer_decision(it.task, it.prediction, it.lang, "strict")) for it, j in judged],
-        "strict",
-        resamples,
-        seed=seed,
-    )
+    pairs = [(it, bool(verdicts[it.ident].decision), label(it)) for it in decided]
+    entries = kappa_entries(pairs, "labels", resamples, seed=seed)
+    entries += judge_against_scorers(items, verdicts, resamples, modes=("strict",), seed=seed)
     for mode in ("strict", "rgb"):  # the scorers on every item, for contrast
         pairs = [
             (it, scorer_decision(it.task, it.prediction, it.lang, mode), label(it)) for it in items
@@ -211,16 +198,7 @@ def file_sha256(path: Path) -> str:
 
 def read_agreement(path: Path) -> LabelAgreement:
     """Load an agreement.json; an invalid one is an error naming the file and the field."""
-    text = read_text(Path(path), ResultsError)
-    try:
-        return LabelAgreement.model_validate_json(text)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        field = ".".join(str(p) for p in first["loc"]) or "(top level)"
-        raise ResultsError(
-            f"{path}: field '{field}': {first['msg']}. Regenerate it with `rgb-leaderboard "
-            "judge-agreement` (cached verdicts are reused, so no judge call is repeated)."
-        ) from None
+    return read_judge_file(path, LabelAgreement, "judge-agreement")
 
 
 def agreement_paths(repo_root: Path) -> list[Path]:

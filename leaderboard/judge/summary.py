@@ -12,8 +12,9 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import TypeVar
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from leaderboard.core.errors import ResultsError
 from leaderboard.core.files import atomic_write_text
@@ -26,6 +27,7 @@ from leaderboard.core.judge_schema import (
     JudgeTask,
     KappaEntry,
 )
+from leaderboard.core.safe_io import read_text
 from leaderboard.core.schema import PredictionRecord
 from leaderboard.core.submission import SUBMISSION_FILE, load_submission
 from leaderboard.core.types import LANGS, Lang, Mode
@@ -46,6 +48,9 @@ from leaderboard.scoring.score import detects_error, is_rejection
 
 JUDGE_RESULTS_NAME = "judge_results.json"
 METRIC: dict[JudgeTask, str] = {"rejection": "rej_star", "error_detection": "ed_star"}
+
+
+_File = TypeVar("_File", bound=BaseModel)
 
 
 def scorer_decision(task: JudgeTask, text: str, lang: Lang, mode: Mode) -> bool:
@@ -209,11 +214,14 @@ def judge_against_scorers(
     items: Sequence[JudgeItem],
     verdicts: Mapping[tuple[str, str], JudgementRecord],
     resamples: int,
+    modes: Sequence[Mode] = ("strict", "rgb"),
+    seed: int = KAPPA_SEED,
 ) -> list[KappaEntry]:
-    """Cohen's kappa of the judge's decisions against the strict and rgb scorers on the answers
-    it decided (what judge_results.json records and `verify` recomputes)."""
+    """Cohen's kappa of the judge's decisions against the scorers of `modes` on the answers it
+    decided: what judge_results.json records and `verify` recomputes (both modes), and the
+    judge-against-strict row of an agreement file."""
     agree: list[KappaEntry] = []
-    for mode in ("strict", "rgb"):
+    for mode in modes:
         pairs = [
             (
                 it,
@@ -223,7 +231,7 @@ def judge_against_scorers(
             for it in items
             if it.ident in verdicts and verdicts[it.ident].decision is not None
         ]
-        agree += kappa_entries(pairs, mode, resamples)
+        agree += kappa_entries(pairs, mode, resamples, seed=seed)
     return agree
 
 
@@ -252,17 +260,25 @@ def summarize(
     )
 
 
-def read_judge_results(path: Path) -> JudgeResults:
-    """Load judge_results.json; errors name the file and the field."""
+def read_judge_file(path: Path, model: type[_File], command: str) -> _File:
+    """Load a file the judge commands write (judge_results.json, agreement.json) as `model`; an
+    invalid one is an error naming the file, the field and the command that regenerates it from
+    the cached verdicts."""
+    text = read_text(Path(path), ResultsError)
     try:
-        return JudgeResults.model_validate_json(Path(path).read_bytes())
+        return model.model_validate_json(text)
     except ValidationError as exc:
         first = exc.errors()[0]
         field = ".".join(str(p) for p in first["loc"]) or "(top level)"
         raise ResultsError(
-            f"{path}: field '{field}': {first['msg']}. Regenerate it with `rgb-leaderboard judge` "
-            "(cached verdicts are reused, so no judge call is repeated)."
+            f"{path}: field '{field}': {first['msg']}. Regenerate it with `rgb-leaderboard "
+            f"{command}` (cached verdicts are reused, so no judge call is repeated)."
         ) from None
+
+
+def read_judge_results(path: Path) -> JudgeResults:
+    """Load judge_results.json; errors name the file and the field."""
+    return read_judge_file(path, JudgeResults, "judge")
 
 
 def write_judge_results(

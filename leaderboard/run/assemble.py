@@ -17,9 +17,9 @@ from leaderboard.core.types import PROBES
 from leaderboard.data.records import kind_for_ability, load_records
 from leaderboard.protocol.corpus import corpus_from_records
 from leaderboard.run import provenance as prov
+from leaderboard.run.chain_retriever import probes_provenance
 from leaderboard.run.generate import GenStats
 from leaderboard.run.plan import Plan, PlannedSplit
-from leaderboard.run.probes import probes_provenance
 from leaderboard.scoring.audit import answer_in_passages
 from leaderboard.scoring.outcome import SplitInfo, scored_items
 from leaderboard.stats.metrics import compute_results

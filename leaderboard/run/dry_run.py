@@ -10,9 +10,8 @@ from pathlib import Path
 
 from leaderboard.core.submission import Submission
 from leaderboard.core.types import ChatRequest
-from leaderboard.run.plan import ALL, WorkItem
-from leaderboard.run.runner import prepare
-from leaderboard.run.selection import Selection
+from leaderboard.run.plan import WorkItem
+from leaderboard.run.runner import RunOptions, prepare
 
 
 @dataclass(frozen=True)
@@ -54,28 +53,10 @@ class DryRunReport:
         return "\n".join(lines)
 
 
-def plan_submission(
-    sub: Submission,
-    *,
-    root: Path,
-    selection: Selection = ALL,
-    out_dir: Path | None = None,
-    overwrite: bool = False,
-    retry_errors: bool = False,
-    progress: bool = True,
-) -> DryRunReport:
-    """What `run_submission` with the same arguments would do, computed the same way (the same
+def plan_submission(sub: Submission, options: RunOptions) -> DryRunReport:
+    """What `run_submission` with the same options would do, computed the same way (the same
     `prepare`), with no backend loaded and nothing written or moved aside."""
-    prep = prepare(
-        sub,
-        root=root,
-        selection=selection,
-        out_dir=out_dir,
-        overwrite=overwrite,
-        retry_errors=retry_errors,
-        dry_run=True,
-        progress=progress,
-    )
+    prep = prepare(sub, options, dry_run=True)
     plan, existing = prep.plan, prep.existing
 
     def done(items: Sequence[WorkItem]) -> int:

@@ -30,9 +30,9 @@ from leaderboard.core.types import (
 from leaderboard.data.manifest import lang_dir
 from leaderboard.data.splits import SplitSource, Variant, split_file_name
 from leaderboard.protocol.instances import build_instances
-from leaderboard.protocol.probes import build_probe_instances
+from leaderboard.protocol.probe_instances import build_probe_instances
 from leaderboard.protocol.prompts import build_request, passage_sha256, prompt_sha256
-from leaderboard.run.probes import chain_rank
+from leaderboard.run.chain_retriever import chain_rank
 from leaderboard.run.selection import Selection
 
 ALL = Selection()  # the submission's own run plan

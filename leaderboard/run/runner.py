@@ -40,6 +40,24 @@ Pending = list[tuple[WorkItem, list[WorkItem]]]  # a unique prompt's lead item a
 
 
 @dataclass(frozen=True)
+class RunOptions:
+    """How to run a submission: the one argument list of `run_submission`, `shard.run_shard` and
+    `dry_run.plan_submission`, so the three entry points cannot drift apart (a dry run reads only
+    root, selection, out_dir, overwrite, retry_errors and progress)."""
+
+    root: Path  # the data root: data_zh/ and data_en/
+    selection: Selection = ALL
+    out_dir: Path | None = None  # the run's folder; None: the submission's folder
+    backend: Backend | None = None  # None: the submission's, loaded only when the run needs one
+    overwrite: bool = False  # move predictions of other settings aside instead of refusing
+    retry_errors: bool = False  # generate again the prompts whose recorded answer is an error
+    chunk_size: int | None = None  # unique prompts per append; None: CHUNK_FACTOR x batch size
+    progress: bool = True
+    command: str | None = None  # the command line, for provenance
+    resamples: int = 1000  # bootstrap resamples of the intervals
+
+
+@dataclass(frozen=True)
 class Prepared:
     """A run after planning and resume, before any generation: the plan, the predictions already
     on disk under this fingerprint, and what is left (reused copies, unique prompts pending)."""
@@ -73,28 +91,20 @@ def _recorded(store: RunStore) -> Results | None:
         return None
 
 
-def prepare(
-    sub: Submission,
-    *,
-    root: Path,
-    selection: Selection,
-    out_dir: Path | None,
-    overwrite: bool,
-    retry_errors: bool,
-    dry_run: bool,
-    progress: bool,
-) -> Prepared:
+def prepare(sub: Submission, options: RunOptions, *, dry_run: bool) -> Prepared:
     """Plan the selection, read what is on disk (moving other settings' predictions aside only
     with `overwrite` and never in a dry run) and split the plan into reused and pending."""
     started, t_start = prov.now_iso(), time.perf_counter()
-    folder = _resolve_out_dir(sub, out_dir, selection.limit)
-    plan = build_plan(sub, Path(root), selection)
+    folder = _resolve_out_dir(sub, options.out_dir, options.selection.limit)
+    plan = build_plan(sub, Path(options.root), options.selection)
     store = RunStore(folder)
     # a dry run reads no weights (a local .gguf without a declared sha256 would be hashed whole)
     fp = prov.dry_run_fingerprint(sub, _recorded(store)) if dry_run else prov.fingerprint(sub)
-    existing = load_existing(store, fp, overwrite=overwrite, dry_run=dry_run, progress=progress)
+    existing = load_existing(
+        store, fp, overwrite=options.overwrite, dry_run=dry_run, progress=options.progress
+    )
     check_prompts(plan.items, existing, store)
-    reused, pending = group_pending(plan.items, existing, retry_errors)
+    reused, pending = group_pending(plan.items, existing, options.retry_errors)
     return Prepared(plan, fp, store, existing, reused, pending, started, t_start)
 
 
@@ -160,22 +170,22 @@ def write_predictions(
 def finish(
     sub: Submission,
     prep: Prepared,
+    options: RunOptions,
     *,
-    root: Path,
-    selection: Selection,
     stats: GenStats,
     backend: Backend | None,
     previous: Results | None,
-    command: str | None,
-    resamples: int,
     data_parallel: dict[str, object] | None = None,
 ) -> Results:
     """Merge shards (this run's, or ones a crashed data-parallel run left), score every matching
-    prediction on disk over the widened plan, and write results.json."""
+    prediction on disk over the widened plan, and write results.json. `backend` is the one the
+    run used (the caller's or the submission's, None when nothing needed one)."""
     store = prep.store
     store.merge_shards()
     records = load_existing(store, prep.fingerprint, progress=False)
-    plan = widen_to_records(prep.plan, sub, Path(root), records, selection.allow_partial_data)
+    plan = widen_to_records(
+        prep.plan, sub, Path(options.root), records, options.selection.allow_partial_data
+    )
     results = assemble_results(
         sub,
         plan,
@@ -186,8 +196,8 @@ def finish(
         previous,
         started=prep.started,
         wall_s=time.perf_counter() - prep.t_start,
-        command=command,
-        resamples=resamples,
+        command=options.command,
+        resamples=options.resamples,
         data_parallel=data_parallel,
         out_dir=store.folder,
     )
@@ -196,22 +206,9 @@ def finish(
     return results
 
 
-def run_submission(
-    sub: Submission,
-    *,
-    root: Path,
-    selection: Selection = ALL,
-    out_dir: Path | None = None,
-    backend: Backend | None = None,
-    overwrite: bool = False,
-    retry_errors: bool = False,
-    chunk_size: int | None = None,
-    progress: bool = True,
-    command: str | None = None,
-    resamples: int = 1000,
-) -> Results:
+def run_submission(sub: Submission, options: RunOptions) -> Results:
     """Run (or resume) a submission in this process and write predictions + results.json into
-    `out_dir` (default: the submission's folder).
+    `options.out_dir` (default: the submission's folder).
 
     One process only: under `accelerate launch` / torchrun (WORLD_SIZE > 1) every process would
     generate everything, so this refuses and `shard.run_shard` is the entry point there.
@@ -223,20 +220,13 @@ def run_submission(
             "single-process run; use leaderboard.run.shard.run_shard (what `rgb-leaderboard run` "
             "calls under `accelerate launch`)"
         )
-    prep = prepare(
-        sub,
-        root=root,
-        selection=selection,
-        out_dir=out_dir,
-        overwrite=overwrite,
-        retry_errors=retry_errors,
-        dry_run=False,
-        progress=progress,
-    )
+    prep = prepare(sub, options, dry_run=False)
     stats = GenStats()
     previous = prep.store.previous_results(prep.fingerprint)
     needed = bool(prep.pending) or previous is None
-    backend = backend_for(sub, backend, needed=needed, progress=progress, plan=prep.plan)
+    backend = backend_for(
+        sub, options.backend, needed=needed, progress=options.progress, plan=prep.plan
+    )
     write_predictions(
         backend,
         sub,
@@ -245,18 +235,8 @@ def run_submission(
         prep.reused,
         prep.pending,
         n_existing=len(prep.existing),
-        chunk_size=chunk_size,
-        progress=progress,
+        chunk_size=options.chunk_size,
+        progress=options.progress,
         stats=stats,
     )
-    return finish(
-        sub,
-        prep,
-        root=root,
-        selection=selection,
-        stats=stats,
-        backend=backend,
-        previous=previous,
-        command=command,
-        resamples=resamples,
-    )
+    return finish(sub, prep, options, stats=stats, backend=backend, previous=previous)

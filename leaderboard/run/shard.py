@@ -13,15 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from leaderboard.backends.base import Backend
 from leaderboard.core.errors import ConfigError
 from leaderboard.core.schema import Results
 from leaderboard.core.submission import Submission
 from leaderboard.run import distributed as parallel
 from leaderboard.run.generate import GenStats
-from leaderboard.run.plan import ALL
-from leaderboard.run.runner import backend_for, finish, prepare, write_predictions
-from leaderboard.run.selection import Selection
+from leaderboard.run.runner import RunOptions, backend_for, finish, prepare, write_predictions
 
 
 @dataclass(frozen=True)
@@ -41,43 +38,22 @@ class ShardReport:
         )
 
 
-def run_shard(
-    sub: Submission,
-    *,
-    root: Path,
-    selection: Selection = ALL,
-    out_dir: Path | None = None,
-    backend: Backend | None = None,
-    overwrite: bool = False,
-    retry_errors: bool = False,
-    chunk_size: int | None = None,
-    progress: bool = True,
-    command: str | None = None,
-    resamples: int = 1000,
-) -> Results | ShardReport:
+def run_shard(sub: Submission, options: RunOptions) -> Results | ShardReport:
     """Run this rank's share; rank 0 returns the Results of the whole run, a rank > 0 a
-    ShardReport. The arguments are `run_submission`'s; rank and world come from the launcher's
+    ShardReport. The options are `run_submission`'s; rank and world come from the launcher's
     environment (RANK, WORLD_SIZE)."""
     rank, world = parallel.world()
-    if overwrite:
+    if options.overwrite:
         raise ConfigError(
             "--overwrite cannot be used with several processes (each one would move the old "
             "files aside under the others); use a new output folder (--out DIR), or run "
             "--overwrite as one process."
         )
-    prep = prepare(
-        sub,
-        root=root,
-        selection=selection,
-        out_dir=out_dir,
-        overwrite=False,
-        retry_errors=retry_errors,
-        dry_run=False,
-        progress=progress,
-    )
+    progress = options.progress
+    prep = prepare(sub, options, dry_run=False)
     store, fp = prep.store, prep.fingerprint
     dp = parallel.split_work(
-        prep.plan.items, store, fp, retry_errors=retry_errors, rank=rank, world=world
+        prep.plan.items, store, fp, retry_errors=options.retry_errors, rank=rank, world=world
     )
     store.clear_marker(rank)
     pending = [p for p in prep.pending if p[0].prompt_sha256 in dp.mine]
@@ -85,7 +61,7 @@ def run_shard(
     stats = GenStats()
     previous = store.previous_results(fp)
     needed = bool(pending) or (previous is None and rank == 0)
-    backend = backend_for(sub, backend, needed=needed, progress=progress, plan=prep.plan)
+    backend = backend_for(sub, options.backend, needed=needed, progress=progress, plan=prep.plan)
     if reused or pending:  # a rank with nothing to do creates no shard
         write_predictions(
             backend,
@@ -95,7 +71,7 @@ def run_shard(
             reused,
             pending,
             n_existing=len(prep.existing),
-            chunk_size=chunk_size,
+            chunk_size=options.chunk_size,
             progress=progress,
             stats=stats,
             rank=rank,
@@ -110,12 +86,9 @@ def run_shard(
     return finish(
         sub,
         prep,
-        root=root,
-        selection=selection,
+        options,
         stats=parallel.combine_stats(stats, markers),
         backend=backend,
         previous=previous,
-        command=command,
-        resamples=resamples,
         data_parallel=parallel.describe(dp, stats, markers),
     )

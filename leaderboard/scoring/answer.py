@@ -2,7 +2,8 @@
 
 An element is found when one of its alternatives occurs in the normal form at number (and en
 word) boundaries, outside any fake answer containing it, and not negated ("It is not Norway",
-"答案不是X"). The answer part is judged, not any substring of a long output (issue 11):
+"答案不是X"). The answer part is judged, not any substring of a long output, so that a
+response pasting the passages or listing every candidate is not credited for the gold inside it:
 - a copy — a response at least half made of verbatim passage text, with profile.copy_min copied
   characters or more, over two sentences or more — credits nothing, even when the gold string is
   inside it (one quoted passage sentence that states the answer is an answer);

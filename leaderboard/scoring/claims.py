@@ -1,6 +1,6 @@
 """Is a refusal or error phrase the response's own claim about the documents or the question?
 
-A phrase-table hit anywhere in the text is not enough (issue 12): "她表示无法确定是否参加下届
+A phrase-table hit anywhere in the text is not enough: "她表示无法确定是否参加下届
 比赛" reports someone else, "新冠疫苗存在错误信息传播的问题" is about misinformation, and an answer
 followed by "the document does not provide the exact date" is an answer. The text is cut into
 sentences (and sentences into clauses) on the raw punctuation, each piece normalised, and:

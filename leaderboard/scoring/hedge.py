@@ -1,4 +1,4 @@
-"""Hedged answers (issue 25): the gold offered as one of several options is not a committed answer.
+"""Hedged answers: the gold offered as one of several options is not a committed answer.
 
 "可能是甲方、{gold}或者乙方", "It is either {gold} or {fake}" name the gold, but so would a strategy
 that lists a few candidates of the passages: strict correctness requires the response to commit.

@@ -89,8 +89,8 @@ def success(item: ScoredItem, mode: Mode) -> bool:
     return passed(item.instance.ability, effective_score(item, mode), mode)
 
 
-# What an answer did, whatever the ability asked for (issue 38): exactly one of these, in this
-# order of precedence (the first that applies):
+# What an answer did, whatever the ability asked for: exactly one of these, in this order of
+# precedence (the first that applies):
 #   refused        the response's own refusal (Score.rejected: strict, its own refusal claim or a
 #                  full refusal even next to an answer; rgb, the reference's phrase);
 #   correct        the answer found (Score.correct; rgb: every element found, without the

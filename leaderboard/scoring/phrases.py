@@ -79,8 +79,6 @@ KINDS: tuple[Kind, ...] = (
     # absent from the documents: "not in the documents", "不在文档中"
     Kind("absence", "pair", 2, 4, pair=("absence", "document_words")),
 )
-_BY_NAME = {k.name: k for k in KINDS}
-
 _PhraseFile = create_model(  # type: ignore[call-overload]
     "_PhraseFile",
     __config__=ConfigDict(extra="forbid", frozen=True),

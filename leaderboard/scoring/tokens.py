@@ -47,12 +47,6 @@ def _tokenize_normalized(norm: str, lang: Lang) -> tuple[str, ...]:
     return tuple(t for t in _WORD.findall(norm) if t not in prof.articles)
 
 
-def tokenize_normalized(norm: str, lang: Lang) -> tuple[str, ...]:
-    """Tokens of text already in strict normal form (cached; scoring reuses them for rejection
-    patterns)."""
-    return _tokenize_normalized(norm, lang)
-
-
 def tokenize(text: str, lang: Lang) -> list[str]:
     """Tokens of the normalised text: jieba words for zh, word tokens without articles for en."""
     return list(_tokenize_normalized(normalize(text, lang), lang))

@@ -37,14 +37,14 @@ from leaderboard.site.pages.index import board_downloads, downloads_page, models
 from leaderboard.site.pages.instance_browser import instance_pages
 from leaderboard.site.pages.methodology import methodology_page
 from leaderboard.site.pages.model import model_pages
-from leaderboard.site.pages.probes import PATH as PROBES_PATH
-from leaderboard.site.pages.probes import probes_page
 from leaderboard.site.pages.releases import PATH as RELEASES_PATH
 from leaderboard.site.pages.releases import footer as release_footer
 from leaderboard.site.pages.releases import release_files, release_status, releases_page
 from leaderboard.site.pages.retrieval import PAGE as RETRIEVAL_PAGE
 from leaderboard.site.pages.retrieval import retrieval_page
 from leaderboard.site.pages.retrieval_questions import question_pages
+from leaderboard.site.pages.retrieval_to_answer import PATH as PROBES_PATH
+from leaderboard.site.pages.retrieval_to_answer import probes_page
 from leaderboard.site.pages.submission_ref import PAGE as REFERENCE_PAGE
 from leaderboard.site.pages.submission_ref import reference_page
 from leaderboard.site.pages.systems import PATH as SYSTEMS_PATH

@@ -17,7 +17,7 @@ from leaderboard.core.errors import ResultsError
 from leaderboard.core.schema import CellMetrics
 from leaderboard.core.types import PROBES, Ability, Lang, Mode, TestInstance
 from leaderboard.data.splits import ROLE_OF_ABILITY
-from leaderboard.protocol.probes import supported
+from leaderboard.protocol.probe_instances import supported
 from leaderboard.scoring.audit import fake_equals_answer
 from leaderboard.scoring.outcome import ScoredItem, SplitInfo, corrected, effective_score
 from leaderboard.stats.bootstrap import draw_weights, ratio_replicates, rng_for

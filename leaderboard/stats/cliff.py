@@ -1,4 +1,4 @@
-"""The noise cliff of issue 15: where a model's noise curve (accuracy at noise rates 0-0.8) breaks.
+"""The noise cliff: where a model's noise curve (accuracy at noise rates 0-0.8) breaks.
 
 Two figures per language and mode:
 - the largest drop between consecutive noise rates, acc(r_i) - acc(r_i+1) on the questions asked

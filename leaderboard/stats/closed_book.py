@@ -1,4 +1,4 @@
-"""What a model knew without passages (issue 38): the closed-book probes joined, question by
+"""What a model knew without passages: the closed-book probes joined, question by
 question, with the same questions' answers with passages.
 
 The closed-book probes (`closedbook`: the noise file's questions, `closedbook_fact`: the

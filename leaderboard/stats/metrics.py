@@ -23,13 +23,13 @@ from leaderboard.core.schema import (
 from leaderboard.core.types import ABILITIES, LANGS, MODES, PROBES, Ability, Lang, Mode
 from leaderboard.scoring.outcome import ScoredItem, SplitInfo
 from leaderboard.stats.aggregate import score_entries
+from leaderboard.stats.attribution import chain_entries, replacement_entries
 from leaderboard.stats.bootstrap import CONFIDENCE
 from leaderboard.stats.cells import Cell, build_cell, check_items, groups
 from leaderboard.stats.cliff import cliff_entries
 from leaderboard.stats.closed_book import closed_book_entries
 from leaderboard.stats.intervals import METHOD
 from leaderboard.stats.outcomes import outcome_rows, outcome_vectors, truthfulness_entries
-from leaderboard.stats.probes import chain_entries, replacement_entries
 from leaderboard.stats.risk_coverage import risk_coverage_entries
 
 CellKey = tuple[Lang, Ability, float]
@@ -86,15 +86,16 @@ class Metrics:
     scores: list[ScoreEntry]
     probes: list[ProbeEntry]
     bootstrap: Bootstrap
-    # issue 38: the outcome shares of every cell, truthfulness and answer rate, risk-coverage
+    # what the answers did: the outcome shares of every cell, truthfulness and answer rate,
+    # risk-coverage
     outcomes: list[OutcomeCell]
     truthfulness: list[OutcomeScore]
     risk_coverage: list[RiskCoverage]
 
 
 def probe_entries(cells: CellsByKey, langs: list[Lang]) -> list[ProbeEntry]:
-    """Chain, replacement and cliff figures per mode and language (issue 15); the RGB scores
-    never read them."""
+    """Chain, replacement and cliff figures per mode and language; the RGB scores never read
+    them."""
     out: list[ProbeEntry] = []
     for mode in MODES:
         for lang in langs:
@@ -117,7 +118,7 @@ def compute_results(
 ) -> Metrics:
     """Cells for every (lang, ability or probe, noise rate, mode) present, ability/overall scores
     (the four RGB abilities only), probe figures (the closed-book ones included), bootstrap info,
-    and the outcomes of issue 38 (stats.outcomes, stats.risk_coverage)."""
+    and what the answers did (stats.outcomes, stats.risk_coverage)."""
     cells, rows, langs = build_cells(items, splits, resamples, seed)
     entries = score_entries(cells, langs)
     boot = Bootstrap(method=METHOD, resamples=resamples, seed=seed, confidence=CONFIDENCE)

@@ -1,5 +1,5 @@
-"""What the answers did, cell by cell (issue 38): the shares of the four outcomes, truthfulness and
-the answer rate.
+"""What the answers did, cell by cell: the shares of the four outcomes, truthfulness and the
+answer rate.
 
 Every answer is exactly one of refused, correct, error claimed or wrong: the rule and its
 precedence live in `scoring.outcome` (OUTCOMES, `outcome`); a generation failure is wrong. Per

@@ -9,8 +9,8 @@ two models are exchangeable, the sign of each question's summed difference (A - 
 instances) is equally likely + or -, so the p-value is the share of the 2^k sign patterns (k
 questions with a non-zero difference) whose |sum| reaches the observed one: exact for k <= 16,
 Monte Carlo with a fixed seed above. With one instance per question it is the exact McNemar test;
-McNemar on all instances, which the project used before, treats the five answers to one question
-as five independent pieces of evidence and gives p-values that are too small.
+McNemar on all instances is not used: it treats the five answers to one question as five
+independent pieces of evidence and gives p-values that are too small.
 """
 
 from __future__ import annotations

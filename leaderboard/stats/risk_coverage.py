@@ -1,4 +1,4 @@
-"""Risk-coverage (selective accuracy, issue 38): does the model know when it is wrong?
+"""Risk-coverage (selective accuracy): does the model know when it is wrong?
 
 For every set of answers of one language, ability or probe and mode that recorded a confidence
 (the answer's mean token log-probability, `PredictionRecord.mean_logprob`; answers without one are

@@ -21,7 +21,7 @@ from leaderboard.backends.system_contract import check_answer
 from leaderboard.cli import app
 from leaderboard.core.submission import load_submission
 from leaderboard.data.splits import load_split
-from leaderboard.run.runner import run_submission
+from leaderboard.run.runner import RunOptions, run_submission
 from leaderboard.run.selection import Selection
 from tests.helpers import read_predictions
 
@@ -99,7 +99,7 @@ def test_the_reference_system_never_sees_rgb_labels(rgb_root: Path, tmp_path: Pa
     try:
         url = f"http://127.0.0.1:{httpd.server_port}/"
         sub = load_submission(_submission(tmp_path / "reference", url))
-        run_submission(sub, root=rgb_root, selection=Selection(limit=3), progress=False)
+        run_submission(sub, RunOptions(root=rgb_root, selection=Selection(limit=3), progress=False))
     finally:
         httpd.shutdown()
     assert len(system.bodies) == 6

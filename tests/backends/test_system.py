@@ -22,8 +22,8 @@ from leaderboard.core.submission import load_submission
 from leaderboard.core.types import ChatRequest, GenerationConfig
 from leaderboard.data.splits import load_split
 from leaderboard.protocol.corpus import LICENSE_NOTICE, load_corpus, passage_id
-from leaderboard.protocol.probes import supported
-from leaderboard.run.runner import run_submission
+from leaderboard.protocol.probe_instances import supported
+from leaderboard.run.runner import RunOptions, run_submission
 from leaderboard.run.selection import Selection
 from tests.helpers import read_predictions, write_scripted_submission
 from tests.rag_system import BM25RagSystem, read_corpus, serve
@@ -97,7 +97,9 @@ def test_system_run_attributes_from_returned_ids_and_resumes(
 ) -> None:
     sys_, url = system
     sub = load_submission(_system_submission(tmp_path / "rag", url))
-    res = run_submission(sub, root=rgb_root, selection=Selection(limit=3), progress=False)
+    res = run_submission(
+        sub, RunOptions(root=rgb_root, selection=Selection(limit=3), progress=False)
+    )
     # the system got the bare question and language, never passages or a prompt
     assert sys_.bodies and all(set(b) == {"question", "lang"} for b in sys_.bodies)
     recs = read_predictions(tmp_path / "rag")
@@ -118,11 +120,11 @@ def test_system_run_attributes_from_returned_ids_and_resumes(
         assert entries[(lang, "recall_at_k")].n_questions == 3
     n_calls = len(sys_.bodies)
     run_submission(
-        sub, root=rgb_root, selection=Selection(limit=3), progress=False
+        sub, RunOptions(root=rgb_root, selection=Selection(limit=3), progress=False)
     )  # resume: nothing to ask again
     assert len(sys_.bodies) == n_calls
     run_submission(
-        sub, root=rgb_root, selection=Selection(limit=4), progress=False
+        sub, RunOptions(root=rgb_root, selection=Selection(limit=4), progress=False)
     )  # one more question per language
     assert len(sys_.bodies) == n_calls + 2
     assert res.provenance.extra["probes"]["chain"]["retriever"].startswith("the submitted system")

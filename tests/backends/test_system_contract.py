@@ -20,7 +20,7 @@ from leaderboard.backends.system_contract import API_HEADER, check_answer, limit
 from leaderboard.core.submission import load_submission
 from leaderboard.core.types import ChatRequest, GenerationConfig
 from leaderboard.protocol.corpus import load_corpus
-from leaderboard.run.runner import run_submission
+from leaderboard.run.runner import RunOptions, run_submission
 from leaderboard.run.selection import Selection
 from tests.helpers import read_predictions
 
@@ -191,9 +191,9 @@ def test_a_run_over_a_failing_system_records_errors_and_finishes(
         (folder / "model.yaml").write_text(yaml.safe_dump(spec), encoding="utf-8")
         res = run_submission(
             load_submission(folder / "model.yaml"),
-            root=rgb_root,
-            selection=Selection(limit=3, languages=("zh",)),
-            progress=False,
+            RunOptions(
+                root=rgb_root, selection=Selection(limit=3, languages=("zh",)), progress=False
+            ),
         )
     finally:
         httpd.shutdown()

@@ -24,7 +24,7 @@ from leaderboard.board.systems import (
 )
 from leaderboard.core.submission import load_submission
 from leaderboard.protocol.corpus import load_corpus
-from leaderboard.run.runner import run_submission
+from leaderboard.run.runner import RunOptions, run_submission
 from leaderboard.run.selection import Selection
 
 REPO = Path(__file__).resolve().parents[2]
@@ -106,7 +106,10 @@ def test_a_run_over_the_error_share_is_listed_unranked(rgb_root: Path, tmp_path:
             (folder / "model.yaml").write_text(yaml.safe_dump(spec), encoding="utf-8")
             sub = load_submission(folder / "model.yaml")
             run_submission(
-                sub, root=rgb_root, selection=Selection(limit=3, languages=("zh",)), progress=False
+                sub,
+                RunOptions(
+                    root=rgb_root, selection=Selection(limit=3, languages=("zh",)), progress=False
+                ),
             )
             entries.append(load_entry(folder))
     finally:

@@ -11,7 +11,7 @@ from leaderboard.board.cost import UNRECORDED, answer_cost, entry_cost, hours_fo
 from leaderboard.board.load import load_entry
 from leaderboard.cli import app
 from leaderboard.core.submission import load_submission
-from leaderboard.run.runner import run_submission
+from leaderboard.run.runner import RunOptions, run_submission
 from leaderboard.run.selection import Selection
 from tests.helpers import write_scripted_submission
 
@@ -22,9 +22,11 @@ def _run(folder: Path, data_root: Path, limit: int) -> None:
     sub = load_submission(folder / "model.yaml")
     run_submission(
         sub,
-        root=data_root,
-        selection=Selection(limit=limit, languages=("zh",), abilities=("rejection",)),
-        progress=False,
+        RunOptions(
+            root=data_root,
+            selection=Selection(limit=limit, languages=("zh",), abilities=("rejection",)),
+            progress=False,
+        ),
     )
 
 

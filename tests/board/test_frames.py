@@ -114,7 +114,7 @@ def test_the_outcomes_frame_carries_shares_and_truthfulness(
     figure, the four shares of a cell summing to 1, a negative truthfulness kept a number in the
     CSV (not guarded as a formula)."""
     from leaderboard.core.submission import load_submission
-    from leaderboard.run.runner import run_submission
+    from leaderboard.run.runner import RunOptions, run_submission
     from leaderboard.run.selection import Selection
     from tests.helpers import write_scripted_submission
 
@@ -125,7 +125,7 @@ def test_the_outcomes_frame_carries_shares_and_truthfulness(
     )
     selection = Selection(limit=3, languages=("zh",), abilities=("noise", "rejection"))
     results = run_submission(
-        load_submission(path), root=data_root, selection=selection, progress=False
+        load_submission(path), RunOptions(root=data_root, selection=selection, progress=False)
     )
     board = load_board(tmp_path / "submissions")
     frame = board.outcomes

@@ -16,10 +16,10 @@ from leaderboard.core.submission import load_submission
 from leaderboard.data.records import load_records
 from leaderboard.data.splits import load_split
 from leaderboard.protocol.instances import build_instance
-from leaderboard.protocol.probes import candidate_pool
+from leaderboard.protocol.probe_instances import candidate_pool
 from leaderboard.protocol.prompts import messages_as_dicts, system_prompt
+from leaderboard.run.chain_retriever import chain_rank
 from leaderboard.run.plan import build_plan
-from leaderboard.run.probes import chain_rank
 from leaderboard.run.selection import Selection
 from tests.helpers import write_scripted_submission
 

@@ -17,7 +17,7 @@ import pytest
 
 from leaderboard.backends.scripted import ScriptedBackend
 from leaderboard.core.submission import load_submission
-from leaderboard.run.runner import run_submission
+from leaderboard.run.runner import RunOptions, run_submission
 from leaderboard.run.selection import Selection
 from leaderboard.run.store import RunStore
 from tests.helpers import read_predictions, read_results, write_scripted_submission
@@ -85,12 +85,14 @@ def finish_in_process(path: Path, root: Path):
     backend = ScriptedBackend(policy="echo")
     res = run_submission(
         load_submission(path),
-        root=root,
-        backend=backend,
-        selection=Selection(
-            limit=3, languages=("zh", "en"), abilities=("counterfactual", "rejection")
+        RunOptions(
+            root=root,
+            backend=backend,
+            selection=Selection(
+                limit=3, languages=("zh", "en"), abilities=("counterfactual", "rejection")
+            ),
+            progress=False,
         ),
-        progress=False,
     )
     return backend, res
 

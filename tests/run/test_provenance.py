@@ -7,7 +7,7 @@ from pathlib import Path
 
 from leaderboard.core.submission import load_submission
 from leaderboard.run.provenance import recorded_roots, repo_relative
-from leaderboard.run.runner import run_submission
+from leaderboard.run.runner import RunOptions, run_submission
 from leaderboard.run.selection import Selection
 from tests.helpers import write_scripted_submission
 
@@ -38,10 +38,12 @@ def test_run_records_a_repository_relative_command(tmp_path: Path, data_root: Pa
     path = write_scripted_submission(tmp_path / "sub", run={"allow_partial_data": True})
     res = run_submission(
         load_submission(path),
-        root=data_root,
-        selection=Selection(limit=1, languages=("zh",), abilities=("rejection",)),
-        progress=False,
-        command=f"rgb-leaderboard run {REPO}/submissions/sub --data-dir {REPO}",
+        RunOptions(
+            root=data_root,
+            selection=Selection(limit=1, languages=("zh",), abilities=("rejection",)),
+            progress=False,
+            command=f"rgb-leaderboard run {REPO}/submissions/sub --data-dir {REPO}",
+        ),
     )
     assert res.provenance.command == "rgb-leaderboard run submissions/sub --data-dir ."
     assert str(REPO) not in " ".join(res.partial_reasons)
@@ -121,9 +123,11 @@ def test_a_resumed_run_records_each_invocation_that_generated(
     def run(limit: int):
         return run_submission(
             sub,
-            root=data_root,
-            selection=Selection(limit=limit, languages=("zh",), abilities=("rejection",)),
-            progress=False,
+            RunOptions(
+                root=data_root,
+                selection=Selection(limit=limit, languages=("zh",), abilities=("rejection",)),
+                progress=False,
+            ),
         )
 
     first = run(1).provenance.extra["invocations"]

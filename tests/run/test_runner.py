@@ -15,7 +15,7 @@ from leaderboard.core.errors import ResultsError
 from leaderboard.core.submission import load_submission
 from leaderboard.run import provenance as prov
 from leaderboard.run.dry_run import DryRunReport, plan_submission
-from leaderboard.run.runner import run_submission
+from leaderboard.run.runner import RunOptions, run_submission
 from leaderboard.run.selection import Selection
 from tests.helpers import read_predictions, read_results, write_scripted_submission
 
@@ -33,9 +33,11 @@ def run(path: Path, root: Path, backend=None, **kw):
     selection = Selection(**{k: kw.pop(k) for k in list(kw) if k in fields})
     sub = load_submission(path)
     if kw.pop("dry_run", False):
-        return plan_submission(sub, root=root, selection=selection, progress=False, **kw)
+        return plan_submission(
+            sub, RunOptions(root=root, selection=selection, progress=False, **kw)
+        )
     return run_submission(
-        sub, root=root, selection=selection, backend=backend, progress=False, **kw
+        sub, RunOptions(root=root, selection=selection, backend=backend, progress=False, **kw)
     )
 
 
@@ -401,20 +403,24 @@ def test_smollm2_real_pipeline(tmp_path: Path, rgb_root: Path) -> None:
     opts = {"limit": 1, "languages": ["zh", "en"], "abilities": ["counterfactual"]}
     res = run_submission(
         sub,
-        root=rgb_root,
-        selection=Selection(**opts),
-        out_dir=tmp_path / "a",
-        backend=backend,
-        progress=False,
+        RunOptions(
+            root=rgb_root,
+            selection=Selection(**opts),
+            out_dir=tmp_path / "a",
+            backend=backend,
+            progress=False,
+        ),
     )
     # determinism: the (shorter) en instance again, into a fresh folder so it is regenerated
     again = run_submission(
         sub,
-        root=rgb_root,
-        out_dir=tmp_path / "b",
-        backend=backend,
-        progress=False,
-        selection=Selection(**{**opts, "languages": ("en",)}),
+        RunOptions(
+            root=rgb_root,
+            out_dir=tmp_path / "b",
+            backend=backend,
+            progress=False,
+            selection=Selection(**{**opts, "languages": ("en",)}),
+        ),
     )
     pa = {p.key: p.prediction for p in read_predictions(tmp_path / "a")}
     pb = {p.key: p.prediction for p in read_predictions(tmp_path / "b")}

@@ -31,9 +31,9 @@ from leaderboard.retrieval.results import RESULTS_DIR, load_retrieval_board
 from leaderboard.site.build import build_site, render
 from leaderboard.site.pages.home import home_page
 from leaderboard.site.pages.methodology import methodology_page
-from leaderboard.site.pages.probes import probes_page
 from leaderboard.site.pages.retrieval import retrieval_page
 from leaderboard.site.pages.retrieval_questions import question_pages
+from leaderboard.site.pages.retrieval_to_answer import probes_page
 from leaderboard.site.pages.submission_ref import reference_page
 from leaderboard.site.pages.zh_vs_en import zh_vs_en_page
 from leaderboard.site.render.i18n import SITE_LANGS, localized, table, ui, ui_count
@@ -115,21 +115,6 @@ def test_translated_pages_show_the_same_numbers(data):
     assert "Filter rows" not in zh and "Download:" not in zh and "trivial baseline" not in zh
     zhen = pages["zh-vs-en.zh.md"]
     assert "# 中文与英文对比" in zhen and "表现更稳的语言" in zhen and "Holds up better" not in zhen
-
-
-def test_english_table_agrees_with_the_names_other_pages_still_use():
-    """Pages not yet on the message tables name languages, modes and abilities from page.py's
-    dicts: the English table must say the same, so translated and untranslated pages agree."""
-    from leaderboard.site.render.page import ABILITY_NAMES, LANG_NAMES, MODE_NAMES, SHORT_NAMES
-
-    for key, name in LANG_NAMES.items():
-        assert ui("en", f"lang.{key}") == name
-    for key, name in MODE_NAMES.items():
-        assert ui("en", f"mode.{key}") == name
-    for key, name in ABILITY_NAMES.items():
-        assert ui("en", f"ability.{key}") == name
-    for key, name in SHORT_NAMES.items():
-        assert ui("en", f"short.{key}") == name
 
 
 # ---- group pages_b: methodology, retrieval, From retrieval to answer, submission reference ----

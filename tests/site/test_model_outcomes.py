@@ -13,7 +13,7 @@ import pytest
 
 from leaderboard.board.load import load_site_data
 from leaderboard.core.submission import load_submission
-from leaderboard.run.runner import run_submission
+from leaderboard.run.runner import RunOptions, run_submission
 from leaderboard.run.selection import Selection
 from leaderboard.site.pages.ability import ability_page
 from leaderboard.site.pages.methodology import methodology_page
@@ -55,7 +55,9 @@ def repo(tmp_path_factory, data_root: Path) -> Path:
             run={"allow_partial_data": True},
         )
         selection = Selection(limit=3, languages=("zh", "en"), abilities=ABILITIES)
-        run_submission(load_submission(path), root=data_root, selection=selection, progress=False)
+        run_submission(
+            load_submission(path), RunOptions(root=data_root, selection=selection, progress=False)
+        )
     results = root / "submissions" / "answers" / "results.json"
     data = json.loads(results.read_text("utf-8"))
     data["risk_coverage"] = [RISK]  # as if the answers had recorded their confidence

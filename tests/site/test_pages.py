@@ -24,6 +24,7 @@ from leaderboard.site.pages.home import home_page, ranking_table
 from leaderboard.site.pages.model import model_page
 from leaderboard.site.render import charts
 from leaderboard.site.render.fmt import esc, json_for_script, md_text
+from leaderboard.site.render.i18n import ui
 from leaderboard.site.render.page import Context, Output, model_size_and_quant
 from leaderboard.site.render.tables import Cell, Column, Row, Table, render_html, to_csv, to_json
 from leaderboard.stats.ranked import ScoreDifference
@@ -542,7 +543,6 @@ def test_partial_reasons_are_listed_once_under_each_table(tmp_path):
     """The partial badge keeps a short tooltip; a few words say what the entry covers, once
     under the table (the full list of reasons is on the model page only)."""
     from leaderboard.site.render.coverage import coverage_phrase
-    from leaderboard.site.render.page import PARTIAL_TIP
 
     root = make_repo(tmp_path / "p", n_models=2, n=4, predictions=False)
     res = make_results("model-009", "Half model", seed=9, n=4, expected_n=8)
@@ -554,7 +554,8 @@ def test_partial_reasons_are_listed_once_under_each_table(tmp_path):
     home = home_page(Context(data, Output()))
     table = home.split('id="wrap-ranking-zh-strict"')[1].split('<div class="lb-table-wrap"')[0]
     assert table.count(esc(phrase)) == 1
-    assert f'title="{esc(PARTIAL_TIP)}"' in table and f'title="{esc(phrase)}"' not in table
+    tip = ui("en", "badge.partial_tip")
+    assert f'title="{esc(tip)}"' in table and f'title="{esc(phrase)}"' not in table
     notes = table.split('<ul class="lb-note lb-cell-notes">')[1].split("</ul>")[0]
     item = "<li>" + esc(f"Model 000 {XSS}, Half model: {phrase}") + "</li>"
     assert item in notes and notes.count("Half model") == 1
@@ -565,7 +566,7 @@ def test_partial_reasons_are_listed_once_under_each_table(tmp_path):
     from leaderboard.site.pages.zh_vs_en import zh_vs_en_page
 
     diff = zh_vs_en_page(Context(data, Output())).split('id="wrap-zh-vs-en-strict"')[1]
-    assert "lb-measured" not in diff and esc(PARTIAL_TIP) not in diff and "lb-cell-notes" in diff
+    assert "lb-measured" not in diff and esc(tip) not in diff and "lb-cell-notes" in diff
 
 
 def test_counts_use_the_singular_for_one(tmp_path):

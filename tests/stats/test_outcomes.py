@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from leaderboard.cli import app
 from leaderboard.core.submission import load_submission
 from leaderboard.core.types import TestInstance
-from leaderboard.run.runner import run_submission
+from leaderboard.run.runner import RunOptions, run_submission
 from leaderboard.run.selection import Selection
 from leaderboard.scoring.outcome import OUTCOMES, SplitInfo, scored_items
 from leaderboard.stats.metrics import compute_results
@@ -44,13 +44,15 @@ def test_shares_sum_to_one_on_a_real_scripted_run(tmp_path: Path, data_root: Pat
     )
     results = run_submission(
         load_submission(path),
-        root=data_root,
-        selection=Selection(
-            limit=4,
-            languages=("zh", "en"),
-            abilities=("noise", "rejection", "counterfactual", "closedbook", "closedbook_fact"),
+        RunOptions(
+            root=data_root,
+            selection=Selection(
+                limit=4,
+                languages=("zh", "en"),
+                abilities=("noise", "rejection", "counterfactual", "closedbook", "closedbook_fact"),
+            ),
+            progress=False,
         ),
-        progress=False,
     )
     _sums_to_one(results)
     cells = {(c.lang, c.ability, c.noise_rate, c.mode) for c in results.cells}

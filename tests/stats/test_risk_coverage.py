@@ -10,7 +10,7 @@ import pytest
 
 from leaderboard.core.submission import load_submission
 from leaderboard.core.types import TestInstance
-from leaderboard.run.runner import run_submission
+from leaderboard.run.runner import RunOptions, run_submission
 from leaderboard.run.selection import Selection
 from leaderboard.scoring.outcome import SplitInfo, scored_items
 from leaderboard.stats.metrics import compute_results
@@ -81,7 +81,7 @@ def test_a_real_model_run_records_confidence_and_verify_recomputes_the_curve(
     )
     selection = Selection(limit=4, languages=("zh",), abilities=("closedbook",))
     results = run_submission(
-        load_submission(path), root=data_root, selection=selection, progress=False
+        load_submission(path), RunOptions(root=data_root, selection=selection, progress=False)
     )
     preds = read_predictions(tmp_path / "tiny")
     assert len(preds) == 4 and all(p.mean_logprob is not None for p in preds)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from leaderboard.core.submission import load_submission
-from leaderboard.run.runner import run_submission
+from leaderboard.run.runner import RunOptions, run_submission
 from leaderboard.run.selection import Selection
 from leaderboard.trust.reproduce import REPRODUCE_NAME, draw_sample, read_reproduce
 from tests.helpers import cli, error_line, write_scripted_submission
@@ -24,7 +24,8 @@ SMALL = {"languages": ("zh", "en"), "abilities": ("counterfactual", "noise")}
 def sub(tmp_path: Path, data_root: Path) -> Path:
     path = write_scripted_submission(tmp_path / "sub", run={"allow_partial_data": True})
     run_submission(
-        load_submission(path), root=data_root, selection=Selection(limit=3, **SMALL), progress=False
+        load_submission(path),
+        RunOptions(root=data_root, selection=Selection(limit=3, **SMALL), progress=False),
     )
     return path.parent
 

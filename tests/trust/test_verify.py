@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from leaderboard.cli import app
 from leaderboard.core.submission import load_submission
-from leaderboard.run.runner import run_submission
+from leaderboard.run.runner import RunOptions, run_submission
 from leaderboard.run.selection import Selection
 from leaderboard.run.store import RunStore
 from leaderboard.stats.version import scoring_files, scoring_version
@@ -32,7 +32,8 @@ def sub(tmp_path: Path, data_root: Path) -> Path:
     """A freshly run fake-backend submission folder (2 records per split)."""
     path = write_scripted_submission(tmp_path / "sub", run={"allow_partial_data": True})
     run_submission(
-        load_submission(path), root=data_root, selection=Selection(limit=2, **SMALL), progress=False
+        load_submission(path),
+        RunOptions(root=data_root, selection=Selection(limit=2, **SMALL), progress=False),
     )
     return path.parent
 
@@ -206,9 +207,11 @@ def test_a_narrowed_rerun_still_verifies(sub: Path, data_root: Path) -> None:
     resumed stage by stage) writes results that `verify` recomputes to the same data files."""
     run_submission(
         load_submission(sub / "model.yaml"),
-        root=data_root,
-        selection=Selection(limit=2, languages=("zh",), abilities=("rejection",)),
-        progress=False,
+        RunOptions(
+            root=data_root,
+            selection=Selection(limit=2, languages=("zh",), abilities=("rejection",)),
+            progress=False,
+        ),
     )
     report = verify(sub, data_root)
     assert report.ok, report.render()
@@ -222,7 +225,9 @@ def test_a_first_run_narrowed_without_partial_data_verifies(
     the files of splits without predictions."""
     path = write_scripted_submission(tmp_path / "narrow")
     selection = Selection(limit=2, languages=("zh",), abilities=("counterfactual",))
-    run_submission(load_submission(path), root=data_root, selection=selection, progress=False)
+    run_submission(
+        load_submission(path), RunOptions(root=data_root, selection=selection, progress=False)
+    )
     report = verify(path.parent, data_root)
     assert report.ok, report.render()
 

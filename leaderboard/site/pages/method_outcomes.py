@@ -1,4 +1,4 @@
-"""The methodology page's section on what the answers did (issue 38): the outcome classes and
+"""The methodology page's section on what the answers did: the outcome classes and
 their precedence (scoring/outcome.py), truthfulness and the answer rate (stats/outcomes.py), the
 closed-book figures (stats/closed_book.py), risk-coverage (stats/risk_coverage.py), and the caveat
 of chen700564/RGB issue #9 in plain words. The short answer first, the definitions one click

@@ -20,7 +20,7 @@ from leaderboard.site.pages.model_tables import (
     report_card,
     scores_table,
 )
-from leaderboard.site.pages.probes import PATH as PROBES_PATH
+from leaderboard.site.pages.retrieval_to_answer import PATH as PROBES_PATH
 from leaderboard.site.render import charts
 from leaderboard.site.render.coverage import coverage_phrase
 from leaderboard.site.render.facts import facts_section

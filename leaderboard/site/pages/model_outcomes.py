@@ -1,4 +1,4 @@
-"""The model page's "when the answer is not right" section (issue 38): what the answers did per
+"""The model page's "when the answer is not right" section: what the answers did per
 ability and language (a stacked bar each: correct / refused / error claimed / wrong), truthfulness
 and answer rate, the closed-book row, and the risk-coverage chart. Everything is read from
 results.json (`outcomes`, `truthfulness`, `probes` with probe "closedbook", `risk_coverage`,

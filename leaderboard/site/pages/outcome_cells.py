@@ -1,4 +1,4 @@
-"""The answer-rate cell of the ability tables (issue 38): the share of an entry's answers of one
+"""The answer-rate cell of the ability tables: the share of an entry's answers of one
 language, ability and mode that do not refuse, with its interval, read from results.json's
 `truthfulness` list (stats/outcomes computes it over all the ability's noise rates)."""
 

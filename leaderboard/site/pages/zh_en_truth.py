@@ -1,4 +1,4 @@
-"""The zh versus en page's truthfulness table (issue 38): per entry and ability, truthfulness in
+"""The zh versus en page's truthfulness table: per entry and ability, truthfulness in
 zh and in en and zh − en with their intervals, read from results.json's `truthfulness` list (the
 difference and its interval are computed by stats/outcomes, as stats/aggregate computes the
 ability scores' zh − en; the page only reads them)."""

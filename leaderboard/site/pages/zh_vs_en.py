@@ -148,7 +148,7 @@ def _diff_table(data: SiteData, mode: str, prefix: str, lg: str) -> Table:
 
 
 def _reliance_table(data: SiteData, mode: str, prefix: str, lg: str = DEFAULT) -> Table:
-    """Context reliance per model in each language (issue 15's replacement probe)."""
+    """Context reliance per model in each language (from the replacement probe)."""
     rows = []
     for s in sorted(data.submissions, key=lambda s: s.id):
         got = {

@@ -18,7 +18,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
-from leaderboard.site.render.fmt import BIDI_CONTROLS
+from leaderboard.site.render.fmt import plain_line
 from leaderboard.site.render.i18n import DEFAULT, ui
 
 _RC = {
@@ -83,14 +83,7 @@ def label(text: str, limit: int = MAX_LABEL) -> str:
     controls reorder the text around them), one line, at most MAX_LABEL characters (a 1 MB name
     would take matplotlib minutes to lay out). Matplotlib escapes what is left for XML; a leading
     "_" is kept visible (matplotlib hides legend entries whose label starts with one)."""
-    clean = "".join(
-        " " if ch.isspace() else ch
-        for ch in text
-        if (ch.isprintable() or ch.isspace()) and ch not in BIDI_CONTROLS
-    )
-    clean = " ".join(clean.split())
-    if len(clean) > limit:
-        clean = clean[: limit - 1] + "…"
+    clean = plain_line(text, limit)
     return "\u200b" + clean if clean.startswith("_") else clean or "?"
 
 
@@ -287,8 +280,8 @@ def risk_coverage(
     xlabel: str,
     ylabel: str,
 ) -> str:
-    """Selective accuracy (%) against coverage (%), coverage falling from 100 % to the left
-    (issue 38): one line per (label, coverages, accuracies)."""
+    """Selective accuracy (%) against coverage (%), coverage falling from 100 % to the left:
+    one line per (label, coverages, accuracies)."""
     with plt.rc_context(_RC):
         fig, ax = plt.subplots(figsize=(6.0, 3.2), dpi=100)
         for label_text, cov, acc in series[:MAX_LEGEND]:

@@ -17,6 +17,19 @@ BIDI_CONTROLS = frozenset(
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$])")
 
 
+def plain_line(text: str, limit: int) -> str:
+    """Outside text as one plain line: printable characters only (NUL is not allowed in SVG or a
+    page title), bidi controls dropped (they reorder the text around them), whitespace runs as one
+    space, at most `limit` characters (the last one "…" when cut)."""
+    clean = "".join(
+        " " if ch.isspace() else ch
+        for ch in text
+        if (ch.isprintable() or ch.isspace()) and ch not in BIDI_CONTROLS
+    )
+    clean = " ".join(clean.split())
+    return clean[: limit - 1] + "…" if len(clean) > limit else clean
+
+
 def esc(text: object) -> str:
     """HTML-escape any value (quotes too, so it is safe inside attributes)."""
     return html.escape("" if text is None else str(text), quote=True)
@@ -102,18 +115,6 @@ def signed_pct(value: float | None) -> str:
     if value is None:
         return "—"
     return f"{100.0 * value:+.1f}"
-
-
-def human_count(n: int | float | None) -> str:
-    """Parameter counts as 135M / 7.2B."""
-    if n is None:
-        return "—"
-    n = float(n)
-    for unit, size in (("T", 1e12), ("B", 1e9), ("M", 1e6), ("K", 1e3)):
-        if n >= size:
-            value = n / size
-            return f"{value:.0f}{unit}" if value >= 100 else f"{value:.3g}{unit}"
-    return f"{n:.0f}"
 
 
 def rate_key(noise_rate: float) -> str:

@@ -20,33 +20,11 @@ from leaderboard.core.schema import DIFF_LANG, ScoreEntry
 from leaderboard.retrieval.results import RetrievalBoard
 from leaderboard.site.render.coverage import coverage_phrase
 from leaderboard.site.render.facts import quant_text
-from leaderboard.site.render.fmt import BIDI_CONTROLS, esc, pct, pct_ci
+from leaderboard.site.render.fmt import esc, pct, pct_ci, plain_line
 from leaderboard.site.render.i18n import DEFAULT, table, ui
 from leaderboard.site.render.parallel import pmap
 from leaderboard.site.render.tables import Cell, Table, render_html
 
-LANG_NAMES = {"zh": "Chinese (zh)", "en": "English (en)", "all": "Combined (zh + en)"}
-ABILITY_NAMES = {
-    "noise": "Noise robustness",
-    "rejection": "Negative rejection",
-    "integration": "Information integration",
-    "counterfactual": "Counterfactual robustness",
-    "overall": "Overall",
-    "chain": "Retrieve-then-generate (probe)",
-    "replacement": "Context replacement (probe)",
-}
-SHORT_NAMES = {
-    "noise": "Noise",
-    "rejection": "Rejection",
-    "integration": "Integration",
-    "counterfactual": "Counterfactual",
-    "zh": "zh overall",
-    "en": "en overall",
-}
-# A partial row's badge says only this (badge.partial_tip); the reasons are listed once under
-# the table.
-PARTIAL_TIP = ui(DEFAULT, "badge.partial_tip")
-MODE_NAMES = {"rgb": "reference (rgb) mode", "strict": "strict mode"}
 # Who judged the paper's starred numbers (Rej*, ED*): reject_evalue.py / fact_evalue.py call it.
 PAPER_JUDGE = "ChatGPT (gpt-3.5-turbo)"
 
@@ -156,15 +134,7 @@ def front_matter(search_exclude: bool = True, title: str | None = None) -> str:
 def page_title(text: str, limit: int = 120) -> str:
     """Outside text as a front-matter title: one line, control and bidi characters dropped, cut
     to `limit` characters, HTML-escaped once (the theme inserts it verbatim)."""
-    clean = "".join(
-        " " if ch.isspace() else ch
-        for ch in text
-        if (ch.isprintable() or ch.isspace()) and ch not in BIDI_CONTROLS
-    )
-    clean = " ".join(clean.split())
-    if len(clean) > limit:
-        clean = clean[: limit - 1] + "…"
-    return esc(clean or "(unnamed)")
+    return esc(plain_line(text, limit) or "(unnamed)")
 
 
 def prefix_for(path: str) -> str:

@@ -20,8 +20,6 @@ from leaderboard.site.render.fmt import esc, rate_html
 from leaderboard.site.render.i18n import DEFAULT, ui
 from leaderboard.site.render.reasons import reason
 
-BASELINE_BAND = ui(DEFAULT, "table.baseline_band")
-
 
 @dataclass(frozen=True)
 class Column:

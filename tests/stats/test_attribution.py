@@ -1,4 +1,4 @@
-"""Chain attribution, context reliance and the noise cliff (stats/probes.py, stats/cliff.py) on
+"""Chain attribution, context reliance and the noise cliff (stats/attribution.py, stats/cliff.py) on
 hand-built scored items whose figures are worked out by hand; the RGB numbers never move."""
 
 from __future__ import annotations

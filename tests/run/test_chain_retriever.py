@@ -1,6 +1,7 @@
-"""The probes through the real runner (fake backend, echo strategy): selectable like abilities,
-resumable and cached like every prediction, kept by a later narrower run, stored in results.json
-under their own names, and never changing the RGB numbers."""
+"""The probes through the real runner (scripted backend, echo policy), with the chain's
+retriever and provenance of run/chain_retriever.py: selectable like abilities, resumable and cached
+like every prediction, kept by a later narrower run, stored in results.json under their own names,
+and never changing the RGB numbers."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typer.testing import CliRunner
 
 from leaderboard.cli import app
 from leaderboard.core.submission import load_submission
-from leaderboard.run.runner import run_submission
+from leaderboard.run.runner import RunOptions, run_submission
 from leaderboard.run.selection import Selection
 from leaderboard.trust.verify import verify
 from tests.helpers import read_predictions, write_scripted_submission
@@ -31,8 +32,8 @@ def test_probes_resume_and_leave_the_rgb_numbers_alone(rgb_root: Path, tmp_path:
         )
     )
     kw = {"root": rgb_root, "progress": False}
-    before = run_submission(sub, selection=Selection(limit=4), **kw)
-    res = run_submission(sub, selection=probes(2), **kw)
+    before = run_submission(sub, RunOptions(selection=Selection(limit=4), **kw))
+    res = run_submission(sub, RunOptions(selection=probes(2), **kw))
     assert _rgb(res) == _rgb(before)  # the four abilities' cells and scores: identical
     assert {(c.lang, c.ability) for c in res.cells if c.ability in ("chain", "replacement")} == {
         (lang, p) for lang in ("zh", "en") for p in ("chain", "replacement")
@@ -41,12 +42,12 @@ def test_probes_resume_and_leave_the_rgb_numbers_alone(rgb_root: Path, tmp_path:
     probe_recs = [r for r in read_predictions(tmp_path / "p") if r.ability != "noise"]
     assert len(probe_recs) == 8
     assert res.provenance.extra["probes"]["chain"]["retriever"] == "bm25"
-    again = run_submission(sub, selection=probes(2), **kw)
+    again = run_submission(sub, RunOptions(selection=probes(2), **kw))
     assert again.provenance.extra["this_invocation"]["generated_prompts"] == 0
-    more = run_submission(sub, selection=probes(3), **kw)
+    more = run_submission(sub, RunOptions(selection=probes(3), **kw))
     assert more.provenance.extra["this_invocation"]["generated_prompts"] == 4
     # a later run of the submission's own abilities keeps the measured probes in results.json
-    plain = run_submission(sub, selection=Selection(limit=4), **kw)
+    plain = run_submission(sub, RunOptions(selection=Selection(limit=4), **kw))
     assert plain.provenance.extra["this_invocation"]["generated_prompts"] == 0
     kept = {(e.lang, e.probe, e.metric, e.mode): e for e in plain.probes}
     assert kept[("zh", "chain", "recall_at_k", "rgb")].n_questions == 3

@@ -1,5 +1,5 @@
-"""The probe instance builders (protocol/probes.py) on the real data: the chain's top 5 come from
-the real BM25 in rank order; replacement is seeded, recorded, unrelated and independent of
+"""The probe instance builders (protocol/probe_instances.py) on the real data: the chain's top 5
+come from the real BM25 in rank order; replacement is seeded, recorded, unrelated and independent of
 --limit."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 
 from leaderboard.core.errors import ConfigError
 from leaderboard.data.splits import load_split
-from leaderboard.protocol.probes import (
+from leaderboard.protocol.probe_instances import (
     build_probe_instances,
     candidate_pool,
     chain_instance,
@@ -20,7 +20,7 @@ from leaderboard.protocol.probes import (
 )
 from leaderboard.protocol.prompts import build_request, prompt_sha256
 from leaderboard.retrieval.bm25 import BM25Retriever
-from leaderboard.run.probes import chain_rank
+from leaderboard.run.chain_retriever import chain_rank
 
 # holds_answer / supported: the reference's lowercase-substring rule applied to passages
 SUPPORT_CASES = [

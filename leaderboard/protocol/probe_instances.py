@@ -1,5 +1,5 @@
-"""The probe instances of issue 15, built beside RGB's own: same questions, same prompt, other
-passages.
+"""The probe instances, built beside RGB's own: same questions, same prompt, other passages (or
+none). They are never part of the RGB scores.
 
 - chain: the top `passage_num` passages a retriever ranks out of the question's own pool (its
   positive passages, then its negative ones, as the retrieval track's `pool` setting), in rank

@@ -13,7 +13,12 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from leaderboard.core.types import Lang
-from leaderboard.protocol.probes import CLOSED_BOOK_RULE, REPLACEMENT_RULE, REPLACEMENT_SEED, Rank
+from leaderboard.protocol.probe_instances import (
+    CLOSED_BOOK_RULE,
+    REPLACEMENT_RULE,
+    REPLACEMENT_SEED,
+    Rank,
+)
 from leaderboard.retrieval.bm25 import BM25Retriever
 
 CHAIN_RETRIEVER = "bm25"

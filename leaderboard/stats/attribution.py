@@ -1,12 +1,13 @@
-"""The chain attribution and context reliance of issue 15, from the probe cells.
+"""Where a probe's answers come from, computed from the probe cells: the chain's attribution
+(retrieval or generation) and the replacement probe's context reliance (passages or memory).
 
-Chain (retrieve-then-generate): an instance is *supported* when the passages shown (the top k of
-the retriever, or the passages a system says it used) hold every answer element
-(`protocol.probes.supported`). Each instance is then exactly one of: retrieval miss (not supported,
-wrong or refused), generation miss (supported, wrong or refused), correct (supported, right),
-correct without support (right from memory). recall@k = supported share; accuracy given support =
-correct / supported; end-to-end = right share; the end-to-end loss (1 - end-to-end) splits into
-the retrieval-miss and generation-miss shares.
+Chain (retrieve-then-generate): an instance is *supported* when the passages shown (the top k of the
+retriever, or the passages a system says it used) hold every answer element
+(`protocol.probe_instances.supported`). Each instance is then exactly one of: retrieval miss (not
+supported, wrong or refused), generation miss (supported, wrong or refused), correct (supported,
+right), correct without support (right from memory). recall@k = supported share; accuracy given
+support = correct / supported; end-to-end = right share; the end-to-end loss (1 - end-to-end) splits
+into the retrieval-miss and generation-miss shares.
 
 Replacement: accuracy there is answering from memory; context reliance = accuracy with the
 question's own positives (noise rate 0) minus accuracy with replaced passages, on the questions

@@ -1,7 +1,7 @@
 """The "From retrieval to answer" page: the retrieve-then-generate chain with its error
-attribution, context replacement with context reliance, and the noise cliff (issue 15).
+attribution, context replacement with context reliance, and the noise cliff.
 
-Every figure is read from results.json's `probes` section (computed by leaderboard.stats.probes
+Every figure is read from results.json's `probes` section (computed by leaderboard.stats.attribution
 and leaderboard.stats.cliff); nothing is recomputed here.
 """
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from leaderboard.core.submission import load_submission
-from leaderboard.run.runner import run_submission
+from leaderboard.run.runner import RunOptions, run_submission
 from leaderboard.run.selection import Selection
 from leaderboard.site.build import build_site
 from tests.helpers import write_scripted_submission
@@ -43,9 +43,9 @@ def built(rgb_root: Path, tiny_llama: Path, tmp_path_factory: pytest.TempPathFac
         run=plan,
     )
     sub = load_submission(yaml_path)
-    run_submission(sub, root=root, selection=Selection(limit=3), progress=False)
+    run_submission(sub, RunOptions(root=root, selection=Selection(limit=3), progress=False))
     probes = Selection(limit=3, abilities=("chain", "replacement"))
-    run_submission(sub, root=root, selection=probes, progress=False)
+    run_submission(sub, RunOptions(root=root, selection=probes, progress=False))
     return build_site(root)
 
 
