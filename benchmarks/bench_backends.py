@@ -155,7 +155,7 @@ def engine_submission(sub_path: str, engine: str, threads: int) -> Any:
 def worker(sub_path: str, engine: str, n: int, out: Path, threads: int, data_dir: Path) -> None:
     """One engine in this process: load, generate, then the 1-token prefill pass; JSON to out."""
     from leaderboard.backends.registry import load_backend
-    from leaderboard.run.provenance import llama_build
+    from leaderboard.run.invocations import llama_build
 
     if engine.startswith("hf"):
         import torch

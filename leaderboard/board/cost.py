@@ -20,7 +20,7 @@ from typing import Literal
 from leaderboard.board.load import Entry
 from leaderboard.core.schema import PredictionRecord
 from leaderboard.core.types import LANGS
-from leaderboard.run.provenance import HISTORY_KEY, llama_build
+from leaderboard.run.invocations import HISTORY_KEY, llama_build
 
 Attribution = Literal["invocations", "last invocation", "unattributed"]
 UNRECORDED = "not recorded"  # the device of answers no invocation of the history covers

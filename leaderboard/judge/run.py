@@ -41,6 +41,7 @@ from leaderboard.protocol.judge import (
     template_sha256,
 )
 from leaderboard.run import provenance as prov
+from leaderboard.run.fingerprint import fingerprint_inputs, jsonable, resolved_revision
 
 JUDGEMENTS_NAME = "judgements.jsonl"
 JUDGE_FINGERPRINT_VERSION = 1
@@ -55,7 +56,7 @@ def sha256_text(text: str) -> str:
 def judge_fingerprint(judge: JudgeConfig) -> str:
     """What changes a judge's replies: the model settings (as a submission's fingerprint) and the
     judge templates. Batch size, concurrency and the verdict parser are left out."""
-    inputs = {k: v for k, v in prov.fingerprint_inputs(judge).items() if k not in _NOT_JUDGE_INPUTS}
+    inputs = {k: v for k, v in fingerprint_inputs(judge).items() if k not in _NOT_JUDGE_INPUTS}
     inputs["judge_fingerprint_version"] = JUDGE_FINGERPRINT_VERSION
     inputs["templates"] = {task: template_sha256(task) for task in JUDGE_TASKS}
     canon = json.dumps(inputs, sort_keys=True, ensure_ascii=True)
@@ -247,7 +248,7 @@ def run_judge(
         stats.judged += len(chunk)
         if on_chunk is not None:
             on_chunk(stats.judged, len(todo), int((time.perf_counter() - t0) * 1000))
-    return stats, prov.jsonable(description_dict(backend.describe()))  # type: ignore[return-value]
+    return stats, jsonable(description_dict(backend.describe()))  # type: ignore[return-value]
 
 
 def judge_provenance(
@@ -262,8 +263,8 @@ def judge_provenance(
         "git_dirty": dirty,
         "command": command,
         "judge_file": prov.repo_relative(str(judge.source_path)) if judge.source_path else None,
-        "judge_settings": prov.jsonable(judge.model_dump(mode="json", exclude={"run"})),
-        "model_revision": prov.resolved_revision(judge),
+        "judge_settings": jsonable(judge.model_dump(mode="json", exclude={"run"})),
+        "model_revision": resolved_revision(judge),
         "backend": describe,
         "versions": versions(),
         "templates": {task: template_sha256(task) for task in JUDGE_TASKS},

@@ -27,6 +27,7 @@ from leaderboard.core.submission import Submission, submission_dir
 from leaderboard.run import distributed as parallel
 from leaderboard.run import provenance as prov
 from leaderboard.run.assemble import assemble_results, system_corpus
+from leaderboard.run.fingerprint import dry_run_fingerprint, fingerprint
 from leaderboard.run.generate import GenStats, generate_pending
 from leaderboard.run.plan import ALL, Plan, WorkItem, build_plan, widen_to_records
 from leaderboard.run.resume import check_prompts, group_pending, load_existing, say
@@ -99,7 +100,7 @@ def prepare(sub: Submission, options: RunOptions, *, dry_run: bool) -> Prepared:
     plan = build_plan(sub, Path(options.root), options.selection)
     store = RunStore(folder)
     # a dry run reads no weights (a local .gguf without a declared sha256 would be hashed whole)
-    fp = prov.dry_run_fingerprint(sub, _recorded(store)) if dry_run else prov.fingerprint(sub)
+    fp = dry_run_fingerprint(sub, _recorded(store)) if dry_run else fingerprint(sub)
     existing = load_existing(
         store, fp, overwrite=options.overwrite, dry_run=dry_run, progress=options.progress
     )

@@ -43,6 +43,8 @@ from leaderboard.core.submission import SUBMISSION_FILE, Submission, load_submis
 from leaderboard.core.types import MODES, Score, TestInstance
 from leaderboard.data.view import recorded_view
 from leaderboard.run import provenance as prov
+from leaderboard.run.fingerprint import fingerprint
+from leaderboard.run.invocations import HISTORY_KEY, machines
 from leaderboard.run.plan import WorkItem, build_plan, protocol_abilities
 from leaderboard.run.selection import Selection as RunSelection
 from leaderboard.run.store import RunStore
@@ -157,9 +159,9 @@ def draw(folder: Path, data_root: Path, n: int, seed: int, selection: Selection)
     store = RunStore(folder)
     old = store.read_results()
     fp = old.provenance.fingerprint
-    if prov.fingerprint(sub) != fp:
+    if fingerprint(sub) != fp:
         raise ResultsError(
-            f"{folder}: model.yaml gives fingerprint {prov.fingerprint(sub)}, the run recorded "
+            f"{folder}: model.yaml gives fingerprint {fingerprint(sub)}, the run recorded "
             f"{fp}: the settings changed since; rerun the submission first"
         )
     mine = [r for r in store.read().records if r.fingerprint == fp and r.error is None]
@@ -223,12 +225,10 @@ def _environment(backend: Backend) -> dict[str, object]:
 def _recorded_environment(old: Provenance) -> dict[str, object]:
     """Where the recorded answers came from: the last run's device and versions and, when the
     results record it, every machine that wrote answers (a run resumed elsewhere)."""
-    history = old.extra.get(prov.HISTORY_KEY)
+    history = old.extra.get(HISTORY_KEY)
     env: dict[str, object] = {"device": old.device, "versions": old.versions}
     if isinstance(history, list) and history:
-        env["machines"] = [
-            {"device": d, "build": b, "answers": n} for d, b, n in prov.machines(history)
-        ]
+        env["machines"] = [{"device": d, "build": b, "answers": n} for d, b, n in machines(history)]
     return env
 
 

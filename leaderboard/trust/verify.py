@@ -29,6 +29,7 @@ from leaderboard.core.types import LANGS
 from leaderboard.data.view import recorded_view
 from leaderboard.run import provenance as prov
 from leaderboard.run.assemble import assemble_results
+from leaderboard.run.fingerprint import fingerprint
 from leaderboard.run.generate import GenStats
 from leaderboard.run.plan import Plan, build_plan, protocol_abilities
 from leaderboard.run.selection import Selection
@@ -229,7 +230,7 @@ def recompute(folder: Path, data_root: Path) -> Recomputed:
     sub = load_submission(folder)
     rc = Recomputed(folder, old, None)
     fp = old.provenance.fingerprint
-    now = prov.fingerprint(sub)
+    now = fingerprint(sub)
     if now != fp:
         rc.problems.append(
             f"fingerprint: results.json records {fp}, model.yaml gives {now} now (a setting "

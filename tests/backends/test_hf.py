@@ -19,8 +19,8 @@ from leaderboard.board.load import load_predictions
 from leaderboard.core.settings import Quantization
 from leaderboard.core.submission import Submission, load_submission
 from leaderboard.core.types import ChatMessage, ChatRequest, Completion, GenerationConfig
+from leaderboard.run.fingerprint import fingerprint
 from leaderboard.run.plan import build_plan
-from leaderboard.run.provenance import fingerprint
 from leaderboard.run.selection import Selection
 from leaderboard.run.store import RunStore
 from tests.tiny_model import NO_SYSTEM_TEMPLATE, build_tiny_model

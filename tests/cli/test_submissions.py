@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from leaderboard.cli.validate import NEEDS_REMOTE_CODE, check_submission
-from leaderboard.run.provenance import fingerprint
+from leaderboard.run.fingerprint import fingerprint
 
 REPO = Path(__file__).resolve().parents[2]
 FILES = sorted((REPO / "submissions").glob("*/model.yaml"))

@@ -245,7 +245,7 @@ def test_declared_sha256_of_one_file_is_checked_before_loading(tmp_path: Path) -
     it, and a file with other bytes never loads."""
     import hashlib
 
-    from leaderboard.run.provenance import fingerprint, model_identity
+    from leaderboard.run.fingerprint import fingerprint, model_identity
 
     gguf = tmp_path / "submissions" / "demo" / "m.Q4.gguf"
     gguf.parent.mkdir(parents=True)

@@ -13,7 +13,7 @@ import pytest
 from leaderboard.core.errors import ConfigError
 from leaderboard.core.submission import load_submission
 from leaderboard.core.weights import CACHE_ENV, joined_path
-from leaderboard.run.provenance import fingerprint, model_identity
+from leaderboard.run.fingerprint import fingerprint, model_identity
 
 PAYLOAD = os.urandom(3 * 1024 * 1024 + 17)
 SHA = hashlib.sha256(PAYLOAD).hexdigest()

@@ -76,7 +76,7 @@ def test_the_runs_own_output_folder_does_not_make_the_tree_dirty(tmp_path: Path)
 
 
 def test_history_keeps_what_each_invocation_recorded_and_adds_this_one() -> None:
-    from leaderboard.run.provenance import invocation_history, machines
+    from leaderboard.run.invocations import invocation_history, machines
 
     created = ["2026-01-01T00:00:05Z", "2026-01-01T00:00:09Z", "2026-01-02T00:00:01Z"]
     first = {"device": "cpu: A", "build": "AVX512 = 1 |", "answers": 2}
@@ -93,7 +93,7 @@ def test_history_keeps_what_each_invocation_recorded_and_adds_this_one() -> None
 def test_results_written_before_histories_seed_one_marked_entry() -> None:
     """An older results.json says only where its last invocation ran: the seeded entry covers the
     answers up to its end and is marked, never presented as a full record."""
-    from leaderboard.run.provenance import invocation_history
+    from leaderboard.run.invocations import invocation_history
 
     previous = {
         "device": "cpu: Intel",

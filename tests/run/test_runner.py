@@ -13,7 +13,7 @@ import pytest
 from leaderboard.backends.scripted import ScriptedBackend
 from leaderboard.core.errors import ResultsError
 from leaderboard.core.submission import load_submission
-from leaderboard.run import provenance as prov
+from leaderboard.run import fingerprint as fpr
 from leaderboard.run.dry_run import DryRunReport, plan_submission
 from leaderboard.run.runner import RunOptions, run_submission
 from leaderboard.run.selection import Selection
@@ -239,10 +239,10 @@ def test_dry_run_reads_no_weights(tmp_path: Path, rgb_root: Path) -> None:
     report = run(path, rgb_root, limit=1, dry_run=True, **SMALL)
     assert _file_sha256.cache_info().misses == misses, "the dry run hashed the weights"
     assert "model.gguf declares no sha256 and a dry run reads no weights" in report.fingerprint
-    recorded = prov.fingerprint(load_submission(path))  # what a run records (hashes the file)
-    inputs = prov.jsonable(prov.fingerprint_inputs(load_submission(path)))
+    recorded = fpr.fingerprint(load_submission(path))  # what a run records (hashes the file)
+    inputs = fpr.jsonable(fpr.fingerprint_inputs(load_submission(path)))
     results = {"fingerprint": recorded, "extra": {"fingerprint_inputs": inputs}}
-    assert prov.dry_run_fingerprint(load_submission(path), _results_with(results)) == recorded
+    assert fpr.dry_run_fingerprint(load_submission(path), _results_with(results)) == recorded
 
 
 def _results_with(provenance: dict[str, object]):

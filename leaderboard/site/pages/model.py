@@ -10,7 +10,7 @@ from functools import partial
 from leaderboard.board.load import Entry
 from leaderboard.board.ranking import cells_for, cliff_marks, coverage
 from leaderboard.core.types import ABILITIES, LANGS, MODES
-from leaderboard.run.provenance import HISTORY_KEY, machines
+from leaderboard.run.invocations import HISTORY_KEY, machines
 from leaderboard.site.pages.model_outcomes import outcome_section
 from leaderboard.site.pages.model_tables import (
     ability_name,
