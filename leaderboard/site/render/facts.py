@@ -11,6 +11,7 @@ devices, packages) are shown as written, marked `lang="en"`.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 
 from leaderboard.board.facts import ModelCosts, ModelFacts, model_costs, model_facts, reported_facts
 from leaderboard.board.load import Entry, SiteData
@@ -37,30 +38,25 @@ SOURCE_KEYS = {
 
 
 def fact_columns(lg: str) -> tuple[Column, ...]:
-    numeric = {"context"}
-    return tuple(
-        Column(
-            f"f_{k}",
-            ui(lg, f"facts.col_{k}"),
-            k in numeric,
-            ui(lg, f"facts.col_{k}_tip"),
-            extra=k not in SHOWN,
-        )
-        for k in FACT_KEYS
-    )
+    return _columns(lg, "f", FACT_KEYS, numeric={"context"})
 
 
 def cost_columns(lg: str) -> tuple[Column, ...]:
-    numeric = {"median_s", "tokens", "peak_memory"}
+    return _columns(lg, "c", COST_KEYS, numeric={"median_s", "tokens", "peak_memory"})
+
+
+def _columns(lg: str, prefix: str, keys: Sequence[str], numeric: set[str]) -> tuple[Column, ...]:
+    """One column per key, headed and explained by its `facts.col_<key>` messages; keys not in
+    SHOWN are shown on demand (the filter bar's "all facts" switch)."""
     return tuple(
         Column(
-            f"c_{k}",
+            f"{prefix}_{k}",
             ui(lg, f"facts.col_{k}"),
             k in numeric,
             ui(lg, f"facts.col_{k}_tip"),
             extra=k not in SHOWN,
         )
-        for k in COST_KEYS
+        for k in keys
     )
 
 
