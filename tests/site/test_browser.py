@@ -444,10 +444,16 @@ def test_chinese_ability_and_model_pages_switch_and_sort(site, visit, path, head
     assert zh_values == en_values and zh_values
     heads = page.locator(f"#{table} thead th").all_inner_texts()
     assert heads[0] in ("模型", "语言", "能力") and "Model" not in heads
+    # the charts load lazily (loading="lazy"): bring each into view, as a reader scrolling does
     charts = page.eval_on_selector_all(
-        "figure.lb-chart img", "imgs => imgs.map(i => [i.getAttribute('src'), i.naturalWidth])"
+        "figure.lb-chart img",
+        """async imgs => {
+            for (const i of imgs) { i.scrollIntoView(); await i.decode().catch(() => null); }
+            return imgs.map(i => [i.getAttribute('src'), i.naturalWidth]);
+        }""",
     )
     assert charts and all("charts/zh/" in src and width > 0 for src, width in charts)
+    page.evaluate("window.scrollTo(0, 0)")
     numeric = page.locator(f"#{table} thead th[data-sort-method='number']").first
     numeric.click()
     assert page.locator(f"#{table} thead th[aria-sort]").count() == 1
