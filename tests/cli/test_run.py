@@ -11,6 +11,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
 
@@ -146,14 +147,19 @@ class _Hub(BaseHTTPRequestHandler):
         pass
 
 
-@pytest.fixture
-def hub():
-    server = HTTPServer(("127.0.0.1", 0), _Hub)
+def _serving(handler: type[BaseHTTPRequestHandler]) -> Iterator[str]:
+    """A real HTTP server on 127.0.0.1 in a thread, for as long as the fixture lives."""
+    server = HTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_port}"
     server.shutdown()
     server.server_close()
+
+
+@pytest.fixture
+def hub() -> Iterator[str]:
+    yield from _serving(_Hub)
 
 
 def test_pin_resolves_through_the_hub_api(
@@ -309,13 +315,8 @@ class _Endpoint(BaseHTTPRequestHandler):
 
 
 @pytest.fixture
-def endpoint():
-    server = HTTPServer(("127.0.0.1", 0), _Endpoint)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    server.server_close()
+def endpoint() -> Iterator[str]:
+    yield from _serving(_Endpoint)
 
 
 def test_minimal_scripted_runs(tmp_path: Path, rgb_root: Path) -> None:
