@@ -25,13 +25,13 @@ import sys
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from leaderboard.backends.base import DESCRIBE_KEYS, BackendDescription, missing_dependency
 from leaderboard.backends.environment import device_name, library_versions
 from leaderboard.backends.hf.prompts import PromptEncoder, PromptTooLong, Template
+from leaderboard.backends.llamacpp_chat import JinjaChatTemplate, LlamaTokenizer, special_token
 from leaderboard.backends.llamacpp_logits import (
     CHECK_REQUEST,
     CHECK_TOKENS,
@@ -63,66 +63,6 @@ def default_threads() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-class JinjaChatTemplate:
-    """A chat template rendered as transformers renders it (`apply_chat_template`), without
-    transformers: the same sandbox, options, globals and filters, so the same text comes out."""
-
-    def __init__(self, text: str, bos_token: str, eos_token: str) -> None:
-        import jinja2
-        from jinja2.ext import loopcontrols
-        from jinja2.sandbox import ImmutableSandboxedEnvironment
-
-        def raise_exception(message: str) -> None:
-            raise jinja2.exceptions.TemplateError(message)
-
-        def tojson(x: Any, ensure_ascii: bool = False, indent: Any = None, **kw: Any) -> str:
-            import json
-
-            return json.dumps(x, ensure_ascii=ensure_ascii, indent=indent, **kw)
-
-        env = ImmutableSandboxedEnvironment(
-            trim_blocks=True, lstrip_blocks=True, extensions=[loopcontrols]
-        )
-        env.filters["tojson"] = tojson
-        env.globals["raise_exception"] = raise_exception
-        env.globals["strftime_now"] = lambda fmt: datetime.now().strftime(fmt)
-        self.text = text
-        self._template = env.from_string(text)
-        self.bos_token, self.eos_token = bos_token, eos_token
-
-    def render(self, messages: list[dict[str, str]], add_generation_prompt: bool) -> str:
-        return self._template.render(
-            messages=messages,
-            add_generation_prompt=add_generation_prompt,
-            bos_token=self.bos_token,
-            eos_token=self.eos_token,
-        )
-
-
-class LlamaTokenizer:
-    """The slice of a transformers tokenizer that `PromptEncoder` uses, over a llama.cpp model:
-    chat templates, tokenization with special tokens parsed, decoding."""
-
-    def __init__(self, llama: Any, template: JinjaChatTemplate | None) -> None:
-        self.llama = llama
-        self.template = template
-        self.chat_template = template.text if template is not None else None
-
-    def apply_chat_template(
-        self, messages: list[dict[str, str]], tokenize: bool, add_generation_prompt: bool
-    ) -> str:
-        assert self.template is not None and not tokenize
-        return self.template.render(messages, add_generation_prompt)
-
-    def __call__(self, text: str, add_special_tokens: bool) -> dict[str, list[int]]:
-        ids = self.llama.tokenize(text.encode("utf-8"), add_bos=add_special_tokens, special=True)
-        return {"input_ids": list(ids)}
-
-    def decode(self, ids: Sequence[int], skip_special_tokens: bool = True) -> str:
-        raw = self.llama.detokenize(list(ids), special=not skip_special_tokens)
-        return raw.decode("utf-8", errors="replace")
-
-
 @dataclass
 class LlamaCppCounters:
     """Where tokens and time went (benchmarks read these)."""
@@ -132,12 +72,6 @@ class LlamaCppCounters:
     prompt_time_s: float = 0.0  # wall time of prompt evaluation (prefill)
     decode_time_s: float = 0.0  # wall time of token generation
     truncated_prompts: int = 0
-
-
-def _special_token(llama: Any, token_id: int) -> str:
-    if token_id < 0:
-        return ""
-    return llama.detokenize([token_id], special=True).decode("utf-8", errors="replace")
 
 
 class LlamaCppBackend:
@@ -238,8 +172,8 @@ class LlamaCppBackend:
         template_obj = (
             JinjaChatTemplate(
                 self.template.text,
-                _special_token(self.llama, self.llama.token_bos()),
-                _special_token(self.llama, self.llama.token_eos()),
+                special_token(self.llama, self.llama.token_bos()),
+                special_token(self.llama, self.llama.token_eos()),
             )
             if self.template.text is not None
             else None

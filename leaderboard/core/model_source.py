@@ -11,8 +11,7 @@ from pathlib import Path
 from typing import Literal
 
 from leaderboard.core.errors import ConfigError
-from leaderboard.core.settings import WeightParts
-from leaderboard.core.weights import ensure_joined, file_sha256
+from leaderboard.core.weights import WeightParts, ensure_joined, file_sha256
 
 PKG_PREFIX = "pkg:"
 PARTS_PREFIX = "parts:"

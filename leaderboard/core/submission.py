@@ -39,9 +39,9 @@ from leaderboard.core.settings import (
     StrictModel,
     SystemSettings,
     VLLMSettings,
-    WeightParts,
     former_fake_name,
 )
+from leaderboard.core.weights import WeightParts
 from leaderboard.core.yaml_lines import line_of, validate_yaml_file
 
 SUBMISSION_FILE = "model.yaml"

