@@ -32,6 +32,19 @@ def write_scripted_submission(folder: Path, **fields: object) -> Path:
     return path
 
 
+def write_tiny_hf_submission(folder: Path, tiny_llama: Path, **fields: object) -> Path:
+    """A submission on the hf backend over the tiny random Llama (tests/tiny_model.py) in float32,
+    so an answer is real generation yet takes milliseconds; `fields` as for
+    write_scripted_submission."""
+    base: dict[str, object] = {
+        "model": str(tiny_llama),
+        "backend": "hf",
+        "scripted": None,
+        "dtype": "float32",
+    }
+    return write_scripted_submission(folder, **{**base, **fields})
+
+
 def read_predictions(path: Path) -> list:
     """Every record of a run folder (through its RunStore) or of one predictions file."""
     from leaderboard.core.files import read_prediction_files

@@ -25,7 +25,7 @@ from leaderboard.protocol.corpus import LICENSE_NOTICE, load_corpus, passage_id
 from leaderboard.protocol.probe_instances import supported
 from leaderboard.run.runner import RunOptions, run_submission
 from leaderboard.run.selection import Selection
-from tests.helpers import read_predictions, write_scripted_submission
+from tests.helpers import read_predictions, write_tiny_hf_submission
 from tests.rag_system import BM25RagSystem, read_corpus, serve
 
 GEN = GenerationConfig(max_new_tokens=8)
@@ -166,12 +166,9 @@ def test_reference_script_runs_a_system_with_a_backend_generator(
     here the tiny Llama through hf): exports the corpus, starts the reference system at the
     submission's port, runs the runner, stops the system."""
     port = _free_port()
-    gen = write_scripted_submission(
+    gen = write_tiny_hf_submission(
         tmp_path / "gen",
-        model=str(tiny_llama),
-        backend="hf",
-        scripted=None,
-        dtype="float32",
+        tiny_llama,
         generation={"max_new_tokens": 4},
         batch_size=1,
     )

@@ -26,6 +26,7 @@ from tests.helpers import (
     read_predictions,
     read_results,
     write_scripted_submission,
+    write_tiny_hf_submission,
 )
 
 runner = CliRunner()
@@ -210,12 +211,9 @@ def test_pin_unknown_model_and_offline_errors(tmp_path: Path, hub: str) -> None:
 
 
 def test_kill_9_then_rerun_loses_nothing(tmp_path: Path, rgb_root: Path, tiny_llama: Path) -> None:
-    path = write_scripted_submission(
+    path = write_tiny_hf_submission(
         tmp_path / "s",
-        backend="hf",
-        scripted=None,
-        model=str(tiny_llama),
-        dtype="float32",
+        tiny_llama,
         batch_size=1,
         device_map=None,
         generation={"max_new_tokens": 24},

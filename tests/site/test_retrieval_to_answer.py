@@ -15,7 +15,7 @@ from leaderboard.core.submission import load_submission
 from leaderboard.run.runner import RunOptions, run_submission
 from leaderboard.run.selection import Selection
 from leaderboard.site.build import build_site
-from tests.helpers import write_scripted_submission
+from tests.helpers import write_tiny_hf_submission
 
 pytestmark = pytest.mark.slow
 REPO = Path(__file__).resolve().parents[2]
@@ -32,12 +32,9 @@ def built(rgb_root: Path, tiny_llama: Path, tmp_path_factory: pytest.TempPathFac
         (root / d).symlink_to(rgb_root / d)
     plan = {"allow_partial_data": True, "abilities": ["noise", "rejection"]}
     folder = root / "submissions" / "tiny-a"
-    yaml_path = write_scripted_submission(
+    yaml_path = write_tiny_hf_submission(
         folder,
-        model=str(tiny_llama),
-        backend="hf",
-        scripted=None,
-        dtype="float32",
+        tiny_llama,
         generation={"max_new_tokens": 4},
         batch_size=4,
         run=plan,

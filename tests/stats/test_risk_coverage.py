@@ -16,7 +16,7 @@ from leaderboard.scoring.outcome import SplitInfo, scored_items
 from leaderboard.stats.metrics import compute_results
 from leaderboard.stats.risk_coverage import curve, normalised_area
 from leaderboard.trust.verify import recompute
-from tests.helpers import read_predictions, write_scripted_submission
+from tests.helpers import read_predictions, write_tiny_hf_submission
 
 
 def _area(conf, right):
@@ -68,12 +68,9 @@ def test_a_real_model_run_records_confidence_and_verify_recomputes_the_curve(
 ) -> None:
     """transformers records each answer's mean log-probability; the runner's results carry the
     curve of the closed-book answers, and `verify` recomputes it from the predictions."""
-    path = write_scripted_submission(
+    path = write_tiny_hf_submission(
         tmp_path / "tiny",
-        model=str(tiny_llama),
-        backend="hf",
-        scripted=None,
-        dtype="float32",
+        tiny_llama,
         batch_size=2,
         generation={"max_new_tokens": 8},
         device_map=None,
