@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import shlex
+import signal
 import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import typer
@@ -128,8 +132,17 @@ def run(
     # several processes (`accelerate launch`, torchrun): each runs its share, rank 0 the rest
     entry = run_shard if world()[1] > 1 else run_submission
     folder = out or sub.source_path.parent  # type: ignore[union-attr]
-    with folder_lock(folder, command, wait=wait, dry_run=False):
-        result = entry(sub, options)
+    try:
+        with folder_lock(folder, command, wait=wait, dry_run=False), _sigterm_interrupts():
+            result = entry(sub, options)
+    except KeyboardInterrupt as exc:
+        typer.echo(
+            f"interrupted: the answers written so far are kept in {folder}; "
+            "rerun the same command to resume",
+            err=True,
+        )
+        # the shell's convention: 128 + the signal's number (SIGTERM 15, Ctrl-C's SIGINT 2)
+        raise typer.Exit(128 + (signal.SIGTERM if exc.args == (SIGTERM_NOTE,) else 2)) from None
     if isinstance(result, ShardReport):
         typer.echo(result.render())
         return
@@ -146,6 +159,29 @@ def run(
             f"partial results: {len(result.partial_reasons)} reason(s), first: "
             f"{result.partial_reasons[0]}"
         )
+
+
+SIGTERM_NOTE = "SIGTERM"
+
+
+@contextmanager
+def _sigterm_interrupts() -> Iterator[None]:
+    """SIGTERM (a scheduler's stop, `timeout`, `kill`) raises KeyboardInterrupt while a run is in
+    progress, like Ctrl-C: the runner then records the interrupted invocation in results.json
+    instead of dying with its answers on disk and no record of the machine that wrote them.
+    Only in the main thread (signals cannot be set elsewhere); the old handler comes back after."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt(SIGTERM_NOTE)
+
+    old = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old)
 
 
 def register(app: typer.Typer, data_app: typer.Typer) -> None:

@@ -228,16 +228,25 @@ def run_submission(sub: Submission, options: RunOptions) -> Results:
     backend = backend_for(
         sub, options.backend, needed=needed, progress=options.progress, plan=prep.plan
     )
-    write_predictions(
-        backend,
-        sub,
-        prep.store,
-        prep.fingerprint,
-        prep.reused,
-        prep.pending,
-        n_existing=len(prep.existing),
-        chunk_size=options.chunk_size,
-        progress=options.progress,
-        stats=stats,
-    )
+    try:
+        write_predictions(
+            backend,
+            sub,
+            prep.store,
+            prep.fingerprint,
+            prep.reused,
+            prep.pending,
+            n_existing=len(prep.existing),
+            chunk_size=options.chunk_size,
+            progress=options.progress,
+            stats=stats,
+        )
+    except KeyboardInterrupt:
+        # Ctrl-C, or SIGTERM (the CLI turns it into this): the answers appended so far are on
+        # disk; score them and record this invocation (its machine, build and answer count), or
+        # the next run could only list them as written by an unrecorded machine.
+        if stats.recorded > 0:
+            say(options.progress, f"interrupted: recording the {stats.recorded} answers written")
+            finish(sub, prep, options, stats=stats, backend=backend, previous=previous)
+        raise
     return finish(sub, prep, options, stats=stats, backend=backend, previous=previous)

@@ -267,6 +267,43 @@ def test_kill_9_then_rerun_loses_nothing(tmp_path: Path, rgb_root: Path, tiny_ll
     assert res.provenance.extra["this_invocation"]["recorded"] == total - len(finished)
 
 
+def test_sigterm_records_the_interrupted_invocation(tmp_path: Path, rgb_root: Path) -> None:
+    """SIGTERM (a scheduler's stop) ends the run with the shell's 143 and one line, after writing
+    results.json with this invocation's machine and answer count; the resumed run adds its own,
+    so every answer is attributed to a recorded invocation."""
+    path = write_scripted_submission(
+        tmp_path / "s", scripted={"policy": "echo", "latency_s": 0.3}, batch_size=1
+    )
+    cmd = [
+        *(sys.executable, "-m", "leaderboard", "run", str(path), "--limit", "4"),
+        *("--languages", "zh", "--abilities", "noise", "--noise-rates", "0,0.4"),
+        *("--data-dir", str(rgb_root), "--chunk-size", "1", "--no-progress"),
+    ]
+    plain = tmp_path / "s" / "predictions.jsonl"
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 120
+    while time.time() < deadline and proc.poll() is None:
+        if plain.exists() and plain.read_bytes().count(b"\n") >= 2:
+            break
+        time.sleep(0.02)
+    assert proc.poll() is None, proc.communicate()
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 143, err
+    assert "Traceback" not in err
+    assert [ln for ln in err.splitlines() if ln.startswith("interrupted:")], err
+    written = len(read_predictions(tmp_path / "s"))
+    assert 2 <= written < 8
+    first = read_results(tmp_path / "s" / "results.json").provenance.extra["invocations"]
+    assert [h["answers"] for h in first] == [written] and first[0]["device"]
+
+    rerun = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert rerun.returncode == 0, rerun.stderr
+    history = read_results(tmp_path / "s" / "results.json").provenance.extra["invocations"]
+    assert [h["answers"] for h in history] == [written, 8 - written]
+    assert not any(h.get("seeded") for h in history)
+
+
 # ------------------------------------------------- a minimal model.yaml per backend, as a new user
 # writes it: the fewest fields the schema allows; it runs, or fails with one line naming the field
 
