@@ -13,14 +13,14 @@ invocation"). Pure: no file is read here, so the site and the CLI call it on a l
 from __future__ import annotations
 
 import statistics
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from leaderboard.board.load import Entry
 from leaderboard.core.schema import PredictionRecord
 from leaderboard.core.types import LANGS
-from leaderboard.run.invocations import HISTORY_KEY, llama_build
+from leaderboard.run.invocations import HISTORY_KEY, llama_build, recorded_peak
 
 Attribution = Literal["invocations", "last invocation", "unattributed"]
 UNRECORDED = "not recorded"  # the device of answers no invocation of the history covers
@@ -92,11 +92,6 @@ def _invocation_of(history: list[dict[str, object]], created: str) -> int | None
     return found[-1] if found else None
 
 
-def _peak(history: Iterable[dict[str, object]], key: str) -> float | None:
-    values = [float(v) for h in history if isinstance(v := h.get(key), int | float)]
-    return max(values) if values else None
-
-
 def _machine(
     device: str,
     build: str | None,
@@ -116,8 +111,8 @@ def _machine(
         engine=engine,
         all=answer_cost(records),
         langs=langs,
-        peak_rss_mib=_peak(invocations, "peak_rss_mib"),
-        peak_gpu_mib=_peak(invocations, "peak_gpu_mib"),
+        peak_rss_mib=recorded_peak(invocations, "peak_rss_mib"),
+        peak_gpu_mib=recorded_peak(invocations, "peak_gpu_mib"),
         attributed=attributed,
     )
 

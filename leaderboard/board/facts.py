@@ -21,6 +21,7 @@ from leaderboard.backends.registry import backend_traits
 from leaderboard.board.load import Entry
 from leaderboard.board.ranking import is_trivial_baseline
 from leaderboard.board.reported import ReportedModel
+from leaderboard.run.invocations import HISTORY_KEY, PEAK_KEYS, recorded_peak
 
 # llama.cpp's LLAMA_FTYPE (the GGUF header's general.file_type) as the names llama.cpp prints.
 GGUF_FILE_TYPES = {
@@ -290,8 +291,16 @@ def _peak_memory(extra: dict[str, object]) -> int | None:
     described = _dict(extra.get("backend"))
     for source in (extra, described, _dict(described.get("stats"))):
         found += [v for k in _PEAK_KEYS if isinstance(v := source.get(k), int)]
-    for inv in extra.get("invocations") or []:
+    history = extra.get(HISTORY_KEY)
+    history = history if isinstance(history, list) else []
+    for inv in history:
         found += [v for k in _PEAK_KEYS if isinstance(v := _dict(inv).get(k), int)]
+    # what the runner records per invocation (MiB): the GPU's peak where one was used, else RSS
+    for key in PEAK_KEYS:
+        if found:
+            break
+        mib = recorded_peak(history, key)
+        found += [round(mib * 2**20)] if mib is not None else []
     return max(found) if found else None
 
 

@@ -7,6 +7,7 @@ a run from what each machine cost.
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterable
 
 HISTORY_KEY = "invocations"
 
@@ -39,6 +40,20 @@ def peak_memory() -> dict[str, float]:
             sum(cuda.max_memory_allocated(i) for i in range(cuda.device_count())) / 2**20, 1
         )
     return out
+
+
+PEAK_KEYS = ("peak_gpu_mib", "peak_rss_mib")  # what `peak_memory` records, GPU first
+
+
+def recorded_peak(history: Iterable[object], key: str) -> float | None:
+    """The largest `key` (one of PEAK_KEYS, MiB) among the invocations that recorded it; None
+    when none did (runs before memory was recorded). A lower bound when only some recorded it."""
+    values = [
+        float(v)
+        for h in history
+        if isinstance(h, dict) and isinstance(v := h.get(key), int | float)
+    ]
+    return max(values) if values else None
 
 
 def invocation_history(

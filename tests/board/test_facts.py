@@ -49,7 +49,12 @@ def test_llamacpp_entry_reads_the_gguf_header_never_auto():
     assert f.weights_from is not None and "22 parts" in f.weights_from
     c = model_costs(e)
     assert c.answers == len(e.predictions) and c.median_s is not None and c.median_s > 0
-    assert c.mean_tokens is not None and c.peak_memory_bytes is None  # not recorded by the run
+    assert c.mean_tokens is not None
+    # the largest peak RSS among the invocations that recorded it (the later ones did)
+    peaks = [
+        h["peak_rss_mib"] for h in e.results.provenance.extra["invocations"] if "peak_rss_mib" in h
+    ]
+    assert peaks and c.peak_memory_bytes == round(max(peaks) * 2**20)
     assert set(c.hardware) == {"cpu: AMD EPYC", "cpu: Intel(R) Xeon(R) Processor"}
 
 
@@ -103,6 +108,19 @@ def test_a_recorded_peak_memory_is_shown(tmp_path):
         tmp_path, "id: m\ndisplay_name: M\n", extra={"backend": {"stats": {"peak_rss_bytes": 5}}}
     )
     assert model_costs(e).peak_memory_bytes == 5
+
+
+@pytest.mark.parametrize(
+    ("invocations", "peak"),
+    [
+        ([{"answers": 3}], None),  # runs before memory was recorded
+        ([{"answers": 3}, {"answers": 2, "peak_rss_mib": 10.5}], round(10.5 * 2**20)),
+        ([{"peak_rss_mib": 900.0, "peak_gpu_mib": 40.0}, {"peak_gpu_mib": 60.0}], 60 * 2**20),
+    ],
+)
+def test_the_invocations_peak_memory_is_shown_gpu_first(tmp_path, invocations, peak):
+    e = _written(tmp_path, "id: m\ndisplay_name: M\n", extra={"invocations": invocations})
+    assert model_costs(e).peak_memory_bytes == peak
 
 
 def test_the_papers_rows_carry_what_the_paper_says():
