@@ -295,13 +295,11 @@ def _peak_memory(extra: dict[str, object]) -> int | None:
     history = history if isinstance(history, list) else []
     for inv in history:
         found += [v for k in _PEAK_KEYS if isinstance(v := _dict(inv).get(k), int)]
+    if found:
+        return max(found)
     # what the runner records per invocation (MiB): the GPU's peak where one was used, else RSS
-    for key in PEAK_KEYS:
-        if found:
-            break
-        mib = recorded_peak(history, key)
-        found += [round(mib * 2**20)] if mib is not None else []
-    return max(found) if found else None
+    mib = next((m for k in PEAK_KEYS if (m := recorded_peak(history, k)) is not None), None)
+    return round(mib * 2**20) if mib is not None else None
 
 
 def _hardware(extra: dict[str, object], device: str | None) -> tuple[str, ...]:
