@@ -121,6 +121,15 @@ def _sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+def digest(entries: list[ReleasedEntry] | tuple[ReleasedEntry, ...], blobs: dict[str, str]) -> str:
+    """The release digest: sha256 of the entries and the data files' blob ids, so two releases of
+    the same board share it and `verify` can recompute it from what a release names."""
+    body = json.dumps(
+        {"entries": [x.__dict__ for x in entries], "data": sorted(blobs.items())}, sort_keys=True
+    )
+    return hashlib.sha256(body.encode()).hexdigest()[:16]
+
+
 def freeze(data: SiteData, release_id: str, date: str, changelog: str = "") -> Release:
     """The board of `data` as release `release_id` (nothing written)."""
     board = board_from(data)
@@ -143,9 +152,6 @@ def freeze(data: SiteData, release_id: str, date: str, changelog: str = "") -> R
                 track=str(tracks.get(e.id, "model")),
             )
         )
-    body = json.dumps(
-        {"entries": [x.__dict__ for x in entries], "data": sorted(blobs.items())}, sort_keys=True
-    )
     scores = board.scores.astype({c: str for c in ("lang", "ability", "mode")})
     return Release(
         id=check_id(release_id),
@@ -154,7 +160,7 @@ def freeze(data: SiteData, release_id: str, date: str, changelog: str = "") -> R
         data_blob_ids=blobs,
         entries=tuple(entries),
         changelog=changelog_lines(changelog),
-        digest=hashlib.sha256(body.encode()).hexdigest()[:16],
+        digest=digest(entries, blobs),
         scores=scores.reset_index(drop=True),
     )
 

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import typer
 
+from leaderboard.board.release import RELEASES_DIR
+from leaderboard.board.release_check import is_release_target, verify_releases
 from leaderboard.cli.arguments import DATA_DIR_HELP, submission_folders
 from leaderboard.core.errors import DataError
 from leaderboard.data.manifest import data_root, lang_dir
@@ -21,8 +23,9 @@ from leaderboard.trust.verify import verify
 def verify_cmd(
     submissions: list[Path] | None = typer.Argument(
         None,
-        help="Submission folders, retrieval files or folders, judges/agreement/<id> folders "
-        "(default: every submissions/*/ with a results.json, retrieval/ and judges/agreement/).",
+        help="Submission folders, retrieval files or folders, judges/agreement/<id> folders, "
+        "releases/<id> folders (default: every submissions/*/ with a results.json, retrieval/, "
+        "judges/agreement/ and releases/).",
     ),
     data_dir: Path | None = typer.Option(None, "--data-dir", help=DATA_DIR_HELP),
     recompute_retrieval: bool = typer.Option(
@@ -38,17 +41,20 @@ def verify_cmd(
     judge_results.json from its judgements, the retrieval results from the data and every
     judges/agreement/*/agreement.json from its judgements and the labels; exit 1 naming each
     value that differs, a scoring-version mismatch, a fingerprint or prompt hash that does not
-    match the instances, a labels file that changed."""
+    match the instances, a labels file that changed; and every release's scores re-derived
+    from the results.json files it names."""
 
     root = data_root(data_dir)
     failed = 0
     named = list(submissions or [])
     agreements = [p for p in named if is_agreement_target(p)]
-    named_rest = [p for p in named if p not in agreements]
+    releases = [p for p in named if p not in agreements and is_release_target(p)]
+    named_rest = [p for p in named if p not in agreements and p not in releases]
     retrieval = [p for p in named_rest if is_retrieval_target(p)]
     if not named:
         retrieval = [Path(RESULTS_DIR)] if Path(RESULTS_DIR).is_dir() else []
         agreements = [AGREEMENT_DIR] if AGREEMENT_DIR.is_dir() else []
+        releases = [Path(RELEASES_DIR)] if Path(RELEASES_DIR).is_dir() else []
     folders = [p for p in named_rest if not is_retrieval_target(p)]
     folders = submission_folders(folders) if folders or not named else []
     if folders and not _has_data(root):
@@ -72,6 +78,7 @@ def verify_cmd(
         verify_judges(folders, root),
         verify_retrieval(retrieval, root, recompute_retrieval),
         verify_agreements(agreements),
+        verify_releases(releases),
     ):
         for line in lines:
             typer.echo(line)

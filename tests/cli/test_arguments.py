@@ -19,6 +19,8 @@ OPTION = re.compile(r"(?<![\w-])--[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 # options of other programs the package runs or tells the user to run
 OTHER_TOOLS = {
     "--clean": "mkdocs build",
+    "--diff-filter": "git log",
+    "--format": "git log",
     "--no-deps": "pip install",
     "--porcelain": "git status",
     "--show-toplevel": "git rev-parse",
