@@ -23,7 +23,7 @@ import pandas as pd
 from leaderboard.board.load import Entry, SiteData, load_site_data
 from leaderboard.board.ranking import is_trivial_baseline
 from leaderboard.board.systems import is_system
-from leaderboard.core.schema import DIFF_LANG
+from leaderboard.core.schema import DIFF_LANG, ScoreEntry
 from leaderboard.core.types import ABILITIES, LANGS, MODES, PROBES
 from leaderboard.run.store import RunStore
 
@@ -113,21 +113,25 @@ def _cell_rows(e: Entry) -> Iterable[dict[str, object]]:
             )
 
 
+def score_row(model: str, s: ScoreEntry) -> dict[str, object]:
+    """One row of the scores frame: what a release freezes and `verify` re-derives."""
+    low, high = _ci(s.ci)
+    return {
+        "model": model,
+        "lang": s.lang,
+        "ability": s.ability,
+        "mode": s.mode,
+        "metric": s.metric,
+        "value": float("nan") if s.value is None else float(s.value),
+        "ci_low": low,
+        "ci_high": high,
+        "n_questions": s.n_questions,
+        "complete": s.complete,
+    }
+
+
 def _score_rows(e: Entry) -> Iterable[dict[str, object]]:
-    for s in e.results.scores:
-        low, high = _ci(s.ci)
-        yield {
-            "model": e.id,
-            "lang": s.lang,
-            "ability": s.ability,
-            "mode": s.mode,
-            "metric": s.metric,
-            "value": float("nan") if s.value is None else float(s.value),
-            "ci_low": low,
-            "ci_high": high,
-            "n_questions": s.n_questions,
-            "complete": s.complete,
-        }
+    return (score_row(e.id, s) for s in e.results.scores)
 
 
 _MODEL_COLUMNS = [

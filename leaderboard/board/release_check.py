@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from leaderboard.board.export import spreadsheet_safe
+from leaderboard.board.frames import score_row
 from leaderboard.board.release import (
     BOARD_CSV,
     BOARD_JSON,
@@ -40,6 +41,7 @@ from leaderboard.board.release import (
 )
 from leaderboard.core.errors import LeaderboardError
 from leaderboard.core.safe_io import json_loads
+from leaderboard.core.schema import ScoreEntry
 from leaderboard.core.submission import is_slug
 
 _FIELDS = ("lang", "ability", "mode", "metric")
@@ -114,23 +116,11 @@ def _sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _score_rows(entry_id: str, doc: dict) -> list[dict[str, object]]:
-    """The rows board/frames makes of a results.json's scores, from its raw JSON."""
-    rows = []
-    for s in doc.get("scores", []):
-        ci = s.get("ci")
-        rows.append(
-            {
-                "model": entry_id,
-                **{k: s[k] for k in _FIELDS},
-                "value": math.nan if s.get("value") is None else float(s["value"]),
-                "ci_low": math.nan if ci is None else float(ci[0]),
-                "ci_high": math.nan if ci is None else float(ci[1]),
-                "n_questions": int(s["n_questions"]),
-                "complete": bool(s["complete"]),
-            }
-        )
-    return rows
+def _score_rows(entry_id: str, doc: object) -> list[dict[str, object]]:
+    """The rows board/frames makes of a results.json's scores (only its `scores` are validated:
+    the rest of an old file may predate today's schema)."""
+    scores = doc.get("scores", []) if isinstance(doc, dict) else []
+    return [score_row(entry_id, ScoreEntry.model_validate(s)) for s in scores]
 
 
 def _same(a: object, b: object) -> bool:
@@ -266,7 +256,9 @@ def verify_releases(folders: list[Path]) -> tuple[list[str], int]:
         try:
             release, check = check_release(folder)
         except (LeaderboardError, OSError, KeyError, TypeError, ValueError) as exc:
-            lines.append(f"FAILED: {folder}: not a readable release ({exc})")
+            # pydantic's ValidationError is a ValueError; its first line names the field
+            first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            lines.append(f"FAILED: {folder}: not a readable release ({first})")
             failed += 1
             continue
         lines.append(check.render(release))
