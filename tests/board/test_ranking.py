@@ -4,13 +4,10 @@ table even when the English files are partial and the probes ran on a sample."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import pytest
 
 from leaderboard.board.ranking import coverage, reason_scope
-from leaderboard.core.schema import CellMetrics, Results, ScoreEntry
+from leaderboard.core.schema import CellMetrics, Results
 from tests.site_factory import make_results
 
 
@@ -108,38 +105,3 @@ def test_short_zh_cell_is_partial_in_zh() -> None:
 )
 def test_reason_scope(reason: str, scope: tuple[str | None, str | None]) -> None:
     assert reason_scope(reason) == scope
-
-
-def _baseline_table():
-    """scripts/baseline_table.py as a module (scripts are not a package)."""
-    path = Path(__file__).resolve().parents[2] / "scripts" / "baseline_table.py"
-    spec = importlib.util.spec_from_file_location("baseline_table", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-@pytest.mark.parametrize(
-    ("value", "ci", "n", "text"),
-    [
-        (0.348, (0.326, 0.370), 500, "34.8 [32.6, 37.0] n=500"),
-        (0.0, (0.0, 0.008), 500, "0.0 [0.0, 0.8] n=500"),
-        (0.25, None, 300, "25.0 n=300"),
-    ],
-)
-def test_baseline_table_states_each_score_with_its_interval_and_n(value, ci, n, text) -> None:
-    """The table the closing notes quote puts the floor beside the models with intervals, as the
-    board does: a value alone cannot tell a model above the floor from one inside its interval."""
-    entry = ScoreEntry(
-        lang="zh",
-        mode="strict",
-        ability="overall",
-        metric="score",
-        value=value,
-        ci=ci,
-        n_questions=n,
-        complete=True,
-        definition="d",
-    )
-    assert _baseline_table().score_text(entry) == text

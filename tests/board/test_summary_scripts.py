@@ -1,0 +1,67 @@
+"""The scripts that print the README's tables from the committed results (scripts/
+board_summary.py, scripts/baseline_table.py): every figure with its interval and n, read through
+board.ranking as the site reads it, so the README states what results.json holds."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from leaderboard.board.ranking import score_entry
+from leaderboard.core.files import read_results
+from leaderboard.core.schema import ScoreEntry
+
+REPO = Path(__file__).resolve().parents[2]
+FIGURE = re.compile(r"^-?\d+\.\d( \[-?\d+\.\d, -?\d+\.\d\])? n=\d+$")
+
+
+def _script(name: str) -> ModuleType:
+    """scripts/<name>.py as a module (scripts are not a package)."""
+    spec = importlib.util.spec_from_file_location(name, REPO / "scripts" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize(
+    ("value", "ci", "n", "text"),
+    [
+        (0.348, (0.326, 0.370), 500, "34.8 [32.6, 37.0] n=500"),
+        (0.0, (0.0, 0.008), 500, "0.0 [0.0, 0.8] n=500"),
+        (0.25, None, 300, "25.0 n=300"),
+    ],
+)
+def test_baseline_table_states_each_score_with_its_interval_and_n(value, ci, n, text) -> None:
+    """The floor beside the models with intervals, as the board shows it: a value alone cannot
+    tell a model above the floor from one inside its interval."""
+    entry = ScoreEntry(
+        lang="zh",
+        mode="strict",
+        ability="overall",
+        metric="score",
+        value=value,
+        ci=ci,
+        n_questions=n,
+        complete=True,
+        definition="d",
+    )
+    assert _script("baseline_table").score_text(entry) == text
+
+
+@pytest.mark.parametrize("sub_id", ["qwen2.5-coder-0.5b-instruct", "baseline-refuse"])
+def test_board_summary_row_is_what_results_json_holds(sub_id: str) -> None:
+    summary = _script("board_summary")
+    res = read_results(REPO / "submissions" / sub_id / "results.json")
+    cells = summary.row(res)
+    assert len(cells) == len(summary.HEAD) and cells[0] == res.display_name
+    for cell in cells[2:]:
+        assert cell == "—" or FIGURE.match(cell), cell
+    overall = score_entry(res, "zh", "overall", "strict")
+    assert overall is not None and cells[2].startswith(f"{100 * overall.value:.1f} [")
+    if sub_id == "baseline-refuse":  # refuses every rejection question, makes none up
+        assert cells[5].startswith("0.0 ") and cells[6].startswith("100.0 ")
