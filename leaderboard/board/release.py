@@ -223,7 +223,11 @@ def _names(e: ReleasedEntry) -> tuple[str, ...]:
 
 
 def _explaining(e: ReleasedEntry, lines: tuple[str, ...]) -> tuple[str, ...]:
+    """The lines that name the entry, or the scoring version it was rescored to: a rescore of
+    every entry is one line ("every results.json rescored (3e9a5e9da702307b)"), not one each."""
     names = _names(e)
+    if e.scoring_version:
+        names += (e.scoring_version.lower(),)
     return tuple(line for line in lines if any(n in line.lower() for n in names))
 
 

@@ -67,6 +67,22 @@ def test_rescoring_one_entry_is_a_change_on_the_next_release(tmp_path):
     assert current_release(load_site_data(root, with_predictions=False), releases)[1]
 
 
+def test_a_line_naming_the_new_scoring_version_explains_every_rescored_entry(tmp_path):
+    """A rescore of the whole board is one CHANGELOG line naming the new scoring version, not
+    one line per entry; the Releases page must still say why each entry changed."""
+    root = make_repo(tmp_path, n_models=2, n=4, predictions=False)
+    first = freeze(load_site_data(root, with_predictions=False), "r1", "2026-12-01", CHANGELOG)
+    for sub_id in ("model-000", "model-001"):
+        _rescore(root, sub_id, 0.0)
+    line = "Every results.json rescored for the new scoring version (rescored-0001)."
+    data = load_site_data(root, with_predictions=False)
+    second = freeze(data, "r2", "2026-12-02", CHANGELOG + f"- {line}\n- Unrelated.\n")
+    assert [(r.entry, r.changelog) for r in compare(first, second).rescored] == [
+        ("model-000", (line,)),
+        ("model-001", (line,)),
+    ]
+
+
 def test_a_release_is_frozen_and_its_files_are_spreadsheet_safe(tmp_path):
     root = make_repo(tmp_path, n_models=2, n=4, predictions=False)
     data = load_site_data(root, with_predictions=False)
