@@ -39,6 +39,7 @@ from leaderboard.board.release import (
     digest,
     read_release,
 )
+from leaderboard.core.checks import same
 from leaderboard.core.errors import LeaderboardError
 from leaderboard.core.safe_io import json_loads
 from leaderboard.core.schema import ScoreEntry
@@ -124,15 +125,9 @@ def _score_rows(entry_id: str, doc: object) -> list[dict[str, object]]:
 
 
 def _same(a: object, b: object) -> bool:
-    """Equal values; a missing number (JSON null, CSV empty, NaN) equals a missing one."""
-    a, b = (math.nan if x is None else x for x in (a, b))
-    if isinstance(a, float) or isinstance(b, float):
-        try:
-            x, y = float(a), float(b)  # type: ignore[arg-type]
-        except (TypeError, ValueError):
-            return False
-        return (math.isnan(x) and math.isnan(y)) or x == y
-    return a == b
+    """core.checks.same; a missing number (JSON null, CSV empty, NaN) equals a missing one."""
+    missing = [x is None or (isinstance(x, float) and math.isnan(x)) for x in (a, b)]
+    return all(missing) or (not any(missing) and same(a, b))
 
 
 def _key(row: dict[str, object]) -> tuple[str, ...]:
