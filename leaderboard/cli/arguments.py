@@ -7,6 +7,7 @@ import shlex
 from pathlib import Path
 
 from leaderboard.core.errors import ConfigError, ResultsError
+from leaderboard.core.submission import INSTRUCTIONS_DIR
 
 DATA_DIR_HELP = (
     "Folder holding data_en/ and data_zh/ (default: $RGB_DATA_DIR, else the current folder "
@@ -28,11 +29,20 @@ def comma_list(value: str | None, allowed: tuple[str, ...], option: str) -> list
     return items
 
 
-def submission_folders(paths: list[Path] | None) -> list[Path]:
+def submission_folders(paths: list[Path] | None, instructions: bool = False) -> list[Path]:
     """The submission folders named (a model.yaml or results.json stands for its folder), or
-    every submissions/*/ holding a results.json."""
+    every submissions/*/ holding a results.json; with `instructions`, each followed by its
+    instruction-track folders (submissions/*/instructions/*/, for `verify` and `rescore`)."""
     if not paths:
         found = sorted(p.parent for p in Path("submissions").glob("*/results.json"))
+        if instructions:
+            found = sorted(
+                found
+                + [
+                    p.parent
+                    for p in Path("submissions").glob(f"*/{INSTRUCTIONS_DIR}/*/results.json")
+                ]
+            )
         if not found:
             raise ResultsError("no submissions/*/results.json under the current folder")
         return found

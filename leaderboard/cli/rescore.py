@@ -49,7 +49,7 @@ def rescore_cmd(
     for path in [p for p in submissions if is_retrieval_file(p)]:
         typer.echo(rescore_retrieval_file(path, provenance_command("rescore", [path])))
     folders = [p for p in submissions if not is_retrieval_file(p)]
-    for folder in submission_folders(folders) if folders else []:
+    for folder in submission_folders(folders, instructions=True) if folders else []:
         write_rescored(folder, root, provenance_command("rescore", [folder]))
 
 

@@ -14,14 +14,14 @@ import typer
 
 from leaderboard.cli.arguments import DATA_DIR_HELP, comma_list
 from leaderboard.core.errors import ConfigError
-from leaderboard.core.submission import load_submission
+from leaderboard.core.submission import instruction_dir, load_submission
 from leaderboard.core.types import ABILITIES, LANGS, PROBES
 from leaderboard.data.manifest import data_root
 from leaderboard.run.distributed import world
 from leaderboard.run.dry_run import plan_submission
 from leaderboard.run.lock import folder_lock
 from leaderboard.run.runner import RunOptions, run_submission
-from leaderboard.run.selection import Selection
+from leaderboard.run.selection import Selection, panel_selection
 from leaderboard.run.shard import ShardReport, run_shard
 
 
@@ -102,6 +102,19 @@ def run(
     wait: bool = typer.Option(
         False, "--wait", help="If another run holds the output folder, wait for it to finish."
     ),
+    instruction: str | None = typer.Option(
+        None,
+        "--instruction",
+        help="Ask under an alternative instruction of the instruction-sensitivity track "
+        "(`rgb-leaderboard instructions list`); its answers go to <entry>/instructions/<id>/, "
+        "never into the ranked cells. Default: RGB's own.",
+    ),
+    panel: bool = typer.Option(
+        False,
+        "--panel",
+        help="The instruction panel: zh/en rejection, noise 0.0 and counterfactual on their "
+        "first 100/100/50 records (--limit caps each); --languages/--abilities narrow it.",
+    ),
 ) -> None:
     """Generate, score and write predictions.jsonl + results.json; rerunning resumes
     where it stopped. One run per output folder at a time (a second one is refused, or waits
@@ -114,7 +127,10 @@ def run(
         abilities=comma_list(abilities, ABILITIES + PROBES, "--abilities"),  # type: ignore[arg-type]
         noise_rates=parse_noise_rates(noise_rates),  # type: ignore[arg-type]
         allow_partial_data=allow_partial_data,
+        instruction=instruction,
     )
+    if panel:
+        selection = panel_selection(selection)
     command = "rgb-leaderboard " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     options = RunOptions(
         root=root,
@@ -132,6 +148,8 @@ def run(
     # several processes (`accelerate launch`, torchrun): each runs its share, rank 0 the rest
     entry = run_shard if world()[1] > 1 else run_submission
     folder = out or sub.source_path.parent  # type: ignore[union-attr]
+    if out is None and selection.instruction is not None:
+        folder = instruction_dir(folder, selection.instruction)
     try:
         with folder_lock(folder, command, wait=wait, dry_run=False), _sigterm_interrupts():
             result = entry(sub, options)

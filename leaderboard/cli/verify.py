@@ -56,7 +56,7 @@ def verify_cmd(
         agreements = [AGREEMENT_DIR] if AGREEMENT_DIR.is_dir() else []
         releases = [Path(RELEASES_DIR)] if Path(RELEASES_DIR).is_dir() else []
     folders = [p for p in named_rest if not is_retrieval_target(p)]
-    folders = submission_folders(folders) if folders or not named else []
+    folders = submission_folders(folders, instructions=True) if folders or not named else []
     if folders and not _has_data(root):
         raise DataError(
             f"{root}: no RGB data file here, so no instance can be rebuilt; run "

@@ -348,6 +348,30 @@ def submission_dir(sub: Submission) -> Path | None:
     return sub.source_path.parent if sub.source_path is not None else None
 
 
+# An entry's answers under an alternative instruction (the instruction-sensitivity track) live in
+# submissions/<id>/instructions/<instruction id>/: a run folder of its own, with its own
+# fingerprint, never beside the ranked predictions.
+INSTRUCTIONS_DIR = "instructions"
+
+
+def instruction_dir(entry: Path, instruction_id: str) -> Path:
+    """Where an entry's answers under one alternative instruction are kept."""
+    if not is_slug(instruction_id):
+        raise ConfigError(f"instruction id {instruction_id!r} is not a plain name")
+    return Path(entry) / INSTRUCTIONS_DIR / instruction_id
+
+
+def instruction_folder_entry(folder: Path) -> Path | None:
+    """The entry folder of an instruction folder (entry/instructions/<id>/), else None."""
+    folder = Path(folder)
+    if (
+        folder.parent.name == INSTRUCTIONS_DIR
+        and (folder.parent.parent / SUBMISSION_FILE).is_file()
+    ):
+        return folder.parent.parent
+    return None
+
+
 # --------------------------------------------------------------------------- loading
 
 

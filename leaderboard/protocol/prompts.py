@@ -12,33 +12,18 @@ from __future__ import annotations
 
 import hashlib
 import json
-from functools import cache
-from importlib import resources
-
-import yaml
 
 from leaderboard.core.errors import DataError
 from leaderboard.core.types import LANGS, ChatMessage, ChatRequest, Lang, TestInstance
+from leaderboard.protocol.instructions import is_official, load_instruction, official_texts
 
 INSTRUCTION_BLOB_ID = "80dbb0e07e68ac3c2a571151da071d4c53463683"
-
-
-@cache
-def _prompts() -> dict[str, dict[str, str]]:
-    text = (resources.files("leaderboard.protocol") / "resources" / "instruction.yaml").read_text(
-        "utf-8"
-    )
-    data = yaml.safe_load(text)
-    return {
-        lang: {"system": data[lang]["system"], "instruction": data[lang]["instruction"]}
-        for lang in LANGS
-    }
 
 
 def _lang(lang: str) -> dict[str, str]:
     if lang not in LANGS:
         raise DataError(f"unknown language {lang!r}: use one of {', '.join(LANGS)}")
-    return _prompts()[lang]
+    return official_texts()[lang]
 
 
 def system_prompt(lang: Lang) -> str:
@@ -57,18 +42,29 @@ def user_prompt(instance: TestInstance) -> str:
     return instruction_template(instance.lang).format(QUERY=instance.query, DOCS=docs)
 
 
-def build_request(instance: TestInstance) -> ChatRequest:
+def build_request(instance: TestInstance, instruction: str | None = None) -> ChatRequest:
     """System + user messages; user only when there are no passages (as the reference does).
-    The passages and language ride along as data for the scripted baselines."""
-    user = ChatMessage(role="user", content=user_prompt(instance))
+    The passages and language ride along as data for the scripted baselines.
+
+    `instruction` names an alternative of the instruction-sensitivity track
+    (protocol/instructions.py; None or "rgb": RGB's own): its system message (or none) replaces
+    RGB's and its preamble goes before RGB's user message; a closed-book question has no
+    instruction to vary and is built as the reference builds it."""
     # `question` is what a `system` backend (a whole RAG pipeline) gets
     context = {"passages": instance.docs, "lang": instance.lang, "question": instance.query}
     if not instance.docs:
+        user = ChatMessage(role="user", content=user_prompt(instance))
         return ChatRequest(messages=(user,), **context)
-    return ChatRequest(
-        messages=(ChatMessage(role="system", content=system_prompt(instance.lang)), user),
-        **context,
-    )
+    if is_official(instruction):
+        system: str | None = system_prompt(instance.lang)
+        preamble = ""
+    else:
+        chosen = load_instruction(instruction)  # type: ignore[arg-type]
+        system, preamble = chosen.system(instance.lang), chosen.user_preamble(instance.lang)
+    user = ChatMessage(role="user", content=preamble + user_prompt(instance))
+    if system is None:
+        return ChatRequest(messages=(user,), **context)
+    return ChatRequest(messages=(ChatMessage(role="system", content=system), user), **context)
 
 
 def messages_as_dicts(request: ChatRequest) -> list[dict[str, str]]:

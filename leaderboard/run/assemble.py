@@ -117,6 +117,19 @@ def _probes_extra(sub: Submission, plan: Plan) -> dict[str, object]:
     return {"probes": probes_provenance(langs, sub.run.passage_num, own)}  # type: ignore[arg-type]
 
 
+def _data_choices(plan: Plan) -> dict[str, object]:
+    """What `verify` rebuilds the instances with: the partial-data choice, the limit and, for an
+    alternative of the instruction track only, its id (the official runs' records stay as
+    they were)."""
+    choices: dict[str, object] = {
+        "allow_partial_data": plan.allow_partial_data,
+        "limit": plan.limit,
+    }
+    if plan.instruction is not None:
+        choices["instruction"] = plan.instruction
+    return choices
+
+
 def assemble_results(
     sub: Submission,
     plan: Plan,
@@ -152,7 +165,7 @@ def assemble_results(
             if (s.lang, s.ability) in used
         },
         skipped=tuple(prov.repo_relative(s) for s in plan.skipped),
-        data_choices={"allow_partial_data": plan.allow_partial_data, "limit": plan.limit},
+        data_choices=_data_choices(plan),
         probes=_probes_extra(sub, plan),
         stats=stats,
         backend=backend,

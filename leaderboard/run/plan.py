@@ -30,6 +30,7 @@ from leaderboard.core.types import (
 from leaderboard.data.manifest import lang_dir
 from leaderboard.data.splits import SplitSource, Variant, split_file_name
 from leaderboard.protocol.instances import build_instances
+from leaderboard.protocol.instructions import load_instruction
 from leaderboard.protocol.probe_instances import build_probe_instances
 from leaderboard.protocol.prompts import build_request, passage_sha256, prompt_sha256
 from leaderboard.run.chain_retriever import chain_rank
@@ -68,6 +69,7 @@ class Plan:
     items: list[WorkItem] = field(default_factory=list)
     allow_partial_data: bool = False
     limit: int | None = None
+    instruction: str | None = None  # an alternative of the instruction track; None: RGB's
 
 
 def _effective_rates(
@@ -88,11 +90,15 @@ def _selection_reasons(
     langs: list[Lang],
     abls: list[Ability],
     rates: dict[Ability, list[float]],
+    limits: Mapping[Ability, int] | None = None,
 ) -> list[str]:
     """Why a run of this selection is not the full protocol (empty when it is)."""
     reasons: list[str] = []
     if limit is not None:
         reasons.append(f"--limit {limit}: only the first {limit} records of each split")
+    for ability, n in (limits or {}).items():
+        if ability in abls:
+            reasons.append(f"{ability}: only the first {n} records of each split")
     if set(langs) != set(LANGS):
         reasons.append(f"languages limited to {', '.join(langs)}")
     rgb = [a for a in abls if a in ABILITIES]  # probes never make the RGB protocol partial
@@ -104,10 +110,12 @@ def _selection_reasons(
     return reasons
 
 
-def _work_items(instances: Sequence[TestInstance]) -> tuple[WorkItem, ...]:
+def _work_items(
+    instances: Sequence[TestInstance], instruction: str | None = None
+) -> tuple[WorkItem, ...]:
     items = []
     for inst in instances:
-        req = build_request(inst)
+        req = build_request(inst, instruction)
         items.append(
             WorkItem(inst, req, prompt_sha256(req), tuple(passage_sha256(d) for d in inst.docs))
         )
@@ -200,7 +208,7 @@ def _plan_split(
             f"{lang}/{ability}: partial data file {source.name} "
             f"(stands in for the official split of {source.expected_n} records)"
         )
-    items = _work_items(instances)
+    items = _work_items(instances, plan.instruction)
     plan.splits.append(PlannedSplit(lang, ability, source, items))
     plan.items.extend(items)
 
@@ -208,6 +216,8 @@ def _plan_split(
 def build_plan(sub: Submission, root: Path, selection: Selection = ALL) -> Plan:
     """Instances and requests for the run, plus why the results will be partial (if they are)."""
     limit = selection.limit
+    if selection.instruction is not None:
+        load_instruction(selection.instruction)  # an unknown id fails here, naming the choices
     langs = list(selection.languages or sub.run.languages)
     abls = list(selection.abilities or sub.run.abilities)
     rates = _effective_rates(sub, selection.noise_rates)
@@ -216,9 +226,10 @@ def build_plan(sub: Submission, root: Path, selection: Selection = ALL) -> Plan:
     plan = Plan(
         splits=[],
         skipped=[],
-        partial_reasons=_selection_reasons(limit, langs, abls, rates),
+        partial_reasons=_selection_reasons(limit, langs, abls, rates, selection.limits),
         allow_partial_data=allow,
         limit=limit,
+        instruction=selection.instruction,
     )
     for lang in langs:
         for ability in abls:
@@ -230,7 +241,7 @@ def build_plan(sub: Submission, root: Path, selection: Selection = ALL) -> Plan:
                 ability,
                 rates=rates.get(ability, [0.0]),
                 allow=allow,
-                limit=limit,
+                limit=selection.limit_for(ability),
             )
     if not plan.items:
         raise ConfigError(
@@ -270,7 +281,13 @@ def widen_to_records(
     abls = protocol_abilities(sub, records.values())
     try:
         full = build_plan(
-            sub, root, Selection(abilities=tuple(abls), allow_partial_data=allow_partial_data)
+            sub,
+            root,
+            Selection(
+                abilities=tuple(abls),
+                allow_partial_data=allow_partial_data,
+                instruction=plan.instruction,
+            ),
         )
     except (ConfigError, DataError):
         return plan  # the protocol cannot be rebuilt here (data gone): score what was planned
@@ -296,5 +313,11 @@ def widen_to_records(
     if stale:
         reasons.append(f"{stale} recorded predictions left out: their prompts differ from the data")
     return Plan(
-        splits, full.skipped, reasons, plan.items + extra, plan.allow_partial_data, plan.limit
+        splits,
+        full.skipped,
+        reasons,
+        plan.items + extra,
+        plan.allow_partial_data,
+        plan.limit,
+        plan.instruction,
     )

@@ -270,7 +270,9 @@ def build_provenance(facts: RunFacts) -> Provenance:
         extra={
             "hub_id": sub.hub_id,
             "revision_pinned": sub.revision_pinned,
-            "fingerprint_inputs": jsonable(fingerprint_inputs(sub)),
+            "fingerprint_inputs": jsonable(
+                fingerprint_inputs(sub, instruction=facts.data_choices.get("instruction"))  # type: ignore[arg-type]
+            ),
             "this_invocation": _invocation_extra(stats, facts.wall_s),
             # every invocation that generated answers, and on which machine (a resumed run)
             HISTORY_KEY: history,

@@ -23,7 +23,7 @@ from leaderboard.backends.base import AnswersFromCorpus, Backend
 from leaderboard.backends.registry import load_backend
 from leaderboard.core.errors import ConfigError, LeaderboardError
 from leaderboard.core.schema import PredictionRecord, Results
-from leaderboard.core.submission import Submission, submission_dir
+from leaderboard.core.submission import Submission, instruction_dir, submission_dir
 from leaderboard.run import distributed as parallel
 from leaderboard.run import provenance as prov
 from leaderboard.run.assemble import assemble_results, system_corpus
@@ -73,8 +73,13 @@ class Prepared:
     t_start: float  # perf_counter at the start, for the wall time
 
 
-def _resolve_out_dir(sub: Submission, out_dir: Path | None, limit: int | None) -> Path:
+def _resolve_out_dir(sub: Submission, out_dir: Path | None, selection: Selection) -> Path:
+    """--out, else the submission's folder; an alternative instruction's answers go to its own
+    folder inside it (instructions/<id>/), never beside the ranked predictions."""
+    limit = selection.limit
     resolved = Path(out_dir) if out_dir is not None else submission_dir(sub)
+    if out_dir is None and resolved is not None and selection.instruction is not None:
+        resolved = instruction_dir(resolved, selection.instruction)
     if resolved is None:
         raise ConfigError(
             "no output folder: pass out_dir (--out DIR) for a submission built in code"
@@ -96,11 +101,16 @@ def prepare(sub: Submission, options: RunOptions, *, dry_run: bool) -> Prepared:
     """Plan the selection, read what is on disk (moving other settings' predictions aside only
     with `overwrite` and never in a dry run) and split the plan into reused and pending."""
     started, t_start = prov.now_iso(), time.perf_counter()
-    folder = _resolve_out_dir(sub, options.out_dir, options.selection.limit)
+    folder = _resolve_out_dir(sub, options.out_dir, options.selection)
     plan = build_plan(sub, Path(options.root), options.selection)
     store = RunStore(folder)
     # a dry run reads no weights (a local .gguf without a declared sha256 would be hashed whole)
-    fp = dry_run_fingerprint(sub, _recorded(store)) if dry_run else fingerprint(sub)
+    instruction = options.selection.instruction
+    fp = (
+        dry_run_fingerprint(sub, _recorded(store), instruction)
+        if dry_run
+        else fingerprint(sub, instruction)
+    )
     existing = load_existing(
         store, fp, overwrite=options.overwrite, dry_run=dry_run, progress=options.progress
     )

@@ -39,7 +39,7 @@ from leaderboard.backends.registry import load_backend
 from leaderboard.core.errors import ConfigError, LeaderboardError, ResultsError
 from leaderboard.core.files import atomic_write_text
 from leaderboard.core.schema import PredictionRecord, Provenance
-from leaderboard.core.submission import SUBMISSION_FILE, Submission, load_submission
+from leaderboard.core.submission import Submission
 from leaderboard.core.types import MODES, Score, TestInstance
 from leaderboard.data.view import recorded_view
 from leaderboard.run import provenance as prov
@@ -49,6 +49,7 @@ from leaderboard.run.plan import WorkItem, build_plan, protocol_abilities
 from leaderboard.run.selection import Selection as RunSelection
 from leaderboard.run.store import RunStore
 from leaderboard.scoring.score import score_both
+from leaderboard.trust.verify import run_submission_of
 
 REPRODUCE_NAME = "reproduce.json"
 SCHEMA = "rgb-leaderboard/reproduce/1"
@@ -153,16 +154,14 @@ def draw(folder: Path, data_root: Path, n: int, seed: int, selection: Selection)
     """The seeded sample of the current run's answers (failed generations are not answers) and
     their requests rebuilt from the recorded data; ResultsError when a prompt differs."""
     folder = Path(folder)
-    if not (folder / SUBMISSION_FILE).is_file():
-        raise ConfigError(f"{folder}: no {SUBMISSION_FILE}; nothing says which model to run")
-    sub = load_submission(folder)
     store = RunStore(folder)
     old = store.read_results()
+    sub, instruction = run_submission_of(folder, old)
     fp = old.provenance.fingerprint
-    if fingerprint(sub) != fp:
+    if fingerprint(sub, instruction) != fp:
         raise ResultsError(
-            f"{folder}: model.yaml gives fingerprint {fingerprint(sub)}, the run recorded "
-            f"{fp}: the settings changed since; rerun the submission first"
+            f"{folder}: model.yaml gives fingerprint {fingerprint(sub, instruction)}, the run "
+            f"recorded {fp}: the settings changed since; rerun the submission first"
         )
     mine = [r for r in store.read().records if r.fingerprint == fp and r.error is None]
     pool = [r for r in mine if _selected(r, selection)]
@@ -171,7 +170,11 @@ def draw(folder: Path, data_root: Path, n: int, seed: int, selection: Selection)
     by_key = {r.key: r for r in pool}
     chosen = [by_key[k] for k in draw_sample(list(by_key), n, seed)]
     with recorded_view(data_root, old.provenance.data_blob_ids) as view:
-        plan = build_plan(sub, view, RunSelection(abilities=tuple(protocol_abilities(sub, mine))))
+        plan = build_plan(
+            sub,
+            view,
+            RunSelection(abilities=tuple(protocol_abilities(sub, mine)), instruction=instruction),
+        )
     items = {it.instance.key: it for it in plan.items}
     bad = [
         r.key

@@ -23,7 +23,13 @@ from pathlib import Path
 from leaderboard.backends.registry import backend_traits
 from leaderboard.core.errors import ConfigError, DataError, LeaderboardError
 from leaderboard.core.schema import PredictionRecord, Results
-from leaderboard.core.submission import SUBMISSION_FILE, Submission, load_submission
+from leaderboard.core.submission import (
+    INSTRUCTIONS_DIR,
+    SUBMISSION_FILE,
+    Submission,
+    instruction_folder_entry,
+    load_submission,
+)
 from leaderboard.core.text import REPLACEMENT
 from leaderboard.core.types import LANGS
 from leaderboard.data.view import recorded_view
@@ -225,12 +231,10 @@ def recompute(folder: Path, data_root: Path) -> Recomputed:
     folder = Path(folder)
     store = RunStore(folder)
     old = store.read_results()
-    if not (folder / SUBMISSION_FILE).is_file():
-        raise ConfigError(f"{folder}: no {SUBMISSION_FILE}; cannot rebuild the instances")
-    sub = load_submission(folder)
+    sub, instruction = run_submission_of(folder, old)
     rc = Recomputed(folder, old, None)
     fp = old.provenance.fingerprint
-    now = fingerprint(sub)
+    now = fingerprint(sub, instruction)
     if now != fp:
         rc.problems.append(
             f"fingerprint: results.json records {fp}, model.yaml gives {now} now (a setting "
@@ -246,6 +250,37 @@ def recompute(folder: Path, data_root: Path) -> Recomputed:
     # rebuilt from the files the run recorded (data/view.py: a partial stand-in stays one)
     with recorded_view(data_root, old.provenance.data_blob_ids) as view:
         return _rescored(sub, view, records, rc)
+
+
+def run_submission_of(folder: Path, old: Results) -> tuple[Submission, str | None]:
+    """The submission a run folder's answers came from and the instruction they were made under:
+    the folder's own model.yaml with RGB's instruction, or, for an instruction-track folder
+    (entry/instructions/<id>/), the entry's model.yaml with the instruction results.json records;
+    ConfigError when the folder and the record disagree (answers of one instruction must never
+    sit in another's folder)."""
+    entry = instruction_folder_entry(folder) or folder
+    if not (entry / SUBMISSION_FILE).is_file():
+        raise ConfigError(f"{folder}: no {SUBMISSION_FILE}; cannot rebuild the instances")
+    instruction = recorded_instruction(old)
+    if entry != folder and instruction is None:
+        raise ConfigError(
+            f"{folder}: results.json records instruction {instruction or 'rgb'!r}; an "
+            f"alternative instruction's answers belong in <entry>/{INSTRUCTIONS_DIR}/<id>/ and "
+            "only there"
+        )
+    if instruction is not None and folder.name != instruction:
+        raise ConfigError(
+            f"{folder}: results.json records instruction {instruction!r}, the folder is named "
+            f"{folder.name!r}"
+        )
+    return load_submission(entry), instruction
+
+
+def recorded_instruction(old: Results) -> str | None:
+    """The alternative instruction a run folder's answers were made under (None: RGB's)."""
+    choices = old.provenance.extra.get(prov.DATA_CHOICES)
+    value = choices.get("instruction") if isinstance(choices, dict) else None
+    return value if isinstance(value, str) else None
 
 
 def _recorded_allow_partial(old: Results) -> bool | None:
@@ -271,7 +306,12 @@ def _rescored(
         langs = tuple(lang for lang in LANGS if lang in held_langs)
         abilities = tuple(a for a in protocol_abilities(sub, records) if a in held_abilities)
         allow = _recorded_allow_partial(old)
-        selection = Selection(languages=langs, abilities=abilities, allow_partial_data=allow)
+        selection = Selection(
+            languages=langs,
+            abilities=abilities,
+            allow_partial_data=allow,
+            instruction=recorded_instruction(old),
+        )
         full = build_plan(sub, view, selection)
     except (ConfigError, DataError) as exc:
         raise LeaderboardError(f"{rc.folder}: cannot rebuild the instances: {exc}") from exc
