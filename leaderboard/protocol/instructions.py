@@ -16,6 +16,7 @@ prompt only where its file says (tests/protocol/test_instructions.py renders bot
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -79,7 +80,9 @@ class Instruction:
     changes: dict[str, str]
     differs_in: tuple[Part, ...]
     texts: dict[str, LangTexts]  # RGB language -> texts
-    sha256: str  # of the file(s) the texts come from: enters the fingerprint
+    # enters the fingerprint: RGB's file's sha256 for the official one (as before the track), the
+    # canonical JSON of the prompt texts for a variant
+    sha256: str
 
     def system(self, lang: Lang) -> str | None:
         return self.texts[lang].system
@@ -150,7 +153,10 @@ def load_instruction(instruction_id: str) -> Instruction:
             if given is None:
                 raise ConfigError(f"{name}: field {lang}: missing (every language needs texts)")
             texts[lang] = LangTexts(given.system, given.user_preamble)
-        digest = _sha256(raw)
+        # the texts that reach the model, not the file: a reworded title or purpose must not
+        # orphan answers made under the same prompt
+        canon = {lang: [t.system, t.user_preamble] for lang, t in sorted(texts.items())}
+        digest = _sha256(json.dumps(canon, ensure_ascii=False, sort_keys=True).encode("utf-8"))
     return Instruction(
         id=spec.id,
         official=spec.official,
