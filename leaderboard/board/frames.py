@@ -20,10 +20,11 @@ from pathlib import Path
 
 import pandas as pd
 
-from leaderboard.board.load import Entry, SiteData, load_site_data
+from leaderboard.board.instructions import instruction_panels, panel_frame
+from leaderboard.board.load import Entry, SiteData, load_entry, load_site_data
 from leaderboard.board.ranking import is_trivial_baseline
 from leaderboard.board.systems import is_system
-from leaderboard.core.schema import DIFF_LANG, ScoreEntry
+from leaderboard.core.schema import DIFF_LANG, Results, ScoreEntry
 from leaderboard.core.types import ABILITIES, LANGS, MODES, PROBES
 from leaderboard.run.store import RunStore
 
@@ -80,9 +81,20 @@ def _model_row(e: Entry) -> dict[str, object]:
 
 
 def _cell_rows(e: Entry) -> Iterable[dict[str, object]]:
-    for c in e.results.cells:
+    return _results_cell_rows(e.id, e.results)
+
+
+def _instruction_cell_rows(e: Entry) -> Iterable[dict[str, object]]:
+    """The cells of the entry's answers under each alternative instruction, never ranked."""
+    for run in e.instructions:
+        for row in _results_cell_rows(e.id, run.results):
+            yield row | {"instruction": run.instruction}
+
+
+def _results_cell_rows(model: str, results: Results) -> Iterable[dict[str, object]]:
+    for c in results.cells:
         where = {
-            "model": e.id,
+            "model": model,
             "lang": c.lang,
             "ability": c.ability,
             "noise_rate": c.noise_rate,
@@ -142,6 +154,7 @@ _CELL_COLUMNS = [
     "model", "lang", "ability", "noise_rate", "mode", "metric", "value", "ci_low", "ci_high",
     "n", "expected_n", "n_errors", "data_file", "data_complete",
 ]  # fmt: skip
+_INSTRUCTION_CELL_COLUMNS = ["instruction", *_CELL_COLUMNS]
 _SCORE_COLUMNS = [
     "model", "lang", "ability", "mode", "metric", "value", "ci_low", "ci_high", "n_questions",
     "complete",
@@ -198,6 +211,18 @@ class Board:
     outcomes: pd.DataFrame = field(
         default_factory=lambda: pd.DataFrame(columns=_OUTCOME_COLUMNS), repr=False
     )
+    # the cells of every entry's answers under the alternative instructions (an `instruction`
+    # column; RGB's own are `cells`): the instruction track, never ranked
+    instruction_cells: pd.DataFrame = field(
+        default_factory=lambda: pd.DataFrame(columns=_INSTRUCTION_CELL_COLUMNS), repr=False
+    )
+
+    def instruction_panel(self, data_root: Path | str) -> pd.DataFrame:
+        """The instruction panel per model, language, instruction, ability and metric (strict;
+        intervals, n, the paired difference from RGB's instruction): board.instructions, with
+        the predictions read now and the answers scored against the data in `data_root`."""
+        with_runs = [load_entry(e.dir) for e in self.entries if e.instructions]
+        return panel_frame(instruction_panels(with_runs, Path(data_root)))
 
     def predictions(self, models: Iterable[str] | None = None) -> pd.DataFrame:
         """One row per prediction of the entries' own settings (read now, not at load)."""
@@ -240,7 +265,17 @@ def board_from(data: SiteData) -> Board:
     outcomes = pd.DataFrame(
         [r for e in entries for r in _outcome_rows(e)], columns=_OUTCOME_COLUMNS
     )
-    return Board(models, _categorical(cells), _categorical(scores), entries, _categorical(outcomes))
+    instruction_cells = pd.DataFrame(
+        [r for e in entries for r in _instruction_cell_rows(e)], columns=_INSTRUCTION_CELL_COLUMNS
+    )
+    return Board(
+        models,
+        _categorical(cells),
+        _categorical(scores),
+        entries,
+        _categorical(outcomes),
+        _categorical(instruction_cells),
+    )
 
 
 def load_board(path: Path | str = "submissions") -> Board:

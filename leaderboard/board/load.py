@@ -21,9 +21,10 @@ from leaderboard.core.files import format_validation
 from leaderboard.core.judge_schema import JudgeResults, JudgeSummary, LabelAgreement
 from leaderboard.core.safe_io import json_loads, read_text
 from leaderboard.core.schema import PredictionRecord, Results
-from leaderboard.core.submission import is_slug
+from leaderboard.core.submission import INSTRUCTIONS_DIR, is_slug
 from leaderboard.core.yaml_safe import MAX_YAML_BYTES, parse_yaml
 from leaderboard.judge.agreement import agreement_paths, read_agreement
+from leaderboard.run.provenance import recorded_instruction
 from leaderboard.run.store import RunStore
 from leaderboard.trust.reproduce import REPRODUCE_NAME, ReproduceFile, read_reproduce
 
@@ -31,6 +32,40 @@ JUDGE_RESULTS_FILE = "judge_results.json"  # written by `rgb-leaderboard judge`
 
 if TYPE_CHECKING:  # board.paired imports this module
     from leaderboard.board.paired import Comparisons
+
+
+@dataclass(frozen=True)
+class InstructionRun:
+    """An entry's answers under one alternative instruction: <entry>/instructions/<id>/, a run
+    folder of its own (its own fingerprint and results.json), read as the entry's are."""
+
+    instruction: str
+    dir: Path
+    results: Results
+    predictions: tuple[PredictionRecord, ...] = ()
+
+
+def load_instruction_runs(
+    directory: Path, with_predictions: bool = True
+) -> tuple[InstructionRun, ...]:
+    """Every <entry>/instructions/<id>/ holding a results.json, by id; a folder whose results
+    record another instruction (or none) is an error, since its answers would be shown under
+    the wrong instruction."""
+    runs = []
+    for folder in sorted((directory / INSTRUCTIONS_DIR).glob("*/results.json")):
+        folder = folder.parent
+        results = RunStore(folder).read_results()
+        recorded = recorded_instruction(results)
+        if recorded != folder.name:
+            raise ResultsError(
+                f"{folder / 'results.json'}: field provenance.extra.data_choices.instruction is "
+                f"{recorded!r} but the folder is {folder.name!r}"
+            )
+        predictions = (
+            load_predictions(folder, results.provenance.fingerprint) if with_predictions else ()
+        )
+        runs.append(InstructionRun(folder.name, folder, results, predictions))
+    return tuple(runs)
 
 
 @dataclass(frozen=True)
@@ -46,6 +81,8 @@ class Entry:
     predictions_file: Path | None = None
     judges: tuple[JudgeSummary, ...] = ()  # LLM judges of these predictions (Rej*, ED*)
     reproduced: ReproduceFile | None = None  # reproduce.json, when it checked this run
+    # the same model under the alternative instructions of the instruction track (never ranked)
+    instructions: tuple[InstructionRun, ...] = ()
 
     @property
     def name(self) -> str:
@@ -128,6 +165,12 @@ def load_entry(directory: Path, with_predictions: bool = True) -> Entry:
             f"{results_path}: field submission_id is {results.submission_id!r} but the folder is "
             f"{directory.name!r}; rename the folder or regenerate the results."
         )
+    if recorded_instruction(results) is not None:
+        raise ResultsError(
+            f"{results_path}: field provenance.extra.data_choices.instruction: the ranked "
+            "results.json of an entry holds RGB's instruction only; an alternative's answers "
+            f"belong in {directory / INSTRUCTIONS_DIR}/<id>/"
+        )
     model_yaml, model_info = _load_model_yaml(directory / "model.yaml")
     predictions: tuple[PredictionRecord, ...] = ()
     pred_file = next((p for p in (store.gz_path, store.plain_path) if p.is_file()), None)
@@ -143,6 +186,7 @@ def load_entry(directory: Path, with_predictions: bool = True) -> Entry:
         predictions_file=pred_file,
         judges=load_judges(directory / JUDGE_RESULTS_FILE, results.provenance.fingerprint),
         reproduced=load_reproduced(directory, results.provenance.fingerprint),
+        instructions=load_instruction_runs(directory, with_predictions),
     )
 
 

@@ -46,7 +46,7 @@ class Comparisons:
         return {pair: d.sign for pair, d in table.items()}
 
 
-def _scored(
+def score_records(
     records: Sequence[PredictionRecord],
     root: Path,
     splits: dict[tuple[Lang, Ability], SplitInfo],
@@ -96,7 +96,7 @@ def compare_all(
             not_compared[sub.id] = "no predictions to compare"
             continue
         try:
-            items, unreadable = _scored(sub.predictions, root, splits, cache)
+            items, unreadable = score_records(sub.predictions, root, splits, cache)
         except DataError as exc:
             not_compared[sub.id] = str(exc)
             continue

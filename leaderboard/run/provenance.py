@@ -33,6 +33,14 @@ DATA_CHOICES = "data_choices"  # provenance.extra: the run's allow_partial_data 
 PACKAGE_ROOT = Path(__file__).resolve().parents[1]
 
 
+def recorded_instruction(results: Results) -> str | None:
+    """The alternative instruction a results.json's answers were made under (None: RGB's own),
+    as the run recorded it among its data choices."""
+    choices = results.provenance.extra.get(DATA_CHOICES)
+    value = choices.get("instruction") if isinstance(choices, dict) else None
+    return value if isinstance(value, str) else None
+
+
 def git_state(
     where: Path = PACKAGE_ROOT, ignore: Path | None = None
 ) -> tuple[str | None, bool | None]:

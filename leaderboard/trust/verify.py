@@ -261,7 +261,7 @@ def run_submission_of(folder: Path, old: Results) -> tuple[Submission, str | Non
     entry = instruction_folder_entry(folder) or folder
     if not (entry / SUBMISSION_FILE).is_file():
         raise ConfigError(f"{folder}: no {SUBMISSION_FILE}; cannot rebuild the instances")
-    instruction = recorded_instruction(old)
+    instruction = prov.recorded_instruction(old)
     if entry != folder and instruction is None:
         raise ConfigError(
             f"{folder}: results.json records instruction {instruction or 'rgb'!r}; an "
@@ -274,13 +274,6 @@ def run_submission_of(folder: Path, old: Results) -> tuple[Submission, str | Non
             f"{folder.name!r}"
         )
     return load_submission(entry), instruction
-
-
-def recorded_instruction(old: Results) -> str | None:
-    """The alternative instruction a run folder's answers were made under (None: RGB's)."""
-    choices = old.provenance.extra.get(prov.DATA_CHOICES)
-    value = choices.get("instruction") if isinstance(choices, dict) else None
-    return value if isinstance(value, str) else None
 
 
 def _recorded_allow_partial(old: Results) -> bool | None:
@@ -310,7 +303,7 @@ def _rescored(
             languages=langs,
             abilities=abilities,
             allow_partial_data=allow,
-            instruction=recorded_instruction(old),
+            instruction=prov.recorded_instruction(old),
         )
         full = build_plan(sub, view, selection)
     except (ConfigError, DataError) as exc:
