@@ -107,7 +107,7 @@ def panel_cmd(
     rejection; accuracy and over-refusal on noise 0.0; error detection and repeated fake on
     counterfactual; each with n and its interval, and its paired difference from RGB's."""
     folders = submissions or sorted(
-        p.parent.parent for p in Path("submissions").glob("*/instructions/*/results.json")
+        p.parent.parent.parent for p in Path("submissions").glob("*/instructions/*/results.json")
     )
     folders = list(dict.fromkeys(Path(f) for f in folders))
     if not folders:

@@ -20,6 +20,7 @@ from importlib import resources
 from pathlib import Path
 
 from leaderboard.board.frames import board_from
+from leaderboard.board.instructions import instruction_panels
 from leaderboard.board.load import SiteData, load_site_data
 from leaderboard.board.paired import compare_all
 from leaderboard.board.systems import SystemsBoard, models_only, systems_board
@@ -35,6 +36,8 @@ from leaderboard.site.pages.errata import errata_page
 from leaderboard.site.pages.home import home_page
 from leaderboard.site.pages.index import board_downloads, downloads_page, models_index_page
 from leaderboard.site.pages.instance_browser import instance_pages
+from leaderboard.site.pages.instructions import PANELS, instructions_page
+from leaderboard.site.pages.instructions import PATH as INSTRUCTIONS_PATH
 from leaderboard.site.pages.methodology import methodology_page
 from leaderboard.site.pages.model import model_pages
 from leaderboard.site.pages.releases import PATH as RELEASES_PATH
@@ -75,6 +78,7 @@ PAGES: tuple[Page | Family, ...] = (
     Page("ranking-rgb.md", partial(home_page, mode="rgb")),
     Page("zh-vs-en.md", zh_vs_en_page),
     Page("zh-vs-en-rgb.md", partial(zh_vs_en_page, mode="rgb")),
+    Page(INSTRUCTIONS_PATH, instructions_page),
     Page(SYSTEMS_PATH, _systems),
     Page(PROBES_PATH, probes_page),
     *(
@@ -232,7 +236,11 @@ def build_site(
     data = load_site_data(repo_root)
     root = repo_root if (repo_root / "data_zh").is_dir() else data_root()
     models = models_only(data).submissions
-    extra = {**data.extra, "systems": systems_board(data, root)}
+    extra = {
+        **data.extra,
+        "systems": systems_board(data, root),
+        PANELS: instruction_panels(models, root),  # the instruction track, scored with the data
+    }
     comparisons = compare_all(models, root)
     if warn is not None:
         for line in comparisons.missing:

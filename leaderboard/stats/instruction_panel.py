@@ -199,7 +199,7 @@ def sensitivity(figures: Sequence[Figure]) -> list[Sensitivity]:
             for f in figures
             if f.lang == lang and f.ability == "rejection" and f.metric == "truthfulness"
         ]
-        if not truth:
+        if len(truth) < 2:  # a range needs two instructions
             continue
         low = min(truth, key=lambda f: (f.value, f.instruction))
         high = max(truth, key=lambda f: (f.value, f.instruction))

@@ -18,7 +18,7 @@ from leaderboard.site.render.page import (
 from leaderboard.site.render.tables import Cell, Column, Row, Table
 
 # the tidy frames; described by downloads.board_<name>
-BOARD_FILES = ("models", "scores", "cells", "outcomes")
+BOARD_FILES = ("models", "scores", "cells", "outcomes", "instruction_cells")
 
 
 def board_downloads(board: Board, out: Output, release: str | None = None) -> None:

@@ -10,6 +10,8 @@ from leaderboard.board.load import SiteData
 from leaderboard.board.ranking import is_trivial_baseline, score_entry
 from leaderboard.core.types import LANGS
 from leaderboard.scoring.audit import audit
+from leaderboard.site.pages.instructions import definitions_list as instruction_definitions
+from leaderboard.site.pages.instructions import texts_section as instruction_texts
 from leaderboard.site.pages.judge_agreement import judge_agreement_section
 from leaderboard.site.pages.method_outcomes import outcomes_section
 from leaderboard.site.pages.scorer_agreement import agreement_section
@@ -220,6 +222,9 @@ def methodology_page(ctx: Context) -> str:
                 + "</dl>\n"
             )
     parts.append(outcomes_section(lg))
+    parts.append(f"\n## {ui(lg, 'instr.method_h')}\n\n{esc(ui(lg, 'instr.method'))}\n")
+    parts.append(instruction_definitions(lg))
+    parts.append(instruction_texts(lg))
     parts.append(audit_section(data.root, out, lg))
     parts.append("\n" + ui(lg, "method.licence") + BIBTEX)
     return "\n".join(parts)

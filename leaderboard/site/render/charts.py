@@ -301,3 +301,52 @@ def risk_coverage(
         ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, frameon=False, fontsize=7)
         fig.subplots_adjust(left=0.1, right=0.98, bottom=0.42, top=0.9)
         return _svg(fig)
+
+
+@dataclass(frozen=True)
+class Point:
+    """One point of a scatter: `group` picks its colour (a model), `kind` its marker (an
+    instruction), both named in the legend; the bars are the 95% intervals of x and y."""
+
+    group: str
+    kind: str
+    x: float
+    y: float
+    x_ci: tuple[float, float] | None = None
+    y_ci: tuple[float, float] | None = None
+
+
+_MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
+
+
+def scatter(points: list[Point], title: str, xlabel: str, ylabel: str) -> str:
+    """Percentages against percentages with interval bars: which instruction moves which model
+    where (the instruction track's first chart). Colours by group, markers by kind, one legend
+    entry each, both axes 0-100."""
+    groups = list(dict.fromkeys(p.group for p in points))
+    kinds = list(dict.fromkeys(p.kind for p in points))
+    with plt.rc_context(_RC):
+        fig, ax = plt.subplots(figsize=(7.5, 4.2), dpi=100)
+        colours = plt.get_cmap("tab10")
+        for p in points:
+            colour = colours(groups.index(p.group) % 10)
+            marker = _MARKERS[kinds.index(p.kind) % len(_MARKERS)]
+            xerr = [[100 * (p.x - p.x_ci[0])], [100 * (p.x_ci[1] - p.x)]] if p.x_ci else None
+            yerr = [[100 * (p.y - p.y_ci[0])], [100 * (p.y_ci[1] - p.y)]] if p.y_ci else None
+            ax.errorbar(
+                100 * p.x, 100 * p.y, xerr=xerr, yerr=yerr, fmt=marker, color=colour,
+                ecolor=colour, elinewidth=0.6, alpha=0.85, markersize=6, capsize=0,
+            )  # fmt: skip
+        for i, g in enumerate(groups):
+            ax.plot([], [], "o", color=colours(i % 10), label=label(g, MAX_LEGEND * 2))
+        for i, k in enumerate(kinds):
+            ax.plot([], [], _MARKERS[i % len(_MARKERS)], color="0.3", label=label(k))
+        ax.set_xlim(-3, 103)
+        ax.set_ylim(-3, 103)
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel(ylabel)
+        ax.set_title(label(title, MAX_TITLE), loc="left")
+        ax.grid(True, alpha=0.3)
+        _legend(ax, len(groups) + len(kinds))
+        fig.subplots_adjust(left=0.09, right=0.62, bottom=0.13, top=0.9)
+        return _svg(fig)
