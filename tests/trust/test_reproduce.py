@@ -154,3 +154,22 @@ def test_a_check_across_machines_says_where_each_side_ran(sub: Path, data_root: 
     assert saved.recorded_environment["machines"] == [
         {"device": "cpu: Elsewhere", "build": None, "answers": invocation["answers"]}
     ]
+
+
+def test_an_instruction_folder_reproduces_under_its_own_instruction(
+    sub: Path, data_root: Path
+) -> None:
+    """`reproduce` samples the instruction track's answers as the ranked ones: the entry's
+    model.yaml, the instruction its results.json records, the prompts rebuilt under it."""
+    selection = Selection(instruction="abstain_user", limit=3, **SMALL)
+    run_submission(
+        load_submission(sub), RunOptions(root=data_root, selection=selection, progress=False)
+    )
+    folder = sub / "instructions" / "abstain_user"
+    out = cli("reproduce", folder, "--sample", "4", "--seed", "5", "--data-dir", data_root)
+    assert out.code == 0, out.out + out.err
+    assert ": 4 identical (seed 5)" in out.out
+    saved = read_reproduce(folder / REPRODUCE_NAME)
+    assert saved is not None and saved.agreement.passed
+    verify = cli("verify", folder, "--data-dir", data_root)
+    assert verify.code == 0 and verify.out.startswith("ok: "), verify.out + verify.err
