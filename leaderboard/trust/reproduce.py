@@ -11,7 +11,7 @@ The sample is a pure function of the seed and the recorded keys (sorted, then
 ones: the instances are rebuilt from the data files the run recorded (as `verify` does) and each
 prompt and passage hash must equal the record's, or the answer is not regenerated at all.
 
-What agreement to expect (README "Reproducing answers"): greedy decoding on the same backend,
+What agreement to expect (docs/reproduce.md): greedy decoding on the same backend,
 library versions and device gives identical text. Another machine, another CPU instruction set or
 GPU kernels reorder floating-point sums; a near-tie between two tokens then flips and the text
 diverges from there, usually without changing the judgement. Two thresholds: MIN_AGREEMENT,
