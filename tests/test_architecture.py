@@ -128,7 +128,7 @@ def test_no_function_level_imports_of_the_package_without_a_reason() -> None:
 # Folders under tests/ that are not a stage: generated-input tests across stages.
 TEST_FOLDERS_BESIDES_STAGES = {"fuzz"}
 # Test modules that check the whole package rather than one stage sit at the top of tests/.
-TOP_LEVEL_TESTS = {"test_architecture.py"}
+TOP_LEVEL_TESTS = {"test_architecture.py", "test_repository_docs.py"}
 
 
 def test_tests_mirror_the_stages() -> None:
