@@ -36,13 +36,13 @@ from pydantic import BaseModel, ConfigDict
 
 from leaderboard.backends.base import Backend, description_dict
 from leaderboard.backends.registry import load_backend
+from leaderboard.core.checkout import now_iso, repo_relative
 from leaderboard.core.errors import ConfigError, LeaderboardError, ResultsError
 from leaderboard.core.files import atomic_write_text
 from leaderboard.core.schema import PredictionRecord, Provenance
 from leaderboard.core.submission import SUBMISSION_FILE, Submission, load_submission
 from leaderboard.core.types import MODES, Score, TestInstance
 from leaderboard.data.view import recorded_view
-from leaderboard.run import provenance as prov
 from leaderboard.run.fingerprint import fingerprint
 from leaderboard.run.invocations import HISTORY_KEY, machines
 from leaderboard.run.plan import WorkItem, build_plan, protocol_abilities
@@ -285,8 +285,8 @@ def reproduce(
         pairs=pairs,
         environment=_environment(backend),
         recorded_environment=_recorded_environment(old),
-        command=prov.repo_relative(command) if command else "",
-        created=prov.now_iso(),
+        command=repo_relative(command) if command else "",
+        created=now_iso(),
     )
 
 
