@@ -1,4 +1,4 @@
-"""Print the README's first table, "What is on the board", from the committed results files.
+"""Print the README's board table, "What is on the board", from the committed results files.
 
     python scripts/board_summary.py [submissions/<id> ...]
 

@@ -1,4 +1,8 @@
-"""Shared fixtures: where the fetched RGB data and the offline SmolLM2 model live.
+"""Shared fixtures: where the fetched RGB data and the offline SmolLM2 model live; the slow tests.
+
+`python -m pytest -q` runs the quick tests; `--runslow` adds the tests marked `slow` (real models,
+the browser, full site builds), as CI (`.ci/run`) does. Every run prints its 15 slowest tests
+(`--durations=15` in pyproject.toml's addopts).
 
 Tests read the data `rgb-leaderboard data fetch` put under data_zh/ and data_en/, and skip (with
 the command to run) only when it is absent. CI always fetches first (from a local copy or the
@@ -27,6 +31,25 @@ OFFICIAL_FILES = {
 SMOLLM2_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 # What the runner and CLI tests read: the repository's data root serves when all are there.
 RGB_ROOT_FILES = ("data_zh/zh_refine.json", "data_zh/zh_fact.json", "data_en/en_fact.json")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--runslow",
+        action="store_true",
+        default=False,
+        help="also run the slow tests (real models, browser, full site builds), as CI does",
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Without --runslow the slow tests are deselected (the run says how many)."""
+    if config.getoption("--runslow"):
+        return
+    slow = [item for item in items if item.get_closest_marker("slow") is not None]
+    if slow:
+        config.hook.pytest_deselected(items=slow)
+        items[:] = [item for item in items if item.get_closest_marker("slow") is None]
 
 
 @pytest.fixture(scope="session")

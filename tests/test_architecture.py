@@ -1,13 +1,12 @@
 """The layout ARCHITECTURE.md describes, checked: stage subpackages, imports flowing one way, no
 module that only re-exports, tests mirroring the stages, and nothing at the top level but the
-subpackages, and no issue numbers in the code. Long modules are reported as a review signal, not
-failed."""
+subpackages, no import cycles, and no issue numbers in the code. Long modules are a question for
+the review (`python scripts/review_signals.py` lists them), not a test."""
 
 from __future__ import annotations
 
 import ast
 import re
-import warnings
 from pathlib import Path
 
 import pytest
@@ -29,7 +28,6 @@ LAYER = {
     "site": 8,
     "cli": 9,
 }
-REVIEW_LINES = 320  # "about 300": a question for review, not a rule (scripts/review_signals.py)
 
 
 def _modules() -> list[Path]:
@@ -83,18 +81,6 @@ def test_imports_flow_one_way(path: Path) -> None:
         assert LAYER[dst] < LAYER[src], f"{path}:{line}: {src} (layer {LAYER[src]}) imports {dst}"
 
 
-def test_long_modules_are_a_review_signal() -> None:
-    """A module past about 300 lines is a question for its reviewer (one job?), not a failure:
-    where code goes is decided by what it does. The long ones are reported as warnings (and by
-    `python scripts/review_signals.py`), never split to fit a number."""
-    for path in _modules():
-        n = len(path.read_text(encoding="utf-8").splitlines())
-        if n > REVIEW_LINES:
-            warnings.warn(
-                f"review signal: {path.relative_to(PKG)} has {n} lines; one job?", stacklevel=1
-            )
-
-
 @pytest.mark.parametrize("path", _modules(), ids=lambda p: str(p.relative_to(PKG)))
 def test_no_reexports(path: Path) -> None:
     """A name is imported from the module that defines it: `__all__` lists only local names."""
@@ -128,7 +114,7 @@ def test_no_function_level_imports_of_the_package_without_a_reason() -> None:
 # Folders under tests/ that are not a stage: generated-input tests across stages.
 TEST_FOLDERS_BESIDES_STAGES = {"fuzz"}
 # Test modules that check the whole package rather than one stage sit at the top of tests/.
-TOP_LEVEL_TESTS = {"test_architecture.py"}
+TOP_LEVEL_TESTS = {"test_architecture.py", "test_repository_docs.py"}
 
 
 def test_tests_mirror_the_stages() -> None:
@@ -218,3 +204,72 @@ def test_no_issue_numbers_in_the_package() -> None:
         if ISSUE_NUMBER.search(line) and "chen700564/RGB" not in line
     ]
     assert not bad, "\n".join(bad)
+
+
+def _module_name(path: Path) -> str:
+    rel = path.relative_to(PKG.parent).with_suffix("")
+    parts = rel.parts[:-1] if rel.name == "__init__" else rel.parts
+    return ".".join(parts)
+
+
+def _import_graph() -> dict[str, set[str]]:
+    """Module -> the leaderboard modules it imports: every import statement, those under
+    `if TYPE_CHECKING:` and inside functions included (`from leaderboard.a import b` names the
+    module leaderboard.a.b where b is one, else leaderboard.a)."""
+    names = {_module_name(p) for p in _modules()}
+    graph: dict[str, set[str]] = {}
+    for path in _modules():
+        targets: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                for alias in node.names:
+                    sub = f"{node.module}.{alias.name}"
+                    targets.add(sub if sub in names else node.module)
+            elif isinstance(node, ast.Import):
+                targets.update(a.name for a in node.names)
+        me = _module_name(path)
+        graph[me] = {t for t in targets if t in names and t != me}
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_no_import_cycles() -> None:
+    """No two modules import each other, directly or around a loop, type-only imports included:
+    a cycle means two modules share a type or helper that belongs in a third both can import."""
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    cycles = _cycles(_import_graph())
+    assert not cycles, "import cycles: " + "; ".join(" <-> ".join(c) for c in cycles)

@@ -1,5 +1,5 @@
 """How to cite: BibTeX for the RGB paper and for a release of this board (board.release), the
-one text the home page, the Releases page and the README show."""
+one text the home page and the Releases page show (docs/releases.md quotes it)."""
 
 from __future__ import annotations
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
+from leaderboard.board.comparisons import Comparisons
 from leaderboard.board.reported import ReportedFile, load_reported
 from leaderboard.core.errors import ResultsError
 from leaderboard.core.files import format_validation
@@ -29,9 +29,6 @@ from leaderboard.run.store import RunStore
 from leaderboard.trust.reproduce import REPRODUCE_NAME, ReproduceFile, read_reproduce
 
 JUDGE_RESULTS_FILE = "judge_results.json"  # written by `rgb-leaderboard judge`
-
-if TYPE_CHECKING:  # board.paired imports this module
-    from leaderboard.board.paired import Comparisons
 
 
 @dataclass(frozen=True)

@@ -12,9 +12,9 @@ never mistaken for a close race.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 
+from leaderboard.board.comparisons import Comparisons, PairKey
 from leaderboard.board.load import Entry
 from leaderboard.core.errors import DataError
 from leaderboard.core.schema import PredictionRecord
@@ -22,28 +22,6 @@ from leaderboard.core.types import ABILITIES, Ability, Lang, Record, TestInstanc
 from leaderboard.data.splits import load_split
 from leaderboard.scoring.outcome import ScoredItem, SplitInfo, scored_items
 from leaderboard.stats.ranked import ScoreDifference, ScoreKey, paired_differences
-
-PairKey = tuple[str, str]
-
-
-@dataclass(frozen=True)
-class Comparisons:
-    """A - B per score key (lang, mode, ability) and pair (a, b), a < b by id."""
-
-    by_score: dict[ScoreKey, dict[PairKey, ScoreDifference]] = field(default_factory=dict)
-    # submission id -> why it, or a split of it, could not be compared (no predictions, a data
-    # file missing here)
-    not_compared: dict[str, str] = field(default_factory=dict)
-
-    @property
-    def missing(self) -> tuple[str, ...]:
-        """One "id: reason" line per submission not (wholly) compared, for the build's warnings."""
-        return tuple(f"{sid}: {why}" for sid, why in sorted(self.not_compared.items()))
-
-    def significance(self, lang: str, mode: str, ability: str = "overall") -> dict[PairKey, int]:
-        """(a, b) -> +1 / -1 / 0 for the rank ranges of one table."""
-        table = self.by_score.get((lang, mode, ability), {})
-        return {pair: d.sign for pair, d in table.items()}
 
 
 def score_records(

@@ -17,6 +17,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from leaderboard.core.checkout import now_iso, repo_relative
 from leaderboard.core.errors import DataError
 from leaderboard.core.judge_config import JudgeConfig
 from leaderboard.core.judge_schema import JudgeRate, KappaEntry, LabelAgreement
@@ -33,7 +34,6 @@ from leaderboard.judge.summary import (
     verdicts_for,
 )
 from leaderboard.protocol.judge import JUDGE_TASKS, TASK_ABILITY
-from leaderboard.run import provenance as prov
 from leaderboard.scoring.labelled import Labels
 
 LABELS_DIR = Path(__file__).resolve().parents[1] / "scoring" / "labels"
@@ -174,7 +174,7 @@ def label_agreement(
         judge_id=judge.id,
         display_name=judge.display_name,
         judge_fingerprint=judge_fp,
-        labels={prov.repo_relative(str(f)): file_sha256(f) for f in files},
+        labels={repo_relative(str(f)): file_sha256(f) for f in files},
         splits=list(splits),  # type: ignore[arg-type]
         n_items=n_items(items),
         limit=limit,
@@ -183,7 +183,7 @@ def label_agreement(
         rates=rates,
         agreement=entries,
         provenance=provenance,
-        created=prov.now_iso(),
+        created=now_iso(),
     )
 
 

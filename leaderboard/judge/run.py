@@ -24,6 +24,7 @@ from pydantic import ValidationError
 
 from leaderboard import __version__
 from leaderboard.backends.base import Backend, description_dict
+from leaderboard.core.checkout import git_state, now_iso, repo_relative
 from leaderboard.core.errors import ResultsError
 from leaderboard.core.files import repair_truncated_tail
 from leaderboard.core.judge_config import JudgeConfig
@@ -40,7 +41,6 @@ from leaderboard.protocol.judge import (
     reference_decision,
     template_sha256,
 )
-from leaderboard.run import provenance as prov
 from leaderboard.run.fingerprint import fingerprint_inputs, jsonable, resolved_revision
 
 JUDGEMENTS_NAME = "judgements.jsonl"
@@ -178,7 +178,7 @@ def make_judgement(
         reference_decision=None if failed else reference_decision(item.task, completion.text),
         parser_version=PARSER_VERSION,
         latency_s=completion.latency_s,
-        created=prov.now_iso(),
+        created=now_iso(),
     )
 
 
@@ -256,13 +256,13 @@ def judge_provenance(
 ) -> dict[str, object]:
     """Who judged, with what: the judge file's settings, the backend's own description (None when
     no call was made this time), package and library versions, git state, the command."""
-    commit, dirty = prov.git_state()
+    commit, dirty = git_state()
     return {
         "package_version": __version__,
         "git_commit": commit,
         "git_dirty": dirty,
         "command": command,
-        "judge_file": prov.repo_relative(str(judge.source_path)) if judge.source_path else None,
+        "judge_file": repo_relative(str(judge.source_path)) if judge.source_path else None,
         "judge_settings": jsonable(judge.model_dump(mode="json", exclude={"run"})),
         "model_revision": resolved_revision(judge),
         "backend": describe,

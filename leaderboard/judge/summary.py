@@ -16,6 +16,7 @@ from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from leaderboard.core.checkout import now_iso
 from leaderboard.core.errors import ResultsError
 from leaderboard.core.files import atomic_write_text
 from leaderboard.core.judge_config import JudgeConfig
@@ -42,7 +43,6 @@ from leaderboard.protocol.judge import (
     parse_verdict,
     template_sha256,
 )
-from leaderboard.run import provenance as prov
 from leaderboard.run.store import RunStore
 from leaderboard.scoring.score import detects_error, is_rejection
 
@@ -256,7 +256,7 @@ def summarize(
         rates=judge_rates(items, verdicts),
         agreement=agree,
         provenance=provenance,
-        created=prov.now_iso(),
+        created=now_iso(),
     )
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from leaderboard.backends.base import Backend
 from leaderboard.backends.registry import backend_traits
+from leaderboard.core.checkout import repo_relative
 from leaderboard.core.schema import CellMetrics, PredictionRecord, Results
 from leaderboard.core.submission import Submission
 from leaderboard.core.types import PROBES
@@ -98,7 +99,7 @@ def _answer_shown(split: PlannedSplit) -> frozenset[int]:
 def _partial_reasons(
     plan: Plan, records: dict[str, PredictionRecord], cells: list[CellMetrics]
 ) -> list[str]:
-    reasons = [prov.repo_relative(r) for r in plan.partial_reasons]
+    reasons = [repo_relative(r) for r in plan.partial_reasons]
     missing = [it.instance.key for it in plan.items if it.instance.key not in records]
     if missing:
         reasons.append(f"{len(missing)} planned instances have no prediction (first: {missing[0]})")
@@ -164,7 +165,7 @@ def assemble_results(
             for s in plan.splits
             if (s.lang, s.ability) in used
         },
-        skipped=tuple(prov.repo_relative(s) for s in plan.skipped),
+        skipped=tuple(repo_relative(s) for s in plan.skipped),
         data_choices=_data_choices(plan),
         probes=_probes_extra(sub, plan),
         stats=stats,

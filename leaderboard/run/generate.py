@@ -9,13 +9,13 @@ import time
 from dataclasses import dataclass
 
 from leaderboard.backends.base import Backend
+from leaderboard.core.checkout import now_iso
 from leaderboard.core.errors import ResultsError
 from leaderboard.core.files import PredictionWriter
 from leaderboard.core.schema import PredictionRecord
 from leaderboard.core.submission import Submission
 from leaderboard.core.text import TRIM_FIELD
 from leaderboard.core.types import Completion
-from leaderboard.run import provenance as prov
 from leaderboard.run.plan import WorkItem
 
 
@@ -55,7 +55,7 @@ def make_record(
         completion_tokens=c.completion_tokens,
         latency_s=c.latency_s,
         batch_size=batch_size,
-        created=prov.now_iso(),
+        created=now_iso(),
         trimmed_incomplete_char=bool(c.extra.get(TRIM_FIELD, False)),
         passage_ids=_ids(c),
         mean_logprob=c.mean_logprob,

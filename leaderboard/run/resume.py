@@ -11,9 +11,9 @@ import sys
 import time
 from collections.abc import Sequence
 
+from leaderboard.core.checkout import now_iso
 from leaderboard.core.errors import ResultsError
 from leaderboard.core.schema import PredictionRecord
-from leaderboard.run import provenance as prov
 from leaderboard.run.plan import WorkItem
 from leaderboard.run.store import RunStore
 
@@ -96,7 +96,7 @@ def copy_for(item: WorkItem, rec: PredictionRecord) -> PredictionRecord:
             "noise_rate": inst.noise_rate,
             "id": inst.id,
             "passage_sha256": list(item.passage_sha256),
-            "created": prov.now_iso(),
+            "created": now_iso(),
         }
     )
 

@@ -21,11 +21,11 @@ from pathlib import Path
 
 from leaderboard.backends.base import AnswersFromCorpus, Backend
 from leaderboard.backends.registry import load_backend
+from leaderboard.core.checkout import now_iso
 from leaderboard.core.errors import ConfigError, LeaderboardError
 from leaderboard.core.schema import PredictionRecord, Results
 from leaderboard.core.submission import Submission, instruction_dir, submission_dir
 from leaderboard.run import distributed as parallel
-from leaderboard.run import provenance as prov
 from leaderboard.run.assemble import assemble_results, system_corpus
 from leaderboard.run.fingerprint import dry_run_fingerprint, fingerprint
 from leaderboard.run.generate import GenStats, generate_pending
@@ -100,7 +100,7 @@ def _recorded(store: RunStore) -> Results | None:
 def prepare(sub: Submission, options: RunOptions, *, dry_run: bool) -> Prepared:
     """Plan the selection, read what is on disk (moving other settings' predictions aside only
     with `overwrite` and never in a dry run) and split the plan into reused and pending."""
-    started, t_start = prov.now_iso(), time.perf_counter()
+    started, t_start = now_iso(), time.perf_counter()
     folder = _resolve_out_dir(sub, options.out_dir, options.selection)
     plan = build_plan(sub, Path(options.root), options.selection)
     store = RunStore(folder)

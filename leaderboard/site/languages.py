@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -22,6 +23,7 @@ def finish_languages(out_dir: Path) -> None:
     share_static_files(out_dir)
     dedupe_search_index(out_dir / "search" / "search_index.json")
     translate_permalinks(out_dir)
+    mark_english_contents(out_dir)
 
 
 def translate_permalinks(out_dir: Path) -> None:
@@ -35,6 +37,25 @@ def translate_permalinks(out_dir: Path) -> None:
             text = page.read_text(encoding="utf-8")
             if english in text:
                 page.write_text(text.replace(english, native), encoding="utf-8")
+
+
+_ENGLISH_PART = '<div lang="en">'
+_HEADING_ID = re.compile(r'<h[1-6] id="([^"]+)"')
+
+
+def mark_english_contents(out_dir: Path) -> None:
+    """In another language's page that shows English text (a docs page not translated yet,
+    site/pages/docs.py), mark the table-of-contents links to its headings as English too."""
+    for lg in SITE_LANGS[1:]:
+        for page in sorted((out_dir / lg).rglob("*.html")) if (out_dir / lg).is_dir() else ():
+            text = page.read_text(encoding="utf-8")
+            start = text.find(_ENGLISH_PART)
+            if start < 0:
+                continue
+            for anchor in _HEADING_ID.findall(text, start):
+                link = f'<a href="#{anchor}" class="md-nav__link"'
+                text = text.replace(link, f'{link} lang="en"')
+            page.write_text(text, encoding="utf-8")
 
 
 def share_static_files(out_dir: Path) -> None:

@@ -11,7 +11,7 @@ The sample is a pure function of the seed and the recorded keys (sorted, then
 ones: the instances are rebuilt from the data files the run recorded (as `verify` does) and each
 prompt and passage hash must equal the record's, or the answer is not regenerated at all.
 
-What agreement to expect (README "Reproducing answers"): greedy decoding on the same backend,
+What agreement to expect (docs/reproduce.md): greedy decoding on the same backend,
 library versions and device gives identical text. Another machine, another CPU instruction set or
 GPU kernels reorder floating-point sums; a near-tie between two tokens then flips and the text
 diverges from there, usually without changing the judgement. Two thresholds: MIN_AGREEMENT,
@@ -36,13 +36,13 @@ from pydantic import BaseModel, ConfigDict
 
 from leaderboard.backends.base import Backend, description_dict
 from leaderboard.backends.registry import load_backend
+from leaderboard.core.checkout import now_iso, repo_relative
 from leaderboard.core.errors import ConfigError, LeaderboardError, ResultsError
 from leaderboard.core.files import atomic_write_text
 from leaderboard.core.schema import PredictionRecord, Provenance
 from leaderboard.core.submission import Submission
 from leaderboard.core.types import MODES, Score, TestInstance
 from leaderboard.data.view import recorded_view
-from leaderboard.run import provenance as prov
 from leaderboard.run.fingerprint import fingerprint
 from leaderboard.run.invocations import HISTORY_KEY, machines
 from leaderboard.run.plan import WorkItem, build_plan, protocol_abilities
@@ -288,8 +288,8 @@ def reproduce(
         pairs=pairs,
         environment=_environment(backend),
         recorded_environment=_recorded_environment(old),
-        command=prov.repo_relative(command) if command else "",
-        created=prov.now_iso(),
+        command=repo_relative(command) if command else "",
+        created=now_iso(),
     )
 
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from leaderboard.backends.registry import backend_traits
+from leaderboard.core.checkout import PACKAGE_ROOT, recorded_roots, repo_relative, repo_root
 from leaderboard.core.errors import ConfigError, DataError, LeaderboardError
 from leaderboard.core.schema import PredictionRecord, Results
 from leaderboard.core.submission import (
@@ -349,7 +350,7 @@ def rescored(rc: Recomputed, command: str, extra: dict[str, object] | None = Non
         raise LeaderboardError(f"{rc.folder}: nothing to rescore ({'; '.join(rc.problems)})")
     old, new = rc.old.provenance, rc.new.provenance
     record = {
-        "command": prov.repo_relative(command),
+        "command": repo_relative(command),
         "scoring_version_before": old.scoring_version,
         "git_commit": new.git_commit,
         "git_dirty": new.git_dirty,
@@ -360,12 +361,12 @@ def rescored(rc: Recomputed, command: str, extra: dict[str, object] | None = Non
     )
     provenance = old.model_copy(
         update={
-            "command": prov.repo_relative(
+            "command": repo_relative(
                 old.command,
                 (
-                    prov.repo_root(),
-                    prov.repo_root(prov.PACKAGE_ROOT),
-                    *prov.recorded_roots(old.command),
+                    repo_root(),
+                    repo_root(PACKAGE_ROOT),
+                    *recorded_roots(old.command),
                 ),
             ),
             "data_blob_ids": new.data_blob_ids,

@@ -1,5 +1,5 @@
 """The systems others copy, run for real: the minimal example system (a subprocess on 127.0.0.1,
-as its README section starts it) through `run` and `verify`, and the reference system through the
+as docs/probes.md starts it) through `run` and `verify`, and the reference system through the
 runner, checked never to see RGB's labels: the bodies hold only the question and the language,
 and the corpus it searches holds only ids and texts."""
 

@@ -97,7 +97,9 @@ def test_a_folder_holding_another_instructions_answers_is_refused(
         load_entry(mixed)
 
 
-def test_load_board_frames_cover_every_instruction_cell(refuse_entry: Path, data_root: Path) -> None:
+def test_load_board_frames_cover_every_instruction_cell(
+    refuse_entry: Path, data_root: Path
+) -> None:
     from leaderboard.board.frames import load_board
 
     board = load_board(refuse_entry.parent)

@@ -65,3 +65,17 @@ def test_board_summary_row_is_what_results_json_holds(sub_id: str) -> None:
     assert overall is not None and cells[2].startswith(f"{100 * overall.value:.1f} [")
     if sub_id == "baseline-refuse":  # refuses every rejection question, makes none up
         assert cells[5].startswith("0.0 ") and cells[6].startswith("100.0 ")
+
+
+def test_the_readmes_board_table_is_what_the_script_prints(capsys, monkeypatch) -> None:
+    """The README's table is the script's output from the committed results, character for
+    character: rerun `python scripts/board_summary.py` and paste it when a result changes."""
+    monkeypatch.setattr("sys.argv", ["board_summary.py"])
+    _script("board_summary").main()
+    printed = capsys.readouterr().out.strip()
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    marker = "<!-- printed by `python scripts/board_summary.py`"
+    assert marker in readme, "README.md: the board table's marker line is missing"
+    after = readme[readme.index(marker) :].split("\n", 1)[1]
+    table = after.split("\n\n", 1)[0].strip()
+    assert table == printed

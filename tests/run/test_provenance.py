@@ -6,32 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from leaderboard.core.submission import load_submission
-from leaderboard.run.provenance import recorded_roots, repo_relative
 from leaderboard.run.runner import RunOptions, run_submission
 from leaderboard.run.selection import Selection
 from tests.helpers import write_scripted_submission
 
 REPO = Path(__file__).resolve().parents[2]
-
-
-def test_repo_relative_rewrites_paths_under_the_roots_only() -> None:
-    roots = (Path("/work/main"),)
-    cmd = "rgb-leaderboard run /work/main/submissions/x --data-dir /work/main --out /work/mainly/y"
-    assert repo_relative(cmd, roots) == (
-        "rgb-leaderboard run submissions/x --data-dir . --out /work/mainly/y"
-    )
-    assert repo_relative("'/work/main' is the root", roots) == "'.' is the root"
-
-
-def test_roots_of_a_command_written_elsewhere() -> None:
-    cmd = "rgb-leaderboard run /home/u/lb/submissions/smol --data-dir /home/u/lb"
-    assert recorded_roots(cmd) == (Path("/home/u/lb"),)
-    assert repo_relative(cmd, recorded_roots(cmd)) == (
-        "rgb-leaderboard run submissions/smol --data-dir ."
-    )
-    # the default roots include them: a run started from another checkout (a clean worktree)
-    # on this repository's submission records a relative command too
-    assert repo_relative(cmd) == "rgb-leaderboard run submissions/smol --data-dir ."
 
 
 def test_run_records_a_repository_relative_command(tmp_path: Path, data_root: Path) -> None:
@@ -47,29 +26,6 @@ def test_run_records_a_repository_relative_command(tmp_path: Path, data_root: Pa
     )
     assert res.provenance.command == "rgb-leaderboard run submissions/sub --data-dir ."
     assert str(REPO) not in " ".join(res.partial_reasons)
-
-
-def test_the_runs_own_output_folder_does_not_make_the_tree_dirty(tmp_path: Path) -> None:
-    """A run writes its tracked predictions/results: that is not an edit of the code it ran."""
-    import subprocess
-
-    from leaderboard.run.provenance import git_state
-
-    repo = tmp_path / "repo"
-    (repo / "submissions" / "m").mkdir(parents=True)
-    (repo / "submissions" / "m" / "predictions.jsonl").write_text("{}\n")
-    (repo / "code.py").write_text("x = 1\n")
-    git = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@t"]
-    subprocess.run([*git, "init", "-q"], check=True)
-    subprocess.run([*git, "add", "-A"], check=True)
-    subprocess.run([*git, "commit", "-qm", "init"], check=True)
-    out = repo / "submissions" / "m"
-    (out / "predictions.jsonl").write_text("{}\n{}\n")
-    assert git_state(repo, ignore=out)[1] is False
-    assert git_state(repo)[1] is True
-    assert git_state(repo, ignore=tmp_path / "elsewhere")[1] is True  # outside the checkout
-    (repo / "code.py").write_text("x = 2\n")
-    assert git_state(repo, ignore=out)[1] is True
 
 
 # ------------------------------------------------------------ where the answers were generated

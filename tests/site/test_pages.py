@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from leaderboard.board.comparisons import Comparisons
 from leaderboard.board.load import load_site_data
-from leaderboard.board.paired import Comparisons
 from leaderboard.board.ranking import unverified_reasons, zh_minus_en
 from leaderboard.board.reported import load_reported
 from leaderboard.core.errors import ResultsError

@@ -95,6 +95,7 @@ SYMBOLS = frozenset(
         "accelerate",
         "Python",
         "GPU",
+        "CPU",
         "POST",
         "Jinja",
         "Ollama",

@@ -1,0 +1,86 @@
+"""The repository's docs/ pages as the site's Docs section (site/pages/docs.py), in both languages:
+a page added to docs/ is in the site with no code change; a page without a Chinese translation is
+shown in the Chinese site in English, under a line saying so, marked as English."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from leaderboard.site.build import build_site
+from leaderboard.site.pages.docs import PROJECT_DOCS, doc_pages, docs_folder, page_texts
+from leaderboard.site.render.i18n import ui
+from tests.site_factory import make_repo
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _docs(root: Path) -> Path:
+    folder = root / "docs"
+    (folder / "zh").mkdir(parents=True)
+    (folder / "serving.md").write_text("# Serving\n\n## Start\n\nRun it.\n", encoding="utf-8")
+    (folder / "submit.md").write_text("# Submitting\n\nSee [serving](serving.md).\n", "utf-8")
+    zh = "# 提交\n\n见[服务](../serving.md#start)。\n"
+    (folder / "zh" / "submit.md").write_text(zh, encoding="utf-8")
+    (folder / "zh" / "titles.yaml").write_text("serving.md: 服务\n", encoding="utf-8")
+    return folder
+
+
+def test_every_page_in_both_languages(tmp_path: Path) -> None:
+    pages = {p.name: p for p in doc_pages(_docs(tmp_path))}
+    assert list(pages) == ["serving.md", "submit.md"]
+    assert pages["submit.md"].titles == {"en": "Submitting", "zh": "提交"}
+    assert pages["serving.md"].titles == {
+        "en": "Serving",
+        "zh": ui("zh", "docs.in_english", title="服务"),
+    }
+    texts = page_texts(list(pages.values()))
+    assert set(texts) == {
+        "docs/serving.md",
+        "docs/serving.zh.md",
+        "docs/submit.md",
+        "docs/submit.zh.md",
+    }
+    # a link from docs/zh/ to an English page points into the site's one docs folder
+    assert "见[服务](serving.md#start)。" in texts["docs/submit.zh.md"]
+    fallback = texts["docs/serving.zh.md"]
+    assert ui("zh", "docs.untranslated") in fallback
+    assert '<div lang="en" markdown="1">\n\n# Serving\n\n## Start\n\nRun it.\n\n</div>' in fallback
+
+
+def test_a_repository_without_docs_uses_this_checkouts(tmp_path: Path) -> None:
+    assert docs_folder(tmp_path) == PROJECT_DOCS
+    assert docs_folder(_docs(tmp_path).parent) == tmp_path / "docs"
+
+
+def test_the_project_documents_the_topics_the_readme_links() -> None:
+    """The README's documentation links, and the submission guide in Chinese."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    linked = set(re.findall(r"\]\((docs/[\w/.-]+\.md)\)", readme))
+    assert {"docs/submit.md", "docs/zh/submit.md", "docs/scoring.md"} <= linked
+    for path in linked:
+        assert (REPO / path).is_file(), path
+
+
+@pytest.mark.slow
+def test_a_real_build_has_the_docs_section_in_both_languages(tmp_path: Path) -> None:
+    root = make_repo(tmp_path / "repo", n_models=1, n=2)
+    shutil.copytree(PROJECT_DOCS, root / "docs")
+    (root / "docs" / "serving.md").write_text("# Serving a model\n\nText.\n", encoding="utf-8")
+    site = build_site(root)
+    names = sorted(p.name for p in (root / "docs").glob("*.md"))
+    for name in names:
+        page = name.removesuffix(".md") + ".html"
+        assert (site / "docs" / page).is_file() and (site / "zh" / "docs" / page).is_file()
+    home_en = (site / "index.html").read_text(encoding="utf-8")
+    home_zh = (site / "zh" / "index.html").read_text(encoding="utf-8")
+    assert "Docs" in home_en and "Serving a model" in home_en and "docs/serving.html" in home_en
+    assert "文档" in home_zh and "提交模型" in home_zh
+    assert "serving.html" not in home_zh  # no Chinese title: built, but not in the zh nav
+    submit = (site / "zh" / "docs" / "submit.html").read_text(encoding="utf-8")
+    assert "<title>提交模型" in submit and ui("zh", "docs.untranslated") not in submit
+    serving = (site / "zh" / "docs" / "serving.html").read_text(encoding="utf-8")
+    assert ui("zh", "docs.untranslated") in serving and '<div lang="en">' in serving
