@@ -88,7 +88,7 @@ def model_panel(entry: Entry, root: Path) -> ModelPanel | None:
         entry_id=entry.id,
         name=entry.name,
         figures=tuple(figures),
-        sensitivity=tuple(sensitivity(figures)),
+        sensitivity=tuple(sensitivity(answers)),
         answered=answered,
         expected={k: len(v) for k, v in keys.items()},
     )

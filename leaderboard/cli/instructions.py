@@ -89,7 +89,8 @@ def render_panel(panel: ModelPanel) -> str:
             if s.lang == lang:
                 lines.append(
                     f"sensitivity ({lang}, rejection truthfulness over {s.instructions} "
-                    f"instructions): range {100 * s.range:.1f} points; worst "
+                    f"instructions, on the {s.n} questions all answered): range "
+                    f"{100 * s.range:.1f} points; worst "
                     f"{100 * s.low:.1f} ({s.low_instruction}), best {100 * s.high:.1f} "
                     f"({s.high_instruction})"
                 )

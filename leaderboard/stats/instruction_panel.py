@@ -98,8 +98,9 @@ class Figure:
 
 @dataclass(frozen=True)
 class Sensitivity:
-    """How far rejection truthfulness moves across the instructions measured for one language:
-    the range (best minus worst) and the worst case with its instruction."""
+    """How far rejection truthfulness moves across the instructions measured for one language,
+    on the `n` questions all of them answered: the range (best minus worst) and the worst case
+    with its instruction."""
 
     lang: Lang
     low: float
@@ -107,6 +108,7 @@ class Sensitivity:
     high: float
     high_instruction: str
     instructions: int  # how many instructions the range is taken over
+    n: int  # the rejection questions every one of them answered
 
     @property
     def range(self) -> float:
@@ -190,20 +192,29 @@ def panel_figures(
     return out
 
 
-def sensitivity(figures: Sequence[Figure]) -> list[Sensitivity]:
-    """Per language, the range of rejection truthfulness across the instructions measured."""
+def sensitivity(answers: Mapping[str, Sequence[ScoredItem]]) -> list[Sensitivity]:
+    """Per language, the range of rejection truthfulness across the instructions, each taken on
+    the rejection questions every instruction answered (a partial run must not be compared with
+    a complete one on other questions); none below two instructions or without a shared one."""
     out = []
-    for lang in sorted({f.lang for f in figures}):
-        truth = [
-            f
-            for f in figures
-            if f.lang == lang and f.ability == "rejection" and f.metric == "truthfulness"
-        ]
-        if len(truth) < 2:  # a range needs two instructions
+    by_instruction = {i: _by_key(items) for i, items in answers.items()}
+    for lang in sorted({it.instance.lang for items in answers.values() for it in items}):
+        keyed = {
+            i: {
+                k: it
+                for k, it in m.items()
+                if (it.instance.lang, it.instance.ability) == (lang, "rejection")
+            }
+            for i, m in by_instruction.items()
+        }
+        keyed = {i: m for i, m in keyed.items() if m}
+        if len(keyed) < 2:  # a range needs two instructions
             continue
-        low = min(truth, key=lambda f: (f.value, f.instruction))
-        high = max(truth, key=lambda f: (f.value, f.instruction))
-        out.append(
-            Sensitivity(lang, low.value, low.instruction, high.value, high.instruction, len(truth))
-        )
+        shared = sorted(set.intersection(*(set(m) for m in keyed.values())))
+        if not shared:
+            continue
+        truth = {i: float(np.mean([_truth(m[k]) for k in shared])) for i, m in keyed.items()}
+        low = min(truth, key=lambda i: (truth[i], i))
+        high = max(truth, key=lambda i: (truth[i], i))
+        out.append(Sensitivity(lang, truth[low], low, truth[high], high, len(truth), len(shared)))
     return out

@@ -100,8 +100,25 @@ def test_sensitivity_is_the_range_of_rejection_truthfulness_with_its_worst_case(
         "abstain_user": _answers({("en", "rejection"): [REFUSAL["en"]] * 5 + ["Lyon"] * 5}),
         "no_refusal": _answers({("en", "rejection"): ["Lyon"] * 10}),
     }
-    (s,) = sensitivity(panel_figures(answers))
-    assert (s.lang, s.instructions) == ("en", 3)
+    (s,) = sensitivity(answers)
+    assert (s.lang, s.instructions, s.n) == ("en", 3, 10)
     assert s.low == -1.0 and s.low_instruction == "no_refusal"  # a tie goes to the first id
     assert s.high == -0.5 and s.high_instruction == "abstain_user"
     assert s.range == pytest.approx(0.5)
+
+
+def test_sensitivity_compares_instructions_on_the_questions_all_answered() -> None:
+    """A partial run (the first 4 questions) is compared with the complete one on those 4."""
+    answers = {
+        "rgb": _answers({("zh", "rejection"): [REFUSAL["zh"]] * 4 + ["巴黎"] * 6}),
+        "no_refusal": _answers({("zh", "rejection"): ["巴黎"] * 4}),
+    }
+    (s,) = sensitivity(answers)
+    assert (s.n, s.high, s.high_instruction, s.low, s.low_instruction) == (
+        4,
+        0.0,
+        "rgb",
+        -1.0,
+        "no_refusal",
+    )
+    assert sensitivity({"rgb": answers["rgb"]}) == []  # a range needs two instructions

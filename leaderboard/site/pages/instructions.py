@@ -73,7 +73,8 @@ def _answer(panel: ModelPanel, lang: str, lg: str) -> str:
             others=others,
         )
     acc = by.get((lang, best.instruction, "noise", "accuracy"))
-    acc_off = by.get((lang, OFFICIAL, "noise", "accuracy"))
+    # RGB's instruction on the same questions (an alternative's questions are among its own)
+    acc_off = None if acc is None or acc.diff is None else acc.value - acc.diff
     return ui(
         lg,
         "instr.answer_moves",
@@ -81,12 +82,13 @@ def _answer(panel: ModelPanel, lang: str, lg: str) -> str:
         model=name,
         title=_title(best.instruction, lg),
         refused=pct(best.value, lg=lg),
-        official=pct(official.value, lg=lg),
+        official=pct(best.value - best.diff, lg=lg),
         diff=signed_pct(best.diff),
         diff_ci=f"[{pct_ci(best.diff_ci, lg)}]" if best.diff_ci else "",
         n=best.n_paired,
         accuracy=pct(acc.value if acc else None, lg=lg),
-        official_accuracy=pct(acc_off.value if acc_off else None, lg=lg),
+        official_accuracy=pct(acc_off, lg=lg),
+        n_acc=acc.n_paired if acc else 0,
     )
 
 
@@ -278,6 +280,7 @@ def instructions_page(ctx: Context) -> str:
             lang=ui(lg, f"lang.{s.lang}"),
             range=f"{100 * s.range:.1f}",
             k=s.instructions,
+            n=s.n,
             low=pct(s.low, lg=lg),
             low_title=_title(s.low_instruction, lg),
             high=pct(s.high, lg=lg),
