@@ -3,6 +3,8 @@ CI name the same two test commands (the quick one and the full one, which CI run
 
 from __future__ import annotations
 
+import ast
+import re
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -30,3 +32,33 @@ def test_slow_tests_are_opt_in_and_the_slowest_are_printed() -> None:
     pyproject = _text("pyproject.toml")
     assert "--durations=15" in pyproject
     assert "--runslow" in _text("tests/conftest.py")
+
+
+PKG = REPO / "leaderboard"
+PATH_LIKE = re.compile(r"(?<![\w./-])((?:[\w-]+/)+[\w-]+\.py)\b")
+
+
+def _exists(path: str, here: Path) -> bool:
+    """A path as a reader would look for it: from the repository, the package, or the folders
+    between the mentioning file and the package (site/render/page.py, render/page.py)."""
+    bases = [REPO, PKG, *[p for p in here.parents if PKG in (p, *p.parents)]]
+    return any((base / path).exists() for base in bases) or "<" in path
+
+
+def _docstrings(path: Path) -> str:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    nodes = [tree, *[n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.ClassDef)]]
+    return "\n".join(ast.get_docstring(n) or "" for n in nodes)
+
+
+def test_every_path_architecture_md_and_the_docstrings_name_exists() -> None:
+    """A pointer to a file that moved misleads the reader it was written for."""
+    texts = [(REPO / "ARCHITECTURE.md", _text("ARCHITECTURE.md"))]
+    texts += [(p, _docstrings(p)) for p in sorted(PKG.rglob("*.py"))]
+    missing = [
+        f"{where.relative_to(REPO)}: {path}"
+        for where, text in texts
+        for path in PATH_LIKE.findall(text)
+        if not _exists(path, where)
+    ]
+    assert not missing, "\n".join(missing)

@@ -63,14 +63,6 @@ DESCRIBE_KEYS: tuple[str, ...] = tuple(
 )
 
 
-def description_dict(described: BackendDescription | Mapping[str, object]) -> dict[str, object]:
-    """A backend's description as the dict results.json stores. A plain mapping is taken as it
-    is, so a backend written before BackendDescription still runs (convert it when touched)."""
-    if isinstance(described, BackendDescription):
-        return described.as_dict()
-    return dict(described)
-
-
 @dataclass(frozen=True)
 class BackendTraits:
     """What the code outside backends/ needs to know about a backend, declared once on its
@@ -131,8 +123,6 @@ class Registration:
 
 
 _REGISTRY: dict[str, Registration] = {}
-# names results.json files may record that are now registered under another name
-FORMER_NAMES = {"fake": "scripted"}
 
 
 def register_backend(
@@ -153,9 +143,9 @@ def register_backend(
 
 
 def registered_traits(name: str) -> BackendTraits:
-    """The traits of a registered backend (or of its former name); an unknown name has the
-    defaults: a model decoded from tokens."""
-    entry = _REGISTRY.get(FORMER_NAMES.get(name, name))
+    """The traits of a registered backend; an unknown name has the defaults: a model decoded
+    from tokens."""
+    entry = _REGISTRY.get(name)
     return entry.traits if entry else BackendTraits()
 
 

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from leaderboard.backends.base import DESCRIBE_KEYS, BackendDescription, missing_dependency
 from leaderboard.backends.environment import device_name, library_versions
-from leaderboard.backends.hf.prompts import PromptEncoder, PromptTooLong, Template
+from leaderboard.backends.hf.prompts import PromptEncoder, PromptOptions, PromptTooLong, Template
 from leaderboard.backends.llamacpp_chat import JinjaChatTemplate, LlamaTokenizer, special_token
 from leaderboard.backends.llamacpp_logits import (
     CHECK_REQUEST,
@@ -82,11 +82,7 @@ class LlamaCppBackend:
         model_path: str,
         *,
         settings: LlamaCppSettings | None = None,
-        chat_template: str = "auto",
-        chat_template_text: str | None = None,
-        system_prompt: Literal["system", "merge", "none"] = "system",
-        max_input_tokens: int | None = None,
-        truncation: Literal["error", "left_docs"] = "error",
+        prompt: PromptOptions | None = None,
         max_new_tokens: int = 256,
         display_model: str | None = None,
         hub_id: str | None = None,
@@ -100,15 +96,16 @@ class LlamaCppBackend:
         self.gguf_file = Path(model_path).name
         self.threads = self.settings.n_threads or default_threads()
         self.stats = LlamaCppCounters()
-        self.n_ctx = self._context_size(model_path, max_input_tokens, max_new_tokens)
+        prompt = prompt or PromptOptions()
+        self.n_ctx = self._context_size(model_path, prompt.max_input_tokens, max_new_tokens)
         self._llama_cpp = llama_cpp
         self.flash_attn = self.settings.flash_attn is True
         t0 = time.perf_counter()
         self.llama = self._load(model_path)
         self.load_s = time.perf_counter() - t0
         self.metadata = dict(self.llama.metadata)
-        self.template = self._pick_template(chat_template, chat_template_text)
-        self._setup_prompts(system_prompt, max_input_tokens, truncation)
+        self.template = self._pick_template(prompt.chat_template, prompt.chat_template_text)
+        self._setup_prompts(prompt.system_prompt, prompt.max_input_tokens, prompt.truncation)
         self.prefill_check = "not run"
         if self.settings.prefill_check:
             self._check_prefill(model_path)
@@ -124,11 +121,7 @@ class LlamaCppBackend:
         return cls(
             str(Path(resolved.path_or_id) / resolved.gguf_file),
             settings=sub.llamacpp,
-            chat_template=sub.chat_template,
-            chat_template_text=sub.resolve_chat_template(),
-            system_prompt=sub.system_prompt,
-            max_input_tokens=sub.max_input_tokens,
-            truncation=sub.truncation,
+            prompt=PromptOptions.from_submission(sub),
             max_new_tokens=sub.generation.max_new_tokens,
             display_model=sub.model,
             hub_id=sub.hub_id,

@@ -8,7 +8,7 @@ It serves two purposes with one implementation:
 
 It is a real Backend: it honours the contract (one Completion per request, in order, failures as
 Completions with `error`), counts tokens and records every call. It never stands in for the real
-backends in their own tests. `backend: fake` in a model.yaml is the former name, still accepted.
+backends in their own tests.
 """
 
 from __future__ import annotations

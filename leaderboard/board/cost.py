@@ -1,4 +1,5 @@
-"""What a run cost, per machine that produced its answers: seconds per answer, tokens per answer,
+"""What a run cost, per machine that produced its answers (`entry_cost`, the `cost` command) and in
+one line per entry (`model_costs`, the tables' cost columns): seconds per answer, tokens per answer,
 peak memory and the CPU or GPU, so a submitter can plan a run before starting it.
 
 Everything comes from the entry's own records, never from a benchmark: each prediction's
@@ -20,7 +21,7 @@ from typing import Literal
 from leaderboard.board.load import Entry
 from leaderboard.core.schema import PredictionRecord
 from leaderboard.core.types import LANGS
-from leaderboard.run.invocations import HISTORY_KEY, llama_build, recorded_peak
+from leaderboard.run.invocations import HISTORY_KEY, PEAK_KEYS, llama_build, recorded_peak
 
 Attribution = Literal["invocations", "last invocation", "unattributed"]
 UNRECORDED = "not recorded"  # the device of answers no invocation of the history covers
@@ -169,6 +170,58 @@ def entry_cost(entry: Entry) -> list[MachineCost]:
             )
         )
     return out
+
+
+@dataclass(frozen=True)
+class ModelCosts:
+    """What the answers cost, from the predictions' own records (never ranked)."""
+
+    answers: int  # records with a latency
+    median_s: float | None  # median seconds per answer
+    mean_tokens: float | None  # mean completion tokens per answer
+    peak_memory_bytes: int | None  # None: the run did not record it
+    hardware: tuple[str, ...]  # the devices that produced the answers, most answers first
+
+
+def model_costs(e: Entry) -> ModelCosts:
+    """Median seconds and mean completion tokens per answer over the predictions of the run's
+    settings (records without a latency, as a reused answer, are left out of the median), the
+    peak memory when a run recorded it, and the hardware of the answers (invocations)."""
+    latencies = [p.latency_s for p in e.predictions if p.latency_s is not None]
+    tokens = [p.completion_tokens for p in e.predictions if p.completion_tokens is not None]
+    prov = e.results.provenance
+    peak = _peak_memory(prov.extra)
+    return ModelCosts(
+        answers=len(latencies),
+        median_s=statistics.median(latencies) if latencies else None,
+        mean_tokens=statistics.fmean(tokens) if tokens else None,
+        peak_memory_bytes=peak,
+        hardware=_hardware(prov.extra, prov.device),
+    )
+
+
+def _peak_memory(extra: dict[str, object]) -> int | None:
+    """The peak memory the runner recorded per invocation (MiB), in bytes: the GPU's where one
+    was used, else the process's RSS; None when no invocation recorded it."""
+    history = extra.get(HISTORY_KEY)
+    history = history if isinstance(history, list) else []
+    mib = next((m for k in PEAK_KEYS if (m := recorded_peak(history, k)) is not None), None)
+    return round(mib * 2**20) if mib is not None else None
+
+
+def _hardware(extra: dict[str, object], device: str | None) -> tuple[str, ...]:
+    """Devices by the number of answers they produced (invocations), else the run's device."""
+    counts: dict[str, int] = {}
+    for inv in extra.get("invocations") or []:
+        d = inv if isinstance(inv, dict) else {}
+        name, n = d.get("device"), d.get("answers")
+        if isinstance(name, str) and isinstance(n, int):
+            counts[name] = counts.get(name, 0) + n
+    if counts:
+        return tuple(sorted(counts, key=lambda k: (-counts[k], k)))
+    if device and device not in ("none", "remote"):
+        return (device,)
+    return ()
 
 
 def hours_for(cost: AnswerCost, answers: int) -> float | None:

@@ -5,8 +5,7 @@ provenance (the backend's description: a GGUF header's `general.file_type`, llam
 the library versions) and says, in plain names: the parameter count, the quantization (Q4_K_M,
 Q4_1, bnb-nf4, bf16, ...; never "auto"), the engine and its version, the upstream licence, whether
 the weights are open, the context length the run used and where the weights came from.
-`model_costs(entry)` reads the predictions' own records (latency_s, completion_tokens) and the
-provenance (device, invocations) for what the answers cost. `reported_facts` is what the paper
+What the answers cost is `board.cost`'s (`model_costs`). `reported_facts` is what the paper
 says about a row it reports. Every field says where it came from, so a page can show the source
 instead of a guess; a value nobody recorded is None, never a default.
 """
@@ -14,14 +13,12 @@ instead of a guess; a value nobody recorded is None, never a default.
 from __future__ import annotations
 
 import re
-import statistics
 from dataclasses import dataclass
 
 from leaderboard.backends.registry import backend_traits
 from leaderboard.board.load import Entry
 from leaderboard.board.ranking import is_trivial_baseline
 from leaderboard.board.reported import ReportedModel
-from leaderboard.run.invocations import HISTORY_KEY, PEAK_KEYS, recorded_peak
 
 # llama.cpp's LLAMA_FTYPE (the GGUF header's general.file_type) as the names llama.cpp prints.
 GGUF_FILE_TYPES = {
@@ -77,17 +74,6 @@ class ModelFacts:
         if self.params_n is None:
             return None
         return next(key for key, top in SIZE_BUCKETS if self.params_n <= top)
-
-
-@dataclass(frozen=True)
-class ModelCosts:
-    """What the answers cost, from the predictions' own records (never ranked)."""
-
-    answers: int  # records with a latency
-    median_s: float | None  # median seconds per answer
-    mean_tokens: float | None  # mean completion tokens per answer
-    peak_memory_bytes: int | None  # None: the run did not record it
-    hardware: tuple[str, ...]  # the devices that produced the answers, most answers first
 
 
 def params_number(text: object) -> float | None:
@@ -263,55 +249,3 @@ def reported_facts(model: ReportedModel) -> ModelFacts:
         weights_from=None,
         kind="reported",
     )
-
-
-def model_costs(e: Entry) -> ModelCosts:
-    """Median seconds and mean completion tokens per answer over the predictions of the run's
-    settings (records without a latency, as a reused answer, are left out of the median), the
-    peak memory when a run recorded it, and the hardware of the answers (invocations)."""
-    latencies = [p.latency_s for p in e.predictions if p.latency_s is not None]
-    tokens = [p.completion_tokens for p in e.predictions if p.completion_tokens is not None]
-    prov = e.results.provenance
-    peak = _peak_memory(prov.extra)
-    return ModelCosts(
-        answers=len(latencies),
-        median_s=statistics.median(latencies) if latencies else None,
-        mean_tokens=statistics.fmean(tokens) if tokens else None,
-        peak_memory_bytes=peak,
-        hardware=_hardware(prov.extra, prov.device),
-    )
-
-
-_PEAK_KEYS = ("peak_memory_bytes", "peak_rss_bytes", "max_memory_allocated")
-
-
-def _peak_memory(extra: dict[str, object]) -> int | None:
-    """The largest peak a run recorded (provenance extra or the backend's stats), if any."""
-    found = []
-    described = _dict(extra.get("backend"))
-    for source in (extra, described, _dict(described.get("stats"))):
-        found += [v for k in _PEAK_KEYS if isinstance(v := source.get(k), int)]
-    history = extra.get(HISTORY_KEY)
-    history = history if isinstance(history, list) else []
-    for inv in history:
-        found += [v for k in _PEAK_KEYS if isinstance(v := _dict(inv).get(k), int)]
-    if found:
-        return max(found)
-    # what the runner records per invocation (MiB): the GPU's peak where one was used, else RSS
-    mib = next((m for k in PEAK_KEYS if (m := recorded_peak(history, k)) is not None), None)
-    return round(mib * 2**20) if mib is not None else None
-
-
-def _hardware(extra: dict[str, object], device: str | None) -> tuple[str, ...]:
-    """Devices by the number of answers they produced (invocations), else the run's device."""
-    counts: dict[str, int] = {}
-    for inv in extra.get("invocations") or []:
-        d = _dict(inv)
-        name, n = d.get("device"), d.get("answers")
-        if isinstance(name, str) and isinstance(n, int):
-            counts[name] = counts.get(name, 0) + n
-    if counts:
-        return tuple(sorted(counts, key=lambda k: (-counts[k], k)))
-    if device and device not in ("none", "remote"):
-        return (device,)
-    return ()

@@ -35,6 +35,7 @@ from leaderboard.cli import (
     validate,
     verify,
 )
+from leaderboard.cli.arguments import command_group
 from leaderboard.core.errors import LeaderboardError
 from leaderboard.core.write_errors import is_write_error, unhandled_write_error
 
@@ -46,11 +47,7 @@ app = typer.Typer(
     add_completion=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
-data_app = typer.Typer(
-    help="Fetch, verify and audit the RGB data files.",
-    no_args_is_help=True,
-    context_settings={"help_option_names": ["-h", "--help"]},
-)
+data_app = command_group("Fetch, verify and audit the RGB data files.")
 app.add_typer(data_app, name="data")
 
 

@@ -1,10 +1,12 @@
-"""Arguments several commands share: the --data-dir help and the submission folders a trust
-command works on, with the command line it records in provenance."""
+"""What several commands share: the --data-dir help, a command group's settings, and the
+submission folders a trust command works on, with the command line it records in provenance."""
 
 from __future__ import annotations
 
 import shlex
 from pathlib import Path
+
+import typer
 
 from leaderboard.core.errors import ConfigError, ResultsError
 from leaderboard.core.submission import INSTRUCTIONS_DIR
@@ -52,3 +54,11 @@ def submission_folders(paths: list[Path] | None, instructions: bool = False) -> 
 def provenance_command(name: str, folders: list[Path]) -> str:
     """The command line recorded in provenance (made repository-relative by the writer)."""
     return f"rgb-leaderboard {name} " + " ".join(shlex.quote(f.as_posix()) for f in folders)
+
+
+def command_group(help: str) -> typer.Typer:
+    """A group of subcommands (`data`, `site`, `retrieval`, ...): its help, shown when it is
+    called with no subcommand, and -h beside --help, as on every command."""
+    return typer.Typer(
+        help=help, no_args_is_help=True, context_settings={"help_option_names": ["-h", "--help"]}
+    )

@@ -16,7 +16,7 @@ from leaderboard.core.errors import ResultsError
 from leaderboard.core.types import ABILITIES, LANGS
 from leaderboard.data.manifest import data_root
 from leaderboard.stats.paired import paired_compare
-from leaderboard.trust.rescore import lines_from_predictions, resolve, score_lines
+from leaderboard.trust.prediction_lines import lines_from_predictions, resolve, score_lines
 
 
 def compare_cmd(

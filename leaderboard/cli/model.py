@@ -9,6 +9,7 @@ from pathlib import Path
 
 import typer
 
+from leaderboard.cli.arguments import command_group
 from leaderboard.core.submission import load_submission
 from leaderboard.core.weights import joined_path
 
@@ -35,10 +36,6 @@ def fetch(
 
 def register(app: typer.Typer, data_app: typer.Typer) -> None:
     """Add this module's commands to the CLI."""
-    group = typer.Typer(
-        help="Prepare a submission's weights (join split weights, check sha256).",
-        no_args_is_help=True,
-        context_settings={"help_option_names": ["-h", "--help"]},
-    )
+    group = command_group("Prepare a submission's weights (join split weights, check sha256).")
     group.command("fetch")(fetch)
     app.add_typer(group, name="model")

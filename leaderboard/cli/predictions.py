@@ -7,7 +7,12 @@ from pathlib import Path
 
 import typer
 
-from leaderboard.cli.arguments import DATA_DIR_HELP, provenance_command, submission_folders
+from leaderboard.cli.arguments import (
+    DATA_DIR_HELP,
+    command_group,
+    provenance_command,
+    submission_folders,
+)
 from leaderboard.cli.rescore import write_rescored
 from leaderboard.data.manifest import data_root
 from leaderboard.trust.repair import repair_folder
@@ -38,10 +43,6 @@ def repair_cmd(
 
 def register(app: typer.Typer, data_app: typer.Typer) -> None:
     """Add `predictions repair`."""
-    preds = typer.Typer(
-        help="Maintain recorded predictions (repair).",
-        no_args_is_help=True,
-        context_settings={"help_option_names": ["-h", "--help"]},
-    )
+    preds = command_group("Maintain recorded predictions (repair).")
     preds.command("repair")(repair_cmd)
     app.add_typer(preds, name="predictions")

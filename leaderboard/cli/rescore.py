@@ -11,8 +11,9 @@ from leaderboard.cli.arguments import DATA_DIR_HELP, provenance_command, submiss
 from leaderboard.core.errors import ResultsError
 from leaderboard.data.manifest import data_root
 from leaderboard.run.store import RunStore
+from leaderboard.trust.rescore import rescored
 from leaderboard.trust.retrieval_files import is_retrieval_file, rescore_retrieval_file
-from leaderboard.trust.verify import compare_results, recompute, rescored
+from leaderboard.trust.verify import compare_results, recompute
 
 
 def write_rescored(

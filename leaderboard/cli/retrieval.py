@@ -14,7 +14,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from leaderboard.cli.arguments import DATA_DIR_HELP
+from leaderboard.cli.arguments import DATA_DIR_HELP, command_group
 from leaderboard.core.errors import ConfigError
 from leaderboard.data.manifest import data_root
 from leaderboard.retrieval.cache import default_cache_dir
@@ -115,10 +115,8 @@ def print_result(res) -> None:
 
 def register(app: typer.Typer, data_app: typer.Typer) -> None:
     """Add this module's commands to the CLI."""
-    ret_app = typer.Typer(
-        help="Retrieval track: rank RGB's passages (BM25, dense e5, hybrid, an embeddings API).",
-        no_args_is_help=True,
-        context_settings={"help_option_names": ["-h", "--help"]},
+    ret_app = command_group(
+        "Retrieval track: rank RGB's passages (BM25, dense e5, hybrid, an embeddings API)."
     )
     app.add_typer(ret_app, name="retrieval")
 

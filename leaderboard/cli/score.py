@@ -17,7 +17,7 @@ from leaderboard.core.safe_io import output_file, write_text_atomic
 from leaderboard.core.types import DEFAULT_NOISE_RATES
 from leaderboard.data.manifest import data_root
 from leaderboard.stats.metrics import compute_metrics
-from leaderboard.trust.rescore import (
+from leaderboard.trust.prediction_lines import (
     output_row,
     read_lines,
     resolve,

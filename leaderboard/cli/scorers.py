@@ -12,14 +12,13 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from leaderboard.cli.arguments import command_group
 from leaderboard.core.errors import ConfigError
 from leaderboard.stats.scorer_eval import disagreements as list_disagreements
 from leaderboard.stats.scorer_eval import evaluate
 
-scorers_app = typer.Typer(
-    help="Measure the scorers against the labelled answers (leaderboard/scoring/labels).",
-    no_args_is_help=True,
-    context_settings={"help_option_names": ["-h", "--help"]},
+scorers_app = command_group(
+    "Measure the scorers against the labelled answers (leaderboard/scoring/labels)."
 )
 
 

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import typer
 
+from leaderboard.cli.arguments import command_group
 from leaderboard.core.errors import LeaderboardError
 
 
@@ -15,11 +16,7 @@ def _warn(message: str) -> None:
 
 def register(app: typer.Typer, data_app: typer.Typer) -> None:
     """Add this module's commands to the CLI."""
-    site_app = typer.Typer(
-        help="Build or serve the static leaderboard site (mkdocs-material).",
-        no_args_is_help=True,
-        context_settings={"help_option_names": ["-h", "--help"]},
-    )
+    site_app = command_group("Build or serve the static leaderboard site (mkdocs-material).")
     app.add_typer(site_app, name="site")
 
     @site_app.command("build")

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import typer
 
+from leaderboard.cli.arguments import command_group
 from leaderboard.core.errors import ConfigError, LeaderboardError
 from leaderboard.core.submission import load_submission
 
@@ -106,10 +107,6 @@ def pin(
 
 def register(app: typer.Typer, data_app: typer.Typer) -> None:
     """Add `submissions pin`."""
-    subs = typer.Typer(
-        help="Manage submission files (pin revisions).",
-        no_args_is_help=True,
-        context_settings={"help_option_names": ["-h", "--help"]},
-    )
+    subs = command_group("Manage submission files (pin revisions).")
     subs.command("pin")(pin)
     app.add_typer(subs, name="submissions")

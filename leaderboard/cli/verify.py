@@ -14,7 +14,7 @@ from leaderboard.core.errors import DataError
 from leaderboard.data.manifest import data_root, lang_dir
 from leaderboard.judge.agreement import AGREEMENT_DIR
 from leaderboard.judge.agreement_check import is_agreement_target, verify_agreements
-from leaderboard.judge.check import verify_judges
+from leaderboard.judge.results_check import verify_judges
 from leaderboard.retrieval.results import RESULTS_DIR
 from leaderboard.trust.retrieval_files import is_retrieval_target, verify_retrieval
 from leaderboard.trust.verify import verify

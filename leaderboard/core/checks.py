@@ -1,5 +1,6 @@
 """The verdict on one checked file (a retrieval result, a judge result), shared by the rooms that
-recompute what the site shows (trust/retrieval_check.py, judge/check.py) and printed by `verify`."""
+recompute what the site shows (trust/retrieval_check.py, judge/results_check.py) and printed by
+`verify`."""
 
 from __future__ import annotations
 

@@ -76,6 +76,20 @@ class Generation(StrictModel):
         )
 
 
+# The HTTP settings of the backends that call a server (openai, system): one declaration of each
+# limit; the defaults differ by what a request is (one answer, or a whole RAG pipeline's).
+def _in_flight(default: int, what: str) -> Any:
+    return Field(default, ge=1, le=512, description=f"{what} in flight at once.")
+
+
+def _timeout(default: float) -> Any:
+    return Field(default, gt=0, description="Seconds to wait for one answer.")
+
+
+def _retries(default: int) -> Any:
+    return Field(default, ge=0, le=50, description="Retries of a failed request (with backoff).")
+
+
 class OpenAISettings(StrictModel):
     """An OpenAI-compatible chat completions server (vLLM, llama.cpp, Ollama, TGI, an API)."""
 
@@ -91,11 +105,9 @@ class OpenAISettings(StrictModel):
         description="The NAME of an environment variable holding the key, never the key.",
         examples=["OPENAI_API_KEY"],
     )
-    concurrency: StrictInt = Field(8, ge=1, le=512, description="Requests in flight at once.")
-    timeout_s: float = Field(120.0, gt=0, description="Seconds to wait for one answer.")
-    max_retries: StrictInt = Field(
-        6, ge=0, le=50, description="Retries of a failed request (with backoff)."
-    )
+    concurrency: StrictInt = _in_flight(8, "Requests")
+    timeout_s: float = _timeout(120.0)
+    max_retries: StrictInt = _retries(6)
 
     @field_validator("base_url")
     @classmethod
@@ -125,11 +137,9 @@ class SystemSettings(StrictModel):
         description="http(s) URL the runner POSTs {question, lang} to.",
         examples=["http://127.0.0.1:8080/answer"],
     )
-    concurrency: StrictInt = Field(1, ge=1, le=512, description="Questions in flight at once.")
-    timeout_s: float = Field(300.0, gt=0, description="Seconds to wait for one answer.")
-    max_retries: StrictInt = Field(
-        3, ge=0, le=50, description="Retries of a failed request (with backoff)."
-    )
+    concurrency: StrictInt = _in_flight(1, "Questions")
+    timeout_s: float = _timeout(300.0)
+    max_retries: StrictInt = _retries(3)
 
     @field_validator("url")
     @classmethod
@@ -293,21 +303,3 @@ class RunPlan(StrictModel):
                 raise ValueError(f"{ability}: noise rates must be within [0, 1], got {bad}")
             merged[ability] = sorted(set(rates))
         return merged
-
-
-def former_fake_name(data: Any) -> Any:
-    """`backend: fake` with a `fake:` block (strategy, responses...) is the scripted backend's
-    former name: read as `backend: scripted` with a `scripted:` block (policy, ...). The
-    submission's before-validator (kept here, beside the settings blocks it reads, so
-    core/submission.py stays small)."""
-    if not isinstance(data, dict) or data.get("backend") != "fake":
-        return data
-    data = {**data, "backend": "scripted"}
-    block = data.pop("fake", None)
-    if isinstance(block, dict):
-        block = dict(block)
-        if "strategy" in block:
-            block["policy"] = block.pop("strategy")
-    if block is not None:
-        data["scripted"] = block
-    return data

@@ -16,7 +16,6 @@ from pydantic import (
     StrictInt,
     ValidationInfo,
     field_validator,
-    model_validator,
 )
 
 from leaderboard.core.errors import ConfigError
@@ -39,7 +38,6 @@ from leaderboard.core.settings import (
     StrictModel,
     SystemSettings,
     VLLMSettings,
-    former_fake_name,
 )
 from leaderboard.core.weights import WeightParts
 from leaderboard.core.yaml_lines import line_of, validate_yaml_file
@@ -237,11 +235,6 @@ class Submission(StrictModel):
                 "'revision' pinned to a 40-hex commit (run `rgb-leaderboard submissions pin PATH`)"
             )
         return v
-
-    @model_validator(mode="before")
-    @classmethod
-    def _former_fake_name(cls, data: Any) -> Any:
-        return former_fake_name(data)
 
     @field_validator("sha256")
     @classmethod

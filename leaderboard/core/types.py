@@ -1,8 +1,8 @@
 """Frozen value types shared by every stage of the pipeline.
 
 They are plain dataclasses (not pydantic) because they never come from outside: data files and YAML
-are
-validated at the edge (data.py, config.py, results.py) and converted into these.
+are validated at the edge (data/records.py, core/submission.py, core/schema.py) and converted into
+these.
 """
 
 from __future__ import annotations

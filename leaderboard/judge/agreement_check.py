@@ -2,7 +2,7 @@
 recomputed from the judgements.jsonl beside it and the labelled set.
 
 The methodology page shows these kappas, so they go through the same trust chain as a
-submission's judge_results.json (judge/check.py): the labels files must be the ones recorded
+submission's judge_results.json (judge/results_check.py): the labels files must be the ones recorded
 (sha256), the items are selected again (splits, sample limit), the stored replies are parsed again
 with the current parser and the rates and kappas recomputed with the recorded bootstrap. No judge
 model is run: a reply missing from judgements.jsonl counts as unjudged, as it does in the command.
@@ -27,8 +27,8 @@ from leaderboard.judge.agreement import (
     read_agreement,
     read_labelled,
 )
-from leaderboard.judge.check import recorded_resamples, row_differences
 from leaderboard.judge.kappa import KAPPA_SEED
+from leaderboard.judge.results_check import recorded_resamples, row_differences
 from leaderboard.judge.run import JUDGEMENTS_NAME, JudgementStore
 
 

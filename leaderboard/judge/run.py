@@ -23,7 +23,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from leaderboard import __version__
-from leaderboard.backends.base import Backend, description_dict
+from leaderboard.backends.base import Backend
 from leaderboard.core.checkout import git_state, now_iso, repo_relative
 from leaderboard.core.errors import ResultsError
 from leaderboard.core.files import repair_truncated_tail
@@ -248,7 +248,7 @@ def run_judge(
         stats.judged += len(chunk)
         if on_chunk is not None:
             on_chunk(stats.judged, len(todo), int((time.perf_counter() - t0) * 1000))
-    return stats, jsonable(description_dict(backend.describe()))  # type: ignore[return-value]
+    return stats, jsonable(backend.describe().as_dict())  # type: ignore[return-value]
 
 
 def judge_provenance(

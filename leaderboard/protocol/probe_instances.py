@@ -73,9 +73,9 @@ def _alternatives(answer: Answer) -> list[list[str]]:
     return [[el.lower()] if isinstance(el, str) else [a.lower() for a in el] for el in answer]
 
 
-def holds_answer(text: str, answer: Answer) -> bool:
-    """A passage holds a gold answer: some alternative of some answer element is a lowercase
-    substring of it (the reference's matching rule, applied to the passage)."""
+def contains_answer(text: str, answer: Answer) -> bool:
+    """A passage contains a gold answer: some alternative of some answer element is a lowercase
+    substring of it (the reference's matching rule, applied to the passage; spaces count)."""
     low = text.lower()
     return any(a and a in low for alts in _alternatives(answer) for a in alts)
 
@@ -141,7 +141,7 @@ def replacement_instance(
             continue
         i = rng.randrange(len(positives))
         text = positives[i]
-        if holds_answer(text, record.answer) or text in docs:
+        if contains_answer(text, record.answer) or text in docs:
             continue
         docs.append(text)
         sources.append(f"{data_file}#{donor.id} positive[{i}]")

@@ -36,7 +36,10 @@ def _norm(text: str, lang: str) -> str:
     return _SPACE.sub("", text) if lang == "zh" else text
 
 
-def holds_answer(text: str, answers: tuple[tuple[str, ...], ...], lang: str) -> bool:
+def holds_gold_string(text: str, answers: tuple[tuple[str, ...], ...], lang: str) -> bool:
+    """A chunk holds a gold answer string: lowercase substring, and in zh with every space removed
+    from both (a chunk boundary or the data's spacing must not hide an answer). Not the probes'
+    rule (protocol.probe_instances.contains_answer), which keeps spaces as the reference does."""
     t = _norm(text, lang)
     return any(_norm(alt, lang) in t for element in answers for alt in element if alt.strip())
 
@@ -63,7 +66,7 @@ def build_corpus(
         for text in q.positives:
             for j in passage_chunks.get(text, []):
                 doc = docs[j]
-                grade = RELEVANT_GRADE if holds_answer(doc.text, q.answers, lang) else 1
+                grade = RELEVANT_GRADE if holds_gold_string(doc.text, q.answers, lang) else 1
                 grades[doc.id] = max(grades.get(doc.id, 0), grade)
         qrels[q.qid] = grades
     return Corpus(tuple(docs), qrels, len(passage_chunks), chunk_size, overlap)

@@ -34,7 +34,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from leaderboard.backends.base import Backend, description_dict
+from leaderboard.backends.base import Backend
 from leaderboard.backends.registry import load_backend
 from leaderboard.core.checkout import now_iso, repo_relative
 from leaderboard.core.errors import ConfigError, LeaderboardError, ResultsError
@@ -217,7 +217,7 @@ def compare(record: PredictionRecord, inst: TestInstance, text: str) -> Pair:
 
 def _environment(backend: Backend) -> dict[str, object]:
     try:
-        described = description_dict(backend.describe())
+        described = backend.describe().as_dict()
     except Exception as exc:
         described = {"describe_error": str(exc)}
     keep = ("backend", "model", "device", "dtype", "versions", "batch_size")

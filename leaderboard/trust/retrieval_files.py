@@ -1,7 +1,7 @@
 """The retrieval files `verify` and `rescore` are given: which paths are retrieval results,
 grids or comparisons (a submission's own JSON files are not), every file of a folder verified
 (trust/retrieval_check.py recomputes each), and a result's metrics rewritten for `rescore FILE`.
-Judge results and the judges' agreement are checked in judge/check.py and
+Judge results and the judges' agreement are checked in judge/results_check.py and
 judge/agreement_check.py (a room this layer cannot import: cli/verify.py calls all three); the
 probe figures are rows of results.json, recomputed by trust/verify.py.
 """

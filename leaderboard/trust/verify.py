@@ -16,12 +16,11 @@ cannot be recomputed from its output.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from leaderboard.backends.registry import backend_traits
-from leaderboard.core.checkout import PACKAGE_ROOT, recorded_roots, repo_relative, repo_root
+from leaderboard.core.checks import same
 from leaderboard.core.errors import ConfigError, DataError, LeaderboardError
 from leaderboard.core.schema import PredictionRecord, Results
 from leaderboard.core.submission import (
@@ -43,7 +42,6 @@ from leaderboard.run.selection import Selection
 from leaderboard.run.store import RunStore
 from leaderboard.stats.version import scoring_version
 
-TOLERANCE = 1e-9
 _CELL_KEY = ("lang", "ability", "noise_rate", "mode")
 _SCORE_KEY = ("lang", "mode", "ability", "metric")
 
@@ -124,14 +122,6 @@ def _show(v: object) -> str:
     return repr(v)
 
 
-def _same(a: object, b: object) -> bool:
-    if isinstance(a, float | int) and isinstance(b, float | int) and not isinstance(a, bool):
-        return math.isclose(float(a), float(b), rel_tol=0.0, abs_tol=TOLERANCE)
-    if isinstance(a, list | tuple) and isinstance(b, list | tuple):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
-    return a == b
-
-
 def _rows(rows: list, key: tuple[str, ...]) -> dict[str, dict]:
     out = {}
     for r in rows:
@@ -153,7 +143,7 @@ def _compare_rows(kind: str, old: list, new: list, key: tuple[str, ...]) -> list
             out.append(Mismatch(f"{kind} {label}", "absent", "present"))
         else:
             for f in a[label]:
-                if f not in key and not _same(a[label][f], b[label].get(f)):
+                if f not in key and not same(a[label][f], b[label].get(f)):
                     out.append(Mismatch(f"{kind} {label} {f}", a[label][f], b[label].get(f)))
     return out
 
@@ -174,7 +164,7 @@ def compare_results(old: Results, new: Results) -> list[Mismatch]:
         if getattr(old, name) != getattr(new, name):
             out.append(Mismatch(name, getattr(old, name), getattr(new, name)))
     ob, nb = old.bootstrap.model_dump(), new.bootstrap.model_dump()
-    out += [Mismatch(f"bootstrap.{k}", ob[k], nb[k]) for k in ob if not _same(ob[k], nb[k])]
+    out += [Mismatch(f"bootstrap.{k}", ob[k], nb[k]) for k in ob if not same(ob[k], nb[k])]
     op, np_ = old.provenance, new.provenance
     for name in ("fingerprint", "data_blob_ids", "scoring_version"):
         if getattr(op, name) != getattr(np_, name):
@@ -340,45 +330,3 @@ def verify(folder: Path, data_root: Path) -> VerifyReport:
     rc = recompute(folder, data_root)
     mismatches = compare_results(rc.old, rc.new) if rc.new is not None else []
     return VerifyReport(rc, mismatches)
-
-
-def rescored(rc: Recomputed, command: str, extra: dict[str, object] | None = None) -> Results:
-    """results.json rewritten from the recomputation: the compared part (module docstring) and
-    the partial reasons are the recomputed ones; the generating run's provenance is kept, with a
-    `rescored` entry saying by which code and command."""
-    if rc.new is None:
-        raise LeaderboardError(f"{rc.folder}: nothing to rescore ({'; '.join(rc.problems)})")
-    old, new = rc.old.provenance, rc.new.provenance
-    record = {
-        "command": repo_relative(command),
-        "scoring_version_before": old.scoring_version,
-        "git_commit": new.git_commit,
-        "git_dirty": new.git_dirty,
-        **(extra or {}),
-    }
-    history = (
-        list(old.extra.get("rescored", [])) if isinstance(old.extra.get("rescored"), list) else []
-    )
-    provenance = old.model_copy(
-        update={
-            "command": repo_relative(
-                old.command,
-                (
-                    repo_root(),
-                    repo_root(PACKAGE_ROOT),
-                    *recorded_roots(old.command),
-                ),
-            ),
-            "data_blob_ids": new.data_blob_ids,
-            "scoring_version": new.scoring_version,
-            "prompt_tokens": new.prompt_tokens,
-            "completion_tokens": new.completion_tokens,
-            "extra": {
-                **old.extra,
-                "skipped_splits": new.extra.get("skipped_splits", []),
-                "predictions_in_results": new.extra.get("predictions_in_results"),
-                "rescored": [*history, record],
-            },
-        }
-    )
-    return rc.new.model_copy(update={"provenance": provenance})

@@ -14,6 +14,7 @@ from leaderboard.backends.batching import BatchOutcome, is_oom, length_sorted, r
 from leaderboard.backends.environment import native_bf16
 from leaderboard.backends.hf.backend import HFBackend
 from leaderboard.backends.hf.loading import load_kwargs, slow_bf16_note
+from leaderboard.backends.hf.prompts import PromptOptions
 from leaderboard.backends.registry import load_backend
 from leaderboard.board.load import load_predictions
 from leaderboard.core.settings import Quantization
@@ -181,13 +182,15 @@ def test_oom_halves_the_batch_and_other_failures_fall_back_per_item() -> None:
 
 def test_truncation_policies(tiny: Path) -> None:
     long, short = rgb_like(40, "Who won the prize?"), rgb_like(1)
-    strict = HFBackend(str(tiny), batch_size=2, max_input_tokens=120, truncation="error")
+    strict = HFBackend(str(tiny), batch_size=2, prompt=PromptOptions(max_input_tokens=120))
     out = strict.generate([short, long], GEN)
     assert out[0].error is None
     assert out[1].error is not None and "max_input_tokens=120" in out[1].error
     assert "truncation: left_docs" in out[1].error
 
-    cut = HFBackend(str(tiny), batch_size=2, max_input_tokens=120, truncation="left_docs")
+    cut = HFBackend(
+        str(tiny), batch_size=2, prompt=PromptOptions(max_input_tokens=120, truncation="left_docs")
+    )
     ids, removed = cut.encode(long)
     assert len(ids) <= 120 and removed > 0
     text = cut.tokenizer.decode(ids)
@@ -200,7 +203,7 @@ def test_truncation_policies(tiny: Path) -> None:
 
 def test_system_prompt_handling_and_template_sources(tmp_path: Path) -> None:
     no_sys = build_tiny_model(tmp_path / "nosys", chat_template=NO_SYSTEM_TEMPLATE)
-    b = HFBackend(str(no_sys), system_prompt="system")
+    b = HFBackend(str(no_sys), prompt=PromptOptions(system_prompt="system"))
     text, _ = b.render(rgb_like(1))
     assert "<|im_start|>system" not in text
     assert "<|im_start|>user\nYou are an accurate" in text  # merged into the user turn
@@ -216,7 +219,7 @@ def test_system_prompt_handling_and_template_sources(tmp_path: Path) -> None:
     d = b.describe().as_dict()
     assert d["chat_template_source"] == "fallback" and len(str(d["chat_template_sha256"])) == 64
 
-    b = HFBackend(str(no_tpl), chat_template="none", system_prompt="none")
+    b = HFBackend(str(no_tpl), prompt=PromptOptions(chat_template="none", system_prompt="none"))
     assert b.render(rgb_like(1))[0].startswith("Document:")
     assert b.describe().as_dict()["chat_template_source"] == "none"
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from leaderboard.board.cost import model_costs
 from leaderboard.board.facts import (
     gguf_type_name,
-    model_costs,
     model_facts,
     params_number,
     reported_facts,
@@ -101,26 +101,6 @@ def test_bitsandbytes_and_declared_facts(tmp_path):
 def test_dtype_without_quantization_is_its_short_name(tmp_path):
     e = _written(tmp_path, "id: m\ndisplay_name: M\n", dtype="bfloat16")
     assert model_facts(e).quant == "bf16"
-
-
-def test_a_recorded_peak_memory_is_shown(tmp_path):
-    e = _written(
-        tmp_path, "id: m\ndisplay_name: M\n", extra={"backend": {"stats": {"peak_rss_bytes": 5}}}
-    )
-    assert model_costs(e).peak_memory_bytes == 5
-
-
-@pytest.mark.parametrize(
-    ("invocations", "peak"),
-    [
-        ([{"answers": 3}], None),  # runs before memory was recorded
-        ([{"answers": 3}, {"answers": 2, "peak_rss_mib": 10.5}], round(10.5 * 2**20)),
-        ([{"peak_rss_mib": 900.0, "peak_gpu_mib": 40.0}, {"peak_gpu_mib": 60.0}], 60 * 2**20),
-    ],
-)
-def test_the_invocations_peak_memory_is_shown_gpu_first(tmp_path, invocations, peak):
-    e = _written(tmp_path, "id: m\ndisplay_name: M\n", extra={"invocations": invocations})
-    assert model_costs(e).peak_memory_bytes == peak
 
 
 def test_the_papers_rows_carry_what_the_paper_says():

@@ -20,7 +20,7 @@ import pytest
 from tests.helpers import cli, error_line
 from tests.site_factory import make_predictions, make_results, write_submission
 
-OK_YAML = "id: {id}\ndisplay_name: OK\nmodel: fake-model\nbackend: fake\n"
+OK_YAML = "id: {id}\ndisplay_name: OK\nmodel: fake-model\nbackend: scripted\n"
 LINE = {"lang": "zh", "ability": "noise", "id": 0, "noise_rate": 0.0, "prediction": "x"}
 
 

@@ -148,14 +148,7 @@ def test_backend_blocks_must_match_backend(tmp_path: Path) -> None:
     assert sub.scripted is not None and sub.scripted.policy == "cycle"
 
 
-def test_backend_fake_is_read_as_the_scripted_backend(tmp_path: Path) -> None:
-    """The scripted backend's former name and block keep working in existing model.yaml files."""
-    d = write(
-        tmp_path,
-        "id: demo\ndisplay_name: D\nmodel: m\nbackend: fake\nfake: {strategy: echo}\n",
-    )
-    sub = load_submission(d)
-    assert sub.backend == "scripted" and sub.scripted.policy == "echo"
+def test_the_scripted_block_belongs_to_the_scripted_backend(tmp_path: Path) -> None:
     d = write(tmp_path, "id: demo\ndisplay_name: D\nmodel: m\nbackend: scripted\n")
     assert load_submission(d).scripted.policy == "cycle"
     d = write(tmp_path, "id: demo\ndisplay_name: D\nmodel: m\nscripted: {policy: copy_all}\n")

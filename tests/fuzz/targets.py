@@ -23,7 +23,7 @@ from leaderboard.core.files import read_prediction_files, read_results
 from leaderboard.core.schema import Results
 from leaderboard.core.submission import Submission, load_submission
 from leaderboard.run.store import RunStore
-from leaderboard.trust.rescore import read_lines
+from leaderboard.trust.prediction_lines import read_lines
 from tests.fuzz.harness import dump_json, gz
 from tests.site_factory import make_predictions, make_results
 
@@ -34,8 +34,8 @@ SCORE_LINES = [
     {"lang": "zh", "ability": "counterfactual", "id": 1, "noise_rate": 0.0, "prediction": "x"},
 ]
 MODEL_YAML = (
-    "id: fuzz\ndisplay_name: Fuzz\nmodel: fake-model\nbackend: fake\n"
-    "fake: {strategy: cycle, responses: [a, b]}\nbatch_size: 2\n"
+    "id: fuzz\ndisplay_name: Fuzz\nmodel: fake-model\nbackend: scripted\n"
+    "scripted: {policy: cycle, responses: [a, b]}\nbatch_size: 2\n"
     "generation: {max_new_tokens: 8, temperature: 0.0}\n"
     "run: {languages: [zh], noise_rates: {noise: [0.0, 0.2]}}\n"
 )

@@ -14,7 +14,7 @@ from leaderboard.protocol.probe_instances import (
     build_probe_instances,
     candidate_pool,
     chain_instance,
-    holds_answer,
+    contains_answer,
     replacement_instance,
     supported,
 )
@@ -22,7 +22,7 @@ from leaderboard.protocol.prompts import build_request, prompt_sha256
 from leaderboard.retrieval.bm25 import BM25Retriever
 from leaderboard.run.chain_retriever import chain_rank
 
-# holds_answer / supported: the reference's lowercase-substring rule applied to passages
+# contains_answer / supported: the reference's lowercase-substring rule applied to passages
 SUPPORT_CASES = [
     # docs, answer, supported
     (("The final was on December 18.",), ("December 18",), True),
@@ -40,9 +40,9 @@ def test_supported_cases(docs, answer, expected) -> None:
     assert supported(docs, answer) is expected
 
 
-def test_holds_answer_is_any_alternative() -> None:
-    assert holds_answer("won by ANNIE Ernaux", (("Annie Ernaux", "Ernaux"),))
-    assert not holds_answer("won by someone", ("Annie Ernaux",))
+def test_contains_answer_is_any_alternative() -> None:
+    assert contains_answer("won by ANNIE Ernaux", (("Annie Ernaux", "Ernaux"),))
+    assert not contains_answer("won by someone", ("Annie Ernaux",))
 
 
 @pytest.fixture(scope="module")
@@ -74,7 +74,7 @@ def test_replacement_is_seeded_recorded_and_unrelated(zh_records) -> None:
     by_id = {r.id: r for r in records}
     for rec, inst in zip(records[:20], a, strict=True):
         assert len(inst.docs) == 5 and len(set(inst.docs)) == 5
-        assert not any(holds_answer(d, rec.answer) for d in inst.docs)
+        assert not any(contains_answer(d, rec.answer) for d in inst.docs)
         for src, doc in zip(inst.sources, inst.docs, strict=True):
             name, rest = src.split("#")
             donor_id, field = rest.split(" ")

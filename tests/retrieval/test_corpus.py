@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from leaderboard.retrieval.corpus import build_corpus, holds_answer
+from leaderboard.retrieval.corpus import build_corpus, holds_gold_string
 from leaderboard.retrieval.split import Question
 
 Q1 = Question(
@@ -21,10 +21,10 @@ Q2 = Question(
 )
 
 
-def test_holds_answer_rgb_matching() -> None:
-    assert holds_answer("ALICE won", (("alice",),), "en")
-    assert holds_answer("比赛由张三赢得", (("张 三",),), "zh")  # zh: whitespace ignored
-    assert not holds_answer("比赛由张三赢得", (("李四",),), "zh")
+def test_holds_gold_string_ignores_zh_spaces() -> None:
+    assert holds_gold_string("ALICE won", (("alice",),), "en")
+    assert holds_gold_string("比赛由张三赢得", (("张 三",),), "zh")  # zh: whitespace ignored
+    assert not holds_gold_string("比赛由张三赢得", (("李四",),), "zh")
 
 
 def test_grades_and_dedup() -> None:

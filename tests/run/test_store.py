@@ -136,7 +136,7 @@ def _results() -> Results:
         data_blob_ids={"zh_refine.json": "x"},
         model="m",
         model_revision=None,
-        backend="fake",
+        backend="scripted",
         dtype=None,
         quantization={"mode": "none"},
         chat_template_sha256=None,

@@ -52,7 +52,7 @@ def _summary(name: str) -> JudgeSummary:
         display_name=name,
         judge_fingerprint="f",
         model="m",
-        backend="fake",
+        backend="scripted",
         template_sha256={},
         parser_version=1,
         rates=rates,

@@ -27,6 +27,7 @@ from leaderboard.backends.environment import device_map_summary, device_name, li
 from leaderboard.backends.hf.loading import check_quantization, eos_ids, load
 from leaderboard.backends.hf.prompts import (
     PromptEncoder,
+    PromptOptions,
     Template,
     pick_template,
 )
@@ -98,12 +99,8 @@ class HFBackend:
         dtype: str = "auto",
         quantization: Quantization | None = None,
         trust_remote_code: bool = False,
-        chat_template: str = "auto",
-        chat_template_text: str | None = None,
-        system_prompt: Literal["system", "merge", "none"] = "system",
+        prompt: PromptOptions | None = None,
         batch_size: int | Literal["auto"] = "auto",
-        max_input_tokens: int | None = None,
-        truncation: Literal["error", "left_docs"] = "error",
         device_map: str | dict[str, Any] | None = "auto",
         display_model: str | None = None,
         hub_id: str | None = None,
@@ -136,12 +133,13 @@ class HFBackend:
             loaded.model,
             loaded.pad_added,
         )
+        prompt = prompt or PromptOptions()
         self.prompts = PromptEncoder(
             self.tokenizer,
-            pick_template(self.tokenizer, chat_template, chat_template_text),
-            system_prompt,
-            max_input_tokens,
-            truncation,
+            pick_template(self.tokenizer, prompt.chat_template, prompt.chat_template_text),
+            prompt.system_prompt,
+            prompt.max_input_tokens,
+            prompt.truncation,
         )
         self.eos_ids = eos_ids(self.model, self.tokenizer)
 
@@ -155,12 +153,8 @@ class HFBackend:
             dtype=sub.dtype,
             quantization=sub.quantization,
             trust_remote_code=sub.trust_remote_code,
-            chat_template=sub.chat_template,
-            chat_template_text=sub.resolve_chat_template(),
-            system_prompt=sub.system_prompt,
+            prompt=PromptOptions.from_submission(sub),
             batch_size=sub.batch_size,
-            max_input_tokens=sub.max_input_tokens,
-            truncation=sub.truncation,
             device_map=sub.device_map,
             display_model=sub.model,
             hub_id=sub.hub_id,

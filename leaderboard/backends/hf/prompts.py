@@ -9,11 +9,37 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from leaderboard.core.types import ChatMessage, ChatRequest
 
+if TYPE_CHECKING:
+    from leaderboard.core.submission import Submission
+
 FALLBACK_FORMAT = "{system}\n\n{user}"  # used when a tokenizer has no chat template
+
+
+@dataclass(frozen=True)
+class PromptOptions:
+    """How a chat request becomes a prompt, as model.yaml sets it: the chat template (a file's
+    text replaces the tokenizer's), the system-prompt policy and the input limit. The same for
+    both engines that render prompts themselves (hf, llamacpp), so both answer the same prompt."""
+
+    chat_template: str = "auto"
+    chat_template_text: str | None = None
+    system_prompt: Literal["system", "merge", "none"] = "system"
+    max_input_tokens: int | None = None
+    truncation: Literal["error", "left_docs"] = "error"
+
+    @classmethod
+    def from_submission(cls, sub: Submission) -> PromptOptions:
+        return cls(
+            chat_template=sub.chat_template,
+            chat_template_text=sub.resolve_chat_template(),
+            system_prompt=sub.system_prompt,
+            max_input_tokens=sub.max_input_tokens,
+            truncation=sub.truncation,
+        )
 
 
 class PromptTooLong(ValueError):

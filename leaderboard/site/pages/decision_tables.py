@@ -48,7 +48,7 @@ def score_cell(s: Entry, lang: str, ability: str, mode: str, metric: str = "scor
     e = score_entry(s.results, lang, ability, mode, metric)
     if e is None or e.value is None:
         return Cell.missing(None if e is None else e.note)
-    return Cell.rate(e.value, e.ci)
+    return Cell.score(e)
 
 
 def reported_langs(data: SiteData, lang: str, lg: str = DEFAULT) -> list[tuple[Cell, ReportedLang]]:
@@ -167,7 +167,7 @@ def _counterfactual_row(s: Entry, lang: str, mode: str, prefix: str, lg: str) ->
         "accuracy": Cell.rate(c.accuracy, c.accuracy_ci),
         "ed": Cell.rate(c.ed, c.ed_ci),
         "ed_star": judged_cell(s.judges, lang, "ed_star", lg),
-        "fa": Cell.rate(fa.value if fa else None, fa.ci if fa else None),
+        "fa": Cell.score(fa),
         "cr": Cell.rate(c.cr, c.cr_ci),
         "cr_all": Cell.rate(c.cr_all),
         "score": score_cell(s, lang, "counterfactual", mode),

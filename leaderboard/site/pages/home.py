@@ -90,7 +90,7 @@ def _score_cell(e: ScoreEntry | None) -> Cell:
         return Cell.missing("not measured")
     if e.value is None:
         return Cell.missing(e.note)
-    return Cell.rate(e.value, e.ci)
+    return Cell.score(e)
 
 
 def _ranking_row(

@@ -21,8 +21,8 @@ from leaderboard.site.render.i18n import table as message_table
 from leaderboard.site.render.page import Context, Output, definitions, entry_name
 from leaderboard.site.render.tables import Cell, Column, Row, Table
 
-# Measured figures quoted in the prose (tests/test_intervals.py, tests/test_ranked.py): kept here,
-# not in the message tables, so every language prints the same numbers.
+# Measured figures quoted in the prose (tests/stats/test_intervals.py, tests/stats/test_ranked.py):
+# kept here, not in the message tables, so every language prints the same numbers.
 COVERAGE_SIMS = "1,000"
 COVERAGE_ROWS = (  # (questions, noise rates averaged, ICC, true rate, Wilson at n_eff, bootstrap)
     (100, 1, None, "0.005", "0.922", "0.402"),

@@ -95,7 +95,7 @@ def outcomes_table(sub: Entry, lg: str) -> Table:
         }
         for name in (*SHARES, "truthfulness", "answer_rate"):
             e = got.get((lang, a, name))
-            cells[name] = Cell.rate(e.value if e else None, e.ci if e else None)
+            cells[name] = Cell.score(e)
         n = got[(lang, a, "correct")].n_questions
         cells["n"] = Cell.text(n, n)
         rows.append(Row(cells))
@@ -118,7 +118,7 @@ def outcomes_table(sub: Entry, lg: str) -> Table:
     )
 
 
-def cells_table(sub: Entry, lg: str) -> Table:
+def shares_table(sub: Entry, lg: str) -> Table:
     """The four shares of every cell (language, ability or probe, noise rate), with n."""
     rows = []
     for c in sub.results.outcomes:
@@ -216,7 +216,7 @@ def closed_book_rates_table(sub: Entry, lg: str) -> Table | None:
         }
         for metric in joined:
             e = got.get((lang, metric, rates))
-            cells[metric] = Cell.rate(e.value if e else None, e.ci if e else None)
+            cells[metric] = Cell.score(e)
         e = got[(lang, "knew", rates)]
         cells["n"] = Cell.text(e.n_questions, e.n_questions)
         rows.append(Row(cells))
@@ -288,7 +288,7 @@ def outcome_section(sub: Entry, out: Output, prefix: str, lg: str) -> str:
     summary = esc(ui(lg, "out.details"))
     parts.append(f'\n<details class="lb-all"><summary>{summary}</summary>\n')
     parts.append(out.table(outcomes_table(sub, lg), prefix).strip("\n"))
-    parts.append(out.table(cells_table(sub, lg), prefix).strip("\n"))
+    parts.append(out.table(shares_table(sub, lg), prefix).strip("\n"))
     parts.append("</details>\n")
     book = closed_book_table(sub, lg)
     if book is not None:

@@ -54,11 +54,11 @@ def report_card(sub: Entry, lg: str = DEFAULT) -> Table:
                 if e is None or e.value is None:
                     cells[f"{lang}_{mode}"] = Cell.missing(e.note if e else "not measured")
                 else:
-                    cells[f"{lang}_{mode}"] = Cell.rate(e.value, e.ci)
+                    cells[f"{lang}_{mode}"] = Cell.score(e)
         if matched is not None:  # the strict cells of the abilities matched in both languages
             got_matched = matched_cells(sub, matched, "strict", lg)
             cells |= {f"{g}_{m}": got_matched[g] for g in LANGS for m in MODES}
-        cells["diff"] = Cell.rate(d.value if d else None, d.ci if d else None)
+        cells["diff"] = Cell.score(d)
         cells["better"] = better_cell(lg, d.value if d else None, d.ci if d else None)
         n = [got[(lang, "strict")] for lang in LANGS]
         cells["n"] = Cell.text(" / ".join(str(e.n_questions) if e else "—" for e in n))
@@ -115,7 +115,7 @@ def scores_table(sub: Entry, lg: str = DEFAULT) -> Table:
         }
         for mode in MODES:
             e = by_mode.get(mode)
-            cells[mode] = Cell.rate(e.value if e else None, e.ci if e else None)
+            cells[mode] = Cell.score(e)
         rows.append(Row(cells))
     spec = (
         ("lang", "col.lang", False),

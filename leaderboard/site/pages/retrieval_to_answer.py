@@ -49,7 +49,7 @@ def _chart_name(mode: str, lg: str) -> str:
 
 
 def _rate(e: ProbeEntry | None) -> Cell:
-    return Cell.rate(e.value if e else None, e.ci if e else None)
+    return Cell.score(e)
 
 
 def _measured(data: SiteData, probe: str) -> list[tuple[Entry, str]]:

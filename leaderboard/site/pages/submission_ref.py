@@ -2,11 +2,11 @@
 
 The page and the JSON Schema download (`model.schema.json`, also committed as
 submissions/model.schema.json for editors) both come from `Submission.model_json_schema()`, so
-neither can drift from the code that validates a submission; tests/test_site_pages.py regenerates
-them and compares. Field descriptions and examples live on the fields (core/submission.py,
-core/settings.py); the Chinese page takes its descriptions from
+neither can drift from the code that validates a submission; tests/site/test_submission_ref.py
+regenerates them and compares. Field descriptions and examples live on the fields
+(core/submission.py, core/settings.py); the Chinese page takes its descriptions from
 site/messages/submission_fields/zh.yaml, keyed by field path (`Block.field`), which
-`description_drift` checks against the model (tests/test_site_submission_ref.py).
+`description_drift` checks against the model (tests/site/test_submission_ref.py).
 """
 
 from __future__ import annotations

@@ -36,12 +36,12 @@ def truthfulness_table(data: SiteData, mode: str, prefix: str, lg: str) -> Table
             }
             for lang in LANGS:
                 e = got[(lang, a)]
-                cells[lang] = Cell.rate(e.value, e.ci)
+                cells[lang] = Cell.score(e)
             cells["n"] = Cell.text(
                 " / ".join(str(got[(lang, a)].n_questions) for lang in LANGS),
                 got[("zh", a)].n_questions,
             )
-            cells["diff"] = Cell.rate(d.value, d.ci)
+            cells["diff"] = Cell.score(d)
             cells["better"] = better_cell(lg, d.value, d.ci)
             row = Row(cells, "lb-baseline-row" if is_trivial_baseline(s.results) else "")
             (band if row.css else rows).append(row)

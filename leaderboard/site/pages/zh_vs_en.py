@@ -67,7 +67,7 @@ def _diff_row(s: Entry, a: str, mode: str, prefix: str, lg: str) -> Row | None:
         "zh": Cell.rate(value_of(zh), ci_of(zh)),
         "en": Cell.rate(value_of(en), ci_of(en)),
         "n": Cell.text(f"{n_of(zh) or '—'} / {n_of(en) or '—'}", n_of(zh) or 0),
-        "diff": Cell.rate(d.value if d else None, d.ci if d else None),
+        "diff": Cell.score(d),
         "better": better_cell(lg, d.value if d else None, d.ci if d else None),
     }
     if matched is not None:  # no overall in a language: the difference is over matched ones
@@ -159,7 +159,7 @@ def _reliance_table(data: SiteData, mode: str, prefix: str, lg: str = DEFAULT) -
             continue
         row = {"model": model_cell(s, prefix, compact=True, lg=lg)}
         for lang, e in got.items():
-            row[lang] = Cell.rate(e.value if e else None, e.ci if e else None)
+            row[lang] = Cell.score(e)
         rows.append(Row(row))
     tip = ui(lg, "probes.reliance_tip")
     return Table(

@@ -13,7 +13,8 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
-from leaderboard.board.facts import ModelCosts, ModelFacts, model_costs, model_facts, reported_facts
+from leaderboard.board.cost import ModelCosts, model_costs
+from leaderboard.board.facts import ModelFacts, model_facts, reported_facts
 from leaderboard.board.load import Entry, SiteData
 from leaderboard.site.render.filters import UNKNOWN
 from leaderboard.site.render.fmt import esc

@@ -4,7 +4,7 @@ site/messages/<lang>/<group>.yaml (one group file per page family, so pages are 
 Page builders ask for a string by key (`ui(lang, "col.rank")`); numbers are formatted by the same
 code in every language, so the Chinese and English pages show identical figures. The English table
 is complete and is the fallback: a key missing from another language's table shows in English
-(tests/test_site_i18n.py lists which pages are translated and checks the tables match).
+(tests/site/test_i18n.py lists which pages are translated and checks the tables match).
 """
 
 from __future__ import annotations

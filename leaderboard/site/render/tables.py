@@ -13,6 +13,7 @@ import csv
 import io
 import json
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from leaderboard.board.export import spreadsheet_safe
 from leaderboard.site.render.filters import filter_bar
@@ -28,6 +29,16 @@ class Column:
     numeric: bool = False
     title: str | None = None  # tooltip (definition)
     extra: bool = False  # shown on demand (the filter bar's "all facts" switch), not by default
+
+
+class Measured(Protocol):
+    """A recorded figure with its interval (core.schema's score, probe and outcome entries)."""
+
+    @property
+    def value(self) -> float | None: ...
+
+    @property
+    def ci(self) -> tuple[float, float] | None: ...
 
 
 @dataclass(frozen=True)
@@ -68,6 +79,12 @@ class Cell:
         }
         sort = -1.0 if value is None else round(value, 6)
         return Cell(exported, rate_html(value, ci), sort, shown_rate=(value, ci))
+
+    @staticmethod
+    def score(entry: Measured | None) -> Cell:
+        """A recorded figure (a score, probe or truthfulness entry; None: not measured) as a
+        rate cell."""
+        return Cell.rate(entry.value if entry else None, entry.ci if entry else None)
 
 
 @dataclass(frozen=True)
