@@ -26,9 +26,8 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
-import socket
-import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -37,7 +36,6 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))  # this checkout's package, not another installed copy
 
 GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
-GREEDY_EXTRA = {"repeat_penalty": 1.0}  # llama-cpp-python's server defaults to 1.1
 
 
 def smollm2_gguf() -> Path:
@@ -67,54 +65,6 @@ def prompts(n: int, data_dir: Path) -> list[Any]:
         by_rate = [[it for it in items if it.instance.noise_rate == r] for r in (0.0, 0.4)]
         out += [by_rate[i % 2][i // 2].request for i in range(n)]
     return out
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start_server(gguf: Path, threads: int, gpu_layers: int, flash_attn: bool) -> tuple[Any, str]:
-    import httpx
-
-    port = free_port()
-    cmd = [
-        sys.executable,
-        "-m",
-        "llama_cpp.server",
-        "--model",
-        str(gguf),
-        "--model_alias",
-        "smollm2",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        str(port),
-        "--n_ctx",
-        "4096",
-        "--n_threads",
-        str(threads),
-        "--n_threads_batch",
-        str(threads),
-        "--n_gpu_layers",
-        str(gpu_layers),
-        "--flash_attn",
-        str(flash_attn),
-    ]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}/v1"
-    for _ in range(600):
-        if proc.poll() is not None:
-            raise SystemExit(f"llama_cpp.server exited with {proc.returncode}")
-        try:
-            if httpx.get(f"{url}/models", timeout=2).status_code == 200:
-                return proc, url
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.5)
-    proc.kill()
-    raise SystemExit("llama_cpp.server did not start in 300 s")
 
 
 def timed(backend: Any, reqs: list[Any], cfg: Any) -> tuple[list[Any], float]:
@@ -184,13 +134,19 @@ def main() -> None:
         ref, base = [c.text for c in out], len(out) / wall
         lines.append(row("in-process llama.cpp (backend: llamacpp)", out, wall, None, None))
         del local
-    proc = None
+    server = None
     url = args.url
-    if url is None:
-        proc, url = start_server(smollm2_gguf(), args.threads, args.gpu_layers, flash)
+    if url is None:  # the tests' server: llama.cpp's own, on the same GGUF and threads
+        from tests.backends.llama_server import GREEDY_EXTRA, LlamaServer
+
+        log = Path(tempfile.mkdtemp()) / "server.log"
+        server = LlamaServer(
+            smollm2_gguf(), log, threads=args.threads, flash_attn=flash, gpu_layers=args.gpu_layers
+        ).start()
+        url = server.url
     try:
         for c in [int(x) for x in args.concurrency.split(",")]:
-            extra = GREEDY_EXTRA if args.url is None else {}
+            extra = GREEDY_EXTRA if server is not None else {}
             backend = OpenAIBackend(url, args.model_name, concurrency=c, extra_body=extra)
             backend.generate(reqs[:1], GenerationConfig(max_new_tokens=1))  # warm-up
             out, wall = timed(backend, reqs, cfg)
@@ -198,12 +154,8 @@ def main() -> None:
             lines.append(row(label, out, wall, base, ref))
             print(lines[-1], flush=True)
     finally:
-        if proc is not None:
-            proc.terminate()
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+        if server is not None:
+            server.stop()
     print(f"load average at end {os.getloadavg()[0]:.2f}\n")
     print(
         "| engine | wall s | answers/s | prompt tok/s | generated tok/s | x in-process | "

@@ -1,6 +1,7 @@
-"""A real OpenAI-compatible inference server for the tests: llama.cpp's own, as llama-cpp-python's
-`[server]` extra ships it (`python -m llama_cpp.server`), serving SmolLM2's GGUF on 127.0.0.1,
-and a tiny real HTTP proxy that can stand in front of it to answer 500s or be slow.
+"""A real OpenAI-compatible inference server for the tests (and benchmarks/bench_server.py):
+llama.cpp's own, as llama-cpp-python's `[server]` extra ships it (`python -m llama_cpp.server`),
+serving SmolLM2's GGUF on 127.0.0.1, and a tiny real HTTP proxy that can stand in front of it to
+answer 500s or be slow.
 
 The server is the engine users run; only the faults are injected (a proxy, or killing the server
 process), never the answers.
@@ -57,8 +58,10 @@ class LlamaServer:
         port: int | None = None,
         threads: int = 2,
         flash_attn: bool = False,
+        gpu_layers: int = 0,
     ) -> None:
         self.gguf, self.log, self.threads, self.flash_attn = gguf, log, threads, flash_attn
+        self.gpu_layers = gpu_layers
         self.port = port or free_port()
         self.proc: subprocess.Popen | None = None
 
@@ -87,6 +90,8 @@ class LlamaServer:
             str(self.threads),
             "--flash_attn",
             str(self.flash_attn),
+            "--n_gpu_layers",
+            str(self.gpu_layers),
         ]
         with open(self.log, "ab") as log:
             self.proc = subprocess.Popen(cmd, stdout=log, stderr=log, env=os.environ.copy())

@@ -375,7 +375,7 @@ def server_submission(folder: Path, url: str, **openai: object) -> Path:
 
 
 @pytest.mark.slow
-def test_run_verify_reproduce_through_the_server(
+def test_run_verify_reproduce_and_shards_through_the_server(
     llama_server: LlamaServer, tmp_path: Path, rgb_root: Path
 ) -> None:
     path = server_submission(tmp_path / "served", llama_server.url)
@@ -392,6 +392,20 @@ def test_run_verify_reproduce_through_the_server(
     again = cli("reproduce", path.parent, "--sample", 2, "--out", report, "--data-dir", rgb_root)
     assert again.code == 0, again.out + again.err
     assert again.out.startswith("ok:") and "identical text 100%" in again.out, again.out
+    # the same prompts as two shard jobs of another entry, merged: the same entry
+    other = server_submission(tmp_path / "sharded", llama_server.url)
+    folders = [tmp_path / "shard0", tmp_path / "shard1"]
+    for k, out in enumerate(folders):
+        shard = ("--shard", f"{k}/2", "--out", out)
+        done = cli("run", other, "--data-dir", rgb_root, *CF_ARGS, *shard, "--no-progress")
+        assert done.code == 0, done.err
+    merged = cli("merge", *folders, "--into", other, "--data-dir", rgb_root)
+    assert merged.code == 0, merged.err
+    m = read_results(other.parent)
+    assert {r.key: r.prediction for r in read_predictions(other.parent)} == {
+        r.key: r.prediction for r in records
+    }
+    assert m.cells == res.cells and m.scores == res.scores and m.bootstrap == res.bootstrap
 
 
 def _unique_lines(folder: Path) -> list[dict]:
