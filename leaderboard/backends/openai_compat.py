@@ -2,8 +2,13 @@
 
 Requests run on a bounded thread pool (servers batch concurrent requests themselves); transient
 failures (429, 5xx, timeouts, dropped connections) are retried with exponential backoff and jitter,
-honouring Retry-After. The API key is read from the named environment variable on every call and
-is never stored on the object, logged, recorded, or left in an error message.
+honouring Retry-After. A request the server answers with an error status after the retries is
+that request's error (recorded, `run --retry-errors` asks again); a request that gets no answer
+at all (the server is down, or slower than `timeout_s` every time) stops the run with one line
+instead: recording it as a wrong answer would score the server's outage, and a rerun of the same
+command resumes after the last chunk written. The API key is read from the named environment
+variable on every call and is never stored on the object, logged, recorded, or left in an error
+message.
 """
 
 from __future__ import annotations
@@ -11,9 +16,9 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import httpx
@@ -44,6 +49,7 @@ _ORDER = (
     "concurrency",
     "timeout_s",
     "max_retries",
+    "extra_body",
     "device",
     "versions",
     "stats",
@@ -60,6 +66,7 @@ class HTTPStats:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     model_time_s: float = 0.0  # summed per-request wall time (overlaps under concurrency)
+    retried_after: dict[str, int] = field(default_factory=dict)  # e.g. {"HTTP 500": 3}
 
 
 class OpenAIBackend:
@@ -77,8 +84,10 @@ class OpenAIBackend:
         system_prompt: SystemPolicy = "system",
         backoff_base_s: float = 0.5,
         backoff_max_s: float = 30.0,
+        extra_body: Mapping[str, object] | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
+        self.extra_body = dict(extra_body or {})
         self.model = model
         self.api_key_env = api_key_env
         self.concurrency = concurrency
@@ -97,6 +106,8 @@ class OpenAIBackend:
         self._prompt_tokens = 0
         self._completion_tokens = 0
         self._model_time_s = 0.0
+        self._gone = threading.Event()  # a request got no answer: the others stop retrying
+        self._gone_error = ""
         self._key()  # fail early when the variable is missing; the value is not kept
 
     @property
@@ -109,6 +120,7 @@ class OpenAIBackend:
                 prompt_tokens=self._prompt_tokens,
                 completion_tokens=self._completion_tokens,
                 model_time_s=self._model_time_s,
+                retried_after=self.transport.counter.reasons(),
             )
 
     def _describe_error(self, exc: httpx.TransportError) -> str:
@@ -129,6 +141,7 @@ class OpenAIBackend:
             timeout_s=s.timeout_s,
             max_retries=s.max_retries,
             system_prompt=sub.system_prompt,
+            extra_body=s.extra_body,
         )
 
     def _key(self) -> str | None:
@@ -155,6 +168,13 @@ class OpenAIBackend:
             ThreadPoolExecutor(max_workers=min(self.concurrency, len(requests))) as pool,
         ):
             results = list(pool.map(lambda r: self._one(client, r, config, key), requests))
+        if self._gone.is_set():
+            self._gone.clear()
+            raise BackendUnavailable(
+                f"{self._gone_error}; the {len(requests)} prompt(s) of this chunk were not "
+                "recorded and every answer written before them is kept: start the server again "
+                "(or raise openai.timeout_s for a slow one) and rerun the same command to resume"
+            )
         return results
 
     def _body(self, request: ChatRequest, config: GenerationConfig) -> dict[str, Any]:
@@ -167,16 +187,25 @@ class OpenAIBackend:
         }
         if not config.greedy:
             body["top_p"] = config.top_p
-        return body
+        return {**self.extra_body, **body}
 
     def _one(
         self, client: httpx.Client, request: ChatRequest, config: GenerationConfig, key: str | None
     ) -> Completion:
         url = f"{self.base_url}/chat/completions"
         t0 = time.perf_counter()
-        reply = self.transport.post(client, url, self._body(request, config))
+        if self._gone.is_set():  # another request found the server gone: do not wait for it too
+            return Completion("", error="not sent: the server gave no answer to another request")
+        reply = self.transport.post(client, url, self._body(request, config), self._gone.is_set)
         if reply.response is not None:
             return self._parse(reply.response, time.perf_counter() - t0, reply.attempts, key)
+        if reply.no_response and not self._gone.is_set():
+            self._gone_error = redact(
+                f"the server at {public_url(self.base_url)} gave no answer ({reply.error}, "
+                f"after {reply.attempts} attempt(s))",
+                key,
+            )
+            self._gone.set()
         self._count_failure()
         return Completion(
             "",
@@ -248,6 +277,7 @@ class OpenAIBackend:
                 "concurrency": self.concurrency,
                 "timeout_s": self.timeout_s,
                 "max_retries": self.max_retries,
+                "extra_body": dict(self.extra_body),
                 "stats": asdict(self.stats),
             },
             order=_ORDER,

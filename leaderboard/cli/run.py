@@ -8,6 +8,7 @@ import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 
 import typer
@@ -23,6 +24,7 @@ from leaderboard.run.lock import folder_lock
 from leaderboard.run.runner import RunOptions, run_submission
 from leaderboard.run.selection import Selection, panel_selection
 from leaderboard.run.shard import ShardReport, run_shard
+from leaderboard.run.shard_job import ShardSpec, run_shard_job
 
 
 def parse_noise_rates(value: str | None) -> dict[str, list[float]] | None:
@@ -115,6 +117,12 @@ def run(
         help="The instruction panel: zh/en rejection, noise 0.0 and counterfactual on their "
         "first 100/100/50 records (--limit caps each); --languages/--abilities narrow it.",
     ),
+    shard: str | None = typer.Option(
+        None,
+        "--shard",
+        help="K/N: generate only shard K (0..N-1) of the prompts the entry is missing, into "
+        "--out DIR (a job of its own, no shared disk); then `rgb-leaderboard merge`.",
+    ),
 ) -> None:
     """Generate, score and write predictions.jsonl + results.json; rerunning resumes
     where it stopped. One run per output folder at a time (a second one is refused, or waits
@@ -147,6 +155,11 @@ def run(
         return
     # several processes (`accelerate launch`, torchrun): each runs its share, rank 0 the rest
     entry = run_shard if world()[1] > 1 else run_submission
+    if shard is not None:
+        spec = ShardSpec.parse(shard)
+        if world()[1] > 1:
+            raise ConfigError("--shard is one job's part: start it as one process, not a launch")
+        entry = partial(run_shard_job, spec=spec)
     folder = out or sub.source_path.parent  # type: ignore[union-attr]
     if out is None and selection.instruction is not None:
         folder = instruction_dir(folder, selection.instruction)
@@ -165,6 +178,9 @@ def run(
         typer.echo(result.render())
         return
     typer.echo(f"results: {folder / 'results.json'}")
+    note = server_note(result.provenance.extra.get("backend"))
+    if note:
+        typer.echo(note)
     for s in result.scores:
         if s.metric == "score" and s.value is not None:
             ci = f" [{s.ci[0]:.3f}, {s.ci[1]:.3f}]" if s.ci else ""
@@ -177,6 +193,26 @@ def run(
             f"partial results: {len(result.partial_reasons)} reason(s), first: "
             f"{result.partial_reasons[0]}"
         )
+
+
+def server_note(backend: object) -> str | None:
+    """One line on what a server's faults cost this run (an HTTP backend's recorded stats:
+    retries by cause, requests that failed every attempt), None when it had none."""
+    stats = backend.get("stats") if isinstance(backend, dict) else None
+    if not isinstance(stats, dict):
+        return None
+    after = stats.get("retried_after") or {}
+    failures = int(stats.get("failures") or 0)
+    if not after and not failures:
+        return None
+    what = ", ".join(f"{reason} x{n}" for reason, n in after.items()) if after else "none"
+    tail = (
+        f"; {failures} request(s) failed every attempt and are recorded as errors (rerun with "
+        "--retry-errors to ask again)"
+        if failures
+        else "; every answer arrived"
+    )
+    return f"note: server retries {sum(after.values())} ({what}){tail}"
 
 
 SIGTERM_NOTE = "SIGTERM"

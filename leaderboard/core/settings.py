@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, field_validator
 
 from leaderboard.core.types import (
     ABILITIES,
@@ -90,6 +90,11 @@ def _retries(default: int) -> Any:
     return Field(default, ge=0, le=50, description="Retries of a failed request (with backoff).")
 
 
+_HARNESS_FIELDS = frozenset(
+    {"model", "messages", "max_tokens", "temperature", "top_p", "seed", "n", "stream"}
+)
+
+
 class OpenAISettings(StrictModel):
     """An OpenAI-compatible chat completions server (vLLM, llama.cpp, Ollama, TGI, an API)."""
 
@@ -108,6 +113,25 @@ class OpenAISettings(StrictModel):
     concurrency: StrictInt = _in_flight(8, "Requests")
     timeout_s: float = _timeout(120.0)
     max_retries: StrictInt = _retries(6)
+    extra_body: dict[str, StrictBool | StrictInt | float | str] = Field(
+        default_factory=dict,
+        description="Fields sent with every request beyond the OpenAI ones, for a server whose "
+        "own sampling defaults differ from greedy decoding (llama-cpp-python's server: "
+        "{repeat_penalty: 1.0}); never the fields the harness sets (model, messages, "
+        "max_tokens, temperature, top_p, seed, n, stream). Recorded in the provenance.",
+        examples=[{"repeat_penalty": 1.0}],
+    )
+
+    @field_validator("extra_body")
+    @classmethod
+    def _extra(cls, v: dict[str, object]) -> dict[str, object]:
+        taken = sorted(set(v) & _HARNESS_FIELDS)
+        if taken:
+            raise ValueError(
+                f"{', '.join(taken)}: set by the harness from `generation:`; "
+                "extra_body adds server-specific fields only"
+            )
+        return v
 
     @field_validator("base_url")
     @classmethod

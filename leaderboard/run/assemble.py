@@ -6,7 +6,7 @@ block making a results.json reproducible from its submission alone.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from leaderboard.backends.base import Backend
@@ -146,6 +146,7 @@ def assemble_results(
     resamples: int,
     data_parallel: dict[str, object] | None = None,
     out_dir: Path | None = None,
+    shards: Sequence[Results] = (),
 ) -> Results:
     """Score every prediction in the plan (both modes), compute metrics, attach provenance."""
     scored = _score(plan, records, system_corpus(sub, plan))
@@ -177,6 +178,7 @@ def assemble_results(
         bootstrap_seed=BOOTSTRAP_SEED,
         data_parallel=data_parallel,
         out_dir=out_dir,
+        shards=tuple(shards),
     )
     provenance = prov.build_provenance(facts)
     return Results(

@@ -61,6 +61,7 @@ class RunFacts:
     bootstrap_seed: int
     data_parallel: Mapping[str, object] | None = None
     out_dir: Path | None = None
+    shards: tuple[Results, ...] = ()  # shard folders folded in by `merge` (run.merge)
 
 
 @dataclass(frozen=True)
@@ -76,8 +77,22 @@ class _Described:
     model_revision: str | None = None
 
 
-def _described(backend: Backend | None, previous: Results | None) -> _Described:
-    """The backend's own description; with no backend, what the run that generated recorded."""
+def _described(
+    backend: Backend | None, previous: Results | None, shards: Sequence[Results] = ()
+) -> _Described:
+    """The backend's own description; with no backend, what the run that generated recorded
+    (the shards' description, for a merge of shard folders)."""
+    if backend is None and shards:
+        p = shards[0].provenance
+        stored = p.extra.get("backend")
+        return _Described(
+            dict(stored) if isinstance(stored, dict) else {},
+            p.chat_template_sha256,
+            p.chat_template_source,
+            p.device,
+            p.batch_size,
+            p.model_revision,
+        )
     if backend is not None:
         d: BackendDescription = backend.describe()
         stored = jsonable(d.as_dict())
@@ -121,7 +136,7 @@ def build_provenance(facts: RunFacts) -> Provenance:
     """results.json's provenance: the code, data, model and settings that produced the numbers,
     and the invocations that wrote the answers."""
     sub, stats, records = facts.sub, facts.stats, facts.records
-    info = _described(facts.backend, facts.previous)
+    info = _described(facts.backend, facts.previous, facts.shards)
     commit, dirty = git_state(ignore=facts.out_dir)
     finished = now_iso()
     device = str(info.device or device_name())
@@ -141,6 +156,11 @@ def build_provenance(facts: RunFacts) -> Provenance:
     )
     previous = facts.previous.provenance.model_dump() if facts.previous is not None else None
     history = invocation_history(previous, current, [r.created for r in records])
+    for shard in facts.shards:  # the machines of merged shard jobs, each recorded once
+        recorded = shard.provenance.extra.get(HISTORY_KEY)
+        for h in recorded if isinstance(recorded, list) else []:
+            if isinstance(h, dict) and h not in history:
+                history.append(dict(h))
     tps = (
         (stats.prompt_tokens + stats.completion_tokens) / stats.model_time_s
         if stats.model_time_s > 0

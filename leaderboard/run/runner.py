@@ -16,18 +16,20 @@ through one `RunStore`.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from leaderboard.backends.base import AnswersFromCorpus, Backend
 from leaderboard.backends.registry import load_backend
 from leaderboard.core.checkout import now_iso
-from leaderboard.core.errors import ConfigError, LeaderboardError
+from leaderboard.core.errors import BackendUnavailable, ConfigError, LeaderboardError
 from leaderboard.core.schema import PredictionRecord, Results
 from leaderboard.core.submission import Submission, instruction_dir, submission_dir
 from leaderboard.run import distributed as parallel
 from leaderboard.run.assemble import assemble_results, system_corpus
 from leaderboard.run.fingerprint import dry_run_fingerprint, fingerprint
+from leaderboard.run.fold import merge_rank_shards
 from leaderboard.run.generate import GenStats, generate_pending
 from leaderboard.run.plan import ALL, Plan, WorkItem, build_plan, widen_to_records
 from leaderboard.run.resume import check_prompts, group_pending, load_existing, say
@@ -187,12 +189,15 @@ def finish(
     backend: Backend | None,
     previous: Results | None,
     data_parallel: dict[str, object] | None = None,
+    shards: Sequence[Results] = (),
 ) -> Results:
     """Merge shards (this run's, or ones a crashed data-parallel run left), score every matching
     prediction on disk over the widened plan, and write results.json. `backend` is the one the
-    run used (the caller's or the submission's, None when nothing needed one)."""
+    run used (the caller's or the submission's, None when nothing needed one); `shards`: the
+    results.json of shard folders folded in (`run.merge`), whose invocations and backend
+    description the entry's provenance takes over."""
     store = prep.store
-    store.merge_shards()
+    merge_rank_shards(store)
     records = load_existing(store, prep.fingerprint, progress=False)
     plan = widen_to_records(
         prep.plan, sub, Path(options.root), records, options.selection.allow_partial_data
@@ -211,6 +216,7 @@ def finish(
         resamples=options.resamples,
         data_parallel=data_parallel,
         out_dir=store.folder,
+        shards=shards,
     )
     store.write_results(results)
     store.compact()
@@ -251,10 +257,11 @@ def run_submission(sub: Submission, options: RunOptions) -> Results:
             progress=options.progress,
             stats=stats,
         )
-    except KeyboardInterrupt:
-        # Ctrl-C, or SIGTERM (the CLI turns it into this): the answers appended so far are on
-        # disk; score them and record this invocation (its machine, build and answer count), or
-        # the next run could only list them as written by an unrecorded machine.
+    except (KeyboardInterrupt, BackendUnavailable):
+        # Ctrl-C, SIGTERM (the CLI turns it into this), or a server that stopped answering: the
+        # answers appended so far are on disk; score them and record this invocation (its
+        # machine, build and answer count), or the next run could only list them as written by
+        # an unrecorded machine.
         if stats.recorded > 0:
             say(options.progress, f"interrupted: recording the {stats.recorded} answers written")
             finish(sub, prep, options, stats=stats, backend=backend, previous=previous)

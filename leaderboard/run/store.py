@@ -6,7 +6,8 @@ predictions.rank<R>.jsonl per process plus a completion marker predictions.rank<
 Readers read the .gz, then the .jsonl, then the shards by rank, so a run killed at any moment (or a
 crash between a compaction's rename and its removal of the .jsonl) leaves at worst duplicates,
 which readers drop. The runner, resume and the data-parallel code ask a `RunStore` instead of
-building paths themselves; the file formats are `leaderboard.core.files`.
+building paths themselves; the file formats are `leaderboard.core.files`. Folding shards in is
+`run.fold`'s (one rule for rank shards and shard folders).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from leaderboard.core.files import (
     repair_truncated_tail,
     write_results,
 )
-from leaderboard.core.schema import PredictionRecord, Results
+from leaderboard.core.schema import Results
 from leaderboard.core.write_errors import is_write_error, write_failed
 
 PREDICTIONS_NAME = "predictions.jsonl"
@@ -136,31 +137,6 @@ class RunStore:
         plain_path.unlink()
         fsync_dir(self.folder)
         return True
-
-    def merge_shards(self) -> int:
-        """Fold shard records into predictions.jsonl (appended, fsynced), then remove shards and
-        markers. A crash at any point loses nothing: until the append is durable the shards stay,
-        and a record both merged and still in a shard is a duplicate that readers drop."""
-        shards = self.shard_paths()
-        if not shards:
-            return 0
-        have = {(r.key, r.fingerprint): r.error is not None for r in self.read_merged().records}
-        new: list[PredictionRecord] = []
-        for rec in read_prediction_files(shards).records:
-            ident = (rec.key, rec.fingerprint)
-            if ident in have and not (have[ident] and rec.error is None):
-                continue
-            have[ident] = rec.error is not None
-            new.append(rec)
-        with self.writer() as w:
-            w.append(new)
-        fsync_dir(self.folder)
-        for shard in shards:
-            shard.unlink()
-        for marker in self.marker_paths():
-            marker.unlink(missing_ok=True)
-        fsync_dir(self.folder)
-        return len(new)
 
     def move_aside(self, stamp: str) -> list[Path]:
         """Rename every run file to NAME.superseded-STAMP (never deletes); returns the new paths."""
