@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
+from leaderboard.board.ranking import unverified_reasons
 from leaderboard.board.reported import ReportedFile, load_reported
 from leaderboard.core.errors import ResultsError
 from leaderboard.core.files import format_validation
@@ -25,6 +26,7 @@ from leaderboard.core.submission import is_slug
 from leaderboard.core.yaml_safe import MAX_YAML_BYTES, parse_yaml
 from leaderboard.judge.agreement import agreement_paths, read_agreement
 from leaderboard.run.store import RunStore
+from leaderboard.trust.attest import ATTEST_NAME, AttestationFile, read_attestation
 from leaderboard.trust.reproduce import REPRODUCE_NAME, ReproduceFile, read_reproduce
 
 JUDGE_RESULTS_FILE = "judge_results.json"  # written by `rgb-leaderboard judge`
@@ -46,6 +48,12 @@ class Entry:
     predictions_file: Path | None = None
     judges: tuple[JudgeSummary, ...] = ()  # LLM judges of these predictions (Rej*, ED*)
     reproduced: ReproduceFile | None = None  # reproduce.json, when it checked this run
+    attestation: AttestationFile | None = None  # attestation.json (trust.attest), if any
+
+    @property
+    def unverified(self) -> tuple[str, ...]:
+        """Why this entry may not be ranked (board.ranking.unverified_reasons); empty: it may."""
+        return unverified_reasons(self.results, self.attestation)
 
     @property
     def name(self) -> str:
@@ -143,6 +151,7 @@ def load_entry(directory: Path, with_predictions: bool = True) -> Entry:
         predictions_file=pred_file,
         judges=load_judges(directory / JUDGE_RESULTS_FILE, results.provenance.fingerprint),
         reproduced=load_reproduced(directory, results.provenance.fingerprint),
+        attestation=read_attestation(directory / ATTEST_NAME),
     )
 
 

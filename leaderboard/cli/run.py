@@ -20,6 +20,7 @@ from leaderboard.data.manifest import data_root
 from leaderboard.run.distributed import world
 from leaderboard.run.dry_run import plan_submission
 from leaderboard.run.lock import folder_lock
+from leaderboard.run.provenance import PACKAGE_ROOT, git_state, repo_root
 from leaderboard.run.runner import RunOptions, run_submission
 from leaderboard.run.selection import Selection
 from leaderboard.run.shard import ShardReport, run_shard
@@ -102,6 +103,12 @@ def run(
     wait: bool = typer.Option(
         False, "--wait", help="If another run holds the output folder, wait for it to finish."
     ),
+    allow_dirty: bool = typer.Option(
+        False,
+        "--allow-dirty",
+        help="Write into submissions/ from a checkout with uncommitted changes (recorded; the "
+        "answers are ranked only once `attest` re-generates a sample from a commit).",
+    ),
 ) -> None:
     """Generate, score and write predictions.jsonl + results.json; rerunning resumes
     where it stopped. One run per output folder at a time (a second one is refused, or waits
@@ -129,9 +136,12 @@ def run(
     if dry_run:
         typer.echo(plan_submission(sub, options).render())
         return
+    folder = out or sub.source_path.parent  # type: ignore[union-attr]
+    refusal = dirty_refusal(folder, allow_dirty)
+    if refusal:
+        raise ConfigError(refusal)
     # several processes (`accelerate launch`, torchrun): each runs its share, rank 0 the rest
     entry = run_shard if world()[1] > 1 else run_submission
-    folder = out or sub.source_path.parent  # type: ignore[union-attr]
     try:
         with folder_lock(folder, command, wait=wait, dry_run=False), _sigterm_interrupts():
             result = entry(sub, options)
@@ -162,6 +172,28 @@ def run(
 
 
 SIGTERM_NOTE = "SIGTERM"
+
+
+def dirty_refusal(folder: Path, allow_dirty: bool, where: Path = PACKAGE_ROOT) -> str | None:
+    """The one line that stops a run writing into the board's submissions/ from code outside any
+    commit (`where`: the checkout holding the code), or None: the tree is clean, the output is
+    elsewhere, or --allow-dirty was given (the invocation then records it)."""
+    top = repo_root(where)
+    if allow_dirty or top is None:
+        return None
+    try:
+        rel = Path(folder).resolve().relative_to(top.resolve())
+    except ValueError:
+        return None
+    if not rel.parts or rel.parts[0] != "submissions":
+        return None
+    _, dirty = git_state(where, ignore=Path(folder))
+    if not dirty:
+        return None
+    return (
+        f"{folder}: the checkout has uncommitted changes (`git status`), and answers from code "
+        "outside any commit are not ranked until attested; commit first, or pass --allow-dirty"
+    )
 
 
 @contextmanager

@@ -60,11 +60,15 @@ def test_unverified_entries_are_never_ranked(tmp_path):
     by_id = {s.id: s for s in data.submissions}
     reasons = unverified_reasons(by_id["model-001"].results)
     assert len(reasons) == 2 and "not pinned" in reasons[0] and "uncommitted" in reasons[1]
+    assert "cleared by `rgb-leaderboard attest submissions/model-001`" in reasons[1]
     assert unverified_reasons(by_id["model-000"].results) == ()
     home = home_page(Context(data, Output()))
     ranking = home.split('id="ranking-zh-strict"')[1].split("</table>")[0]
     row = next(r for r in ranking.split("<tr") if "model-001" in r)
-    assert 'class="lb-badge lb-unverified"' in row and "uncommitted changes" in row
+    assert 'class="lb-badge lb-unverified"' in row and "uncommitted or unrecorded code" in row
+    zh = home_page(Context(data, Output(), lg="zh")).split('id="ranking-zh-strict"')[1]
+    row = next(r for r in zh.split("</table>")[0].split("<tr") if "model-001" in r)
+    assert "尚未核验" in row and "未固定到某个提交" in row and "not attested" not in row
     ranks = [r for r in ranking.split("<tr") if "model-00" in r and "model-001" not in r]
     assert all("unverified" not in r for r in ranks)
 

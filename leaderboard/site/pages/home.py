@@ -13,7 +13,6 @@ from leaderboard.board.ranking import (
     is_trivial_baseline,
     rank_ranges,
     score_entry,
-    unverified_reasons,
 )
 from leaderboard.board.reported import frac
 from leaderboard.core.schema import ScoreEntry
@@ -104,7 +103,7 @@ def _ranking_row(
     lg: str = DEFAULT,
 ) -> Row:
     # a baseline is labelled as such in its band; "unverified" is for entries that claim a model
-    unverified = () if is_trivial_baseline(s.results) else unverified_reasons(s.results)
+    unverified = () if is_trivial_baseline(s.results) else s.unverified
     rank_html = esc(ui(lg, "rank.baseline") if label == "baseline" else label)
     if unverified:
         label = "unverified"
@@ -145,7 +144,7 @@ def ranking_table(data: SiteData, lang: str, mode: str, prefix: str, lg: str = D
     items = []
     for s in models:
         value = _overall_value(s, lang, mode)[0]
-        items.append((s.id, None if unverified_reasons(s.results) else value))
+        items.append((s.id, None if s.unverified else value))
     paired = data.comparisons.significance(lang, mode) if data.comparisons else {}
     # per language: one column per ability; combined: the two languages' overall scores
     parts = tuple(ABILITIES if lang != "all" else LANGS)
