@@ -5,14 +5,9 @@
 (function () {
   "use strict";
 
-  function el(tag, cls, text) {
-    var node = document.createElement(tag);
-    if (cls) node.className = cls;
-    if (text !== undefined && text !== null) node.textContent = String(text);
-    return node;
-  }
-
   function start() {
+    if (!window.LB) return;  // assets/lb.js loads first
+    var el = window.LB.el;
     var holder = document.getElementById("lb-compare");
     var source = document.getElementById("lb-compare-setup");
     if (!holder || !source || holder.dataset.lbInit) return;

@@ -11,6 +11,9 @@
     return node;
   }
 
+  // shared with the page scripts that load after this one (assets/compare.js)
+  window.LB = { el: el };
+
   function initTables(root) {
     root.querySelectorAll("table.lb-table").forEach(function (table) {
       if (table.dataset.lbInit) return;
