@@ -44,11 +44,12 @@ def _points(ctx: Context) -> list[Point]:
 
 
 def cost_section(ctx: Context, prefix: str) -> str:
-    """The section's heading, sentence and chart ("" without a measured model with a score)."""
+    """The section's heading, sentence and chart ("" without a measured model with a score and
+    a recorded cost)."""
     lg = ctx.lg
     points = _points(ctx)
-    if not points:
-        return ""
+    if not any(p.seconds is not None or p.memory_gib is not None for p in points):
+        return ""  # no cost recorded (results without predictions): nothing to plot against
     texts = {
         k: ui(lg, f"cost.{k}") for k in ("title", "y", "x_seconds", "x_memory", "front", "none")
     }
