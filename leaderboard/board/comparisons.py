@@ -26,6 +26,28 @@ class Comparisons:
         """One "id: reason" line per submission not (wholly) compared, for the build's warnings."""
         return tuple(f"{sid}: {why}" for sid, why in sorted(self.not_compared.items()))
 
+    def rows(self) -> list[dict[str, object]]:
+        """Every paired difference A - B (a < b by id) as a record: what the rank ranges use,
+        exported for the compare page (site.pages.compare), sorted."""
+        out = []
+        for (lang, mode, ability), table in sorted(self.by_score.items()):
+            for (a, b), d in sorted(table.items()):
+                out.append(
+                    {
+                        "a": a,
+                        "b": b,
+                        "lang": lang,
+                        "mode": mode,
+                        "ability": ability,
+                        "diff": d.diff,
+                        "ci_low": d.ci[0] if d.ci else None,
+                        "ci_high": d.ci[1] if d.ci else None,
+                        "n_questions": d.n_questions,
+                        "sign": d.sign,
+                    }
+                )
+        return out
+
     def significance(self, lang: str, mode: str, ability: str = "overall") -> dict[PairKey, int]:
         """(a, b) -> +1 / -1 / 0 for the rank ranges of one table."""
         table = self.by_score.get((lang, mode, ability), {})

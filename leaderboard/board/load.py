@@ -15,6 +15,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from leaderboard.board.comparisons import Comparisons
+from leaderboard.board.ranking import unverified_reasons
 from leaderboard.board.reported import ReportedFile, load_reported
 from leaderboard.core.errors import ResultsError
 from leaderboard.core.files import format_validation
@@ -26,6 +27,7 @@ from leaderboard.core.yaml_safe import MAX_YAML_BYTES, parse_yaml
 from leaderboard.judge.agreement import agreement_paths, read_agreement
 from leaderboard.run.provenance import recorded_instruction
 from leaderboard.run.store import RunStore
+from leaderboard.trust.attest import ATTEST_NAME, AttestationFile, read_attestation
 from leaderboard.trust.reproduce import REPRODUCE_NAME, ReproduceFile, read_reproduce
 
 JUDGE_RESULTS_FILE = "judge_results.json"  # written by `rgb-leaderboard judge`
@@ -80,6 +82,12 @@ class Entry:
     reproduced: ReproduceFile | None = None  # reproduce.json, when it checked this run
     # the same model under the alternative instructions of the instruction track (never ranked)
     instructions: tuple[InstructionRun, ...] = ()
+    attestation: AttestationFile | None = None  # attestation.json (trust.attest), if any
+
+    @property
+    def unverified(self) -> tuple[str, ...]:
+        """Why this entry may not be ranked (board.ranking.unverified_reasons); empty: it may."""
+        return unverified_reasons(self.results, self.attestation)
 
     @property
     def name(self) -> str:
@@ -184,6 +192,7 @@ def load_entry(directory: Path, with_predictions: bool = True) -> Entry:
         judges=load_judges(directory / JUDGE_RESULTS_FILE, results.provenance.fingerprint),
         reproduced=load_reproduced(directory, results.provenance.fingerprint),
         instructions=load_instruction_runs(directory, with_predictions),
+        attestation=read_attestation(directory / ATTEST_NAME),
     )
 
 

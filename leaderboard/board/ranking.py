@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from leaderboard.backends.registry import backend_traits
 from leaderboard.core.schema import DIFF_LANG, CellMetrics, ProbeEntry, Results, ScoreEntry
 from leaderboard.core.types import ABILITIES, LANGS
+from leaderboard.trust.attest import AttestationFile, unattested
 
 _PINNED = re.compile(r"^([0-9a-f]{40}|sha256:[0-9a-f]{64})$")
 
@@ -120,10 +121,13 @@ def rank_ranges(
     return out
 
 
-def unverified_reasons(results: Results) -> tuple[str, ...]:
-    """Why an entry may not be ranked (empty: it may): a scripted or fake backend is not a model,
-    an unpinned revision names weights that can change, and a dirty tree means the code that
-    produced the numbers is not in any commit."""
+def unverified_reasons(
+    results: Results, attestation: AttestationFile | None = None
+) -> tuple[str, ...]:
+    """Why an entry may not be ranked (empty: it may), each with what clears it: a scripted or
+    fake backend is not a model, an unpinned revision names weights that can change, and answers
+    written by code outside any commit (or whose git state was not recorded) count only once
+    `attestation` re-generated a sample of them identically from a commit (trust.attest)."""
     p = results.provenance
     reasons = []
     if backend_traits(p.backend).trivial:
@@ -133,11 +137,12 @@ def unverified_reasons(results: Results) -> tuple[str, ...]:
             f"model revision {p.model_revision or '(none)'!r} is not pinned to a commit or a "
             "file hash"
         )
-    if p.git_dirty is not False:
+    left = unattested(results, attestation)
+    if left:
         reasons.append(
-            "produced from a working tree with uncommitted changes"
-            if p.git_dirty
-            else "no git state recorded for the code that produced it"
+            f"{sum(i.answers for i in left)} answers from {len(left)} invocation(s) of "
+            "uncommitted or unrecorded code, not attested; cleared by `rgb-leaderboard attest "
+            f"submissions/{results.submission_id}` from a clean checkout"
         )
     return tuple(reasons)
 

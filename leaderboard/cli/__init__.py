@@ -12,6 +12,7 @@ import typer
 
 from leaderboard import __version__
 from leaderboard.cli import (
+    attest,
     compare,
     corpus,
     cost,
@@ -87,6 +88,7 @@ def _register() -> None:
         verify,
         rescore,
         reproduce,
+        attest,
         cost,
         predictions,
         retrieval,

@@ -14,6 +14,7 @@ from pathlib import Path
 import typer
 
 from leaderboard.cli.arguments import DATA_DIR_HELP, comma_list
+from leaderboard.core.checkout import PACKAGE_ROOT, git_state, repo_root
 from leaderboard.core.errors import ConfigError
 from leaderboard.core.submission import instruction_dir, load_submission
 from leaderboard.core.types import ABILITIES, LANGS, PROBES
@@ -123,6 +124,12 @@ def run(
         help="K/N: generate only shard K (0..N-1) of the prompts the entry is missing, into "
         "--out DIR (a job of its own, no shared disk); then `rgb-leaderboard merge`.",
     ),
+    allow_dirty: bool = typer.Option(
+        False,
+        "--allow-dirty",
+        help="Write into submissions/ from a checkout with uncommitted changes (recorded; the "
+        "answers are ranked only once `attest` re-generates a sample from a commit).",
+    ),
 ) -> None:
     """Generate, score and write predictions.jsonl + results.json; rerunning resumes
     where it stopped. One run per output folder at a time (a second one is refused, or waits
@@ -153,6 +160,10 @@ def run(
     if dry_run:
         typer.echo(plan_submission(sub, options).render())
         return
+    folder = out or sub.source_path.parent  # type: ignore[union-attr]
+    refusal = dirty_refusal(folder, allow_dirty)
+    if refusal:
+        raise ConfigError(refusal)
     # several processes (`accelerate launch`, torchrun): each runs its share, rank 0 the rest
     entry = run_shard if world()[1] > 1 else run_submission
     if shard is not None:
@@ -216,6 +227,28 @@ def server_note(backend: object) -> str | None:
 
 
 SIGTERM_NOTE = "SIGTERM"
+
+
+def dirty_refusal(folder: Path, allow_dirty: bool, where: Path = PACKAGE_ROOT) -> str | None:
+    """The one line that stops a run writing into the board's submissions/ from code outside any
+    commit (`where`: the checkout holding the code), or None: the tree is clean, the output is
+    elsewhere, or --allow-dirty was given (the invocation then records it)."""
+    top = repo_root(where)
+    if allow_dirty or top is None:
+        return None
+    try:
+        rel = Path(folder).resolve().relative_to(top.resolve())
+    except ValueError:
+        return None
+    if not rel.parts or rel.parts[0] != "submissions":
+        return None
+    _, dirty = git_state(where, ignore=Path(folder))
+    if not dirty:
+        return None
+    return (
+        f"{folder}: the checkout has uncommitted changes (`git status`), and answers from code "
+        "outside any commit are not ranked until attested; commit first, or pass --allow-dirty"
+    )
 
 
 @contextmanager

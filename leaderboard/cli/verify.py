@@ -16,6 +16,7 @@ from leaderboard.judge.agreement import AGREEMENT_DIR
 from leaderboard.judge.agreement_check import is_agreement_target, verify_agreements
 from leaderboard.judge.results_check import verify_judges
 from leaderboard.retrieval.results import RESULTS_DIR
+from leaderboard.trust.attest import verify_attestations
 from leaderboard.trust.retrieval_files import is_retrieval_target, verify_retrieval
 from leaderboard.trust.verify import verify
 
@@ -76,6 +77,7 @@ def verify_cmd(
         failed += not report.ok
     for lines, n in (
         verify_judges(folders, root),
+        verify_attestations(folders),
         verify_retrieval(retrieval, root, recompute_retrieval),
         verify_agreements(agreements),
         verify_releases(releases),

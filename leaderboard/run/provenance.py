@@ -145,6 +145,10 @@ def build_provenance(facts: RunFacts) -> Provenance:
             "started": facts.started,
             "finished": finished,
             "git_commit": commit,
+            # per invocation, since a resumed entry mixes them (trust.attest): a dirty one's
+            # answers count once attested; `--allow-dirty` says the run was told to go ahead
+            "git_dirty": dirty,
+            **({"allow_dirty": True} if dirty and "--allow-dirty" in (facts.command or "") else {}),
             "device": device,
             "build": llama_build(info.stored),
             "generated": stats.generated,

@@ -20,11 +20,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from leaderboard.core.checkout import repo_relative
 from leaderboard.core.errors import BackendUnavailable, ConfigError
 from leaderboard.core.schema import Results
 from leaderboard.core.submission import Submission, submission_dir
 from leaderboard.run import distributed as parallel
-from leaderboard.run import provenance as prov
 from leaderboard.run.generate import GenStats
 from leaderboard.run.resume import check_prompts, group_pending, load_existing, say
 from leaderboard.run.runner import RunOptions, backend_for, finish, prepare, write_predictions
@@ -136,7 +136,7 @@ def run_shard_job(sub: Submission, options: RunOptions, spec: ShardSpec) -> Resu
             "unique_prompts": len(dp.mine),
             "share_sha256": dp.digest(spec.index, fp),
             "missing_sha256": _digest(fp, everyone),
-            "entry": prov.repo_relative(str(entry)),
+            "entry": repo_relative(str(entry)),
             "selection": selection_record(options.selection),
         }
         return finish(

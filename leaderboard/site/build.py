@@ -33,6 +33,8 @@ from leaderboard.data.manifest import data_root
 from leaderboard.retrieval.results import RESULTS_DIR, load_retrieval_board
 from leaderboard.site.languages import finish_languages
 from leaderboard.site.pages.ability import ability_page
+from leaderboard.site.pages.compare import PATH as COMPARE_PATH
+from leaderboard.site.pages.compare import compare_page
 from leaderboard.site.pages.docs import DocPage, doc_pages, docs_folder, page_texts, with_docs_nav
 from leaderboard.site.pages.errata import PATH as ERRATA_PATH
 from leaderboard.site.pages.errata import errata_page
@@ -83,6 +85,7 @@ PAGES: tuple[Page | Family, ...] = (
     Page("zh-vs-en.md", zh_vs_en_page),
     Page("zh-vs-en-rgb.md", partial(zh_vs_en_page, mode="rgb")),
     Page(INSTRUCTIONS_PATH, instructions_page),
+    Page(COMPARE_PATH, compare_page),
     Page(SYSTEMS_PATH, _systems),
     Page(PROBES_PATH, probes_page),
     *(

@@ -39,13 +39,14 @@ from leaderboard.backends.registry import load_backend
 from leaderboard.core.checkout import now_iso, repo_relative
 from leaderboard.core.errors import ConfigError, LeaderboardError, ResultsError
 from leaderboard.core.files import atomic_write_text
-from leaderboard.core.schema import PredictionRecord, Provenance
+from leaderboard.core.schema import PredictionRecord, Provenance, Results
 from leaderboard.core.submission import Submission
 from leaderboard.core.types import MODES, Score, TestInstance
 from leaderboard.data.view import recorded_view
 from leaderboard.run.fingerprint import fingerprint
 from leaderboard.run.invocations import HISTORY_KEY, machines
 from leaderboard.run.plan import WorkItem, build_plan, protocol_abilities
+from leaderboard.run.provenance import recorded_instruction
 from leaderboard.run.selection import Selection as RunSelection
 from leaderboard.run.store import RunStore
 from leaderboard.scoring.score import score_both
@@ -150,10 +151,10 @@ def _selected(r: PredictionRecord, sel: Selection) -> bool:
     )
 
 
-def draw(folder: Path, data_root: Path, n: int, seed: int, selection: Selection) -> Drawn:
-    """The seeded sample of the current run's answers (failed generations are not answers) and
-    their requests rebuilt from the recorded data; ResultsError when a prompt differs."""
-    folder = Path(folder)
+def open_run(folder: Path) -> tuple[Submission, Results, list[PredictionRecord]]:
+    """The submission, its results.json and its answers under the recorded fingerprint (failed
+    generations are not answers); an error when model.yaml's settings changed since the run. An
+    instruction-track folder is read under its instruction (trust.verify.run_submission_of)."""
     store = RunStore(folder)
     old = store.read_results()
     sub, instruction = run_submission_of(folder, old)
@@ -163,18 +164,41 @@ def draw(folder: Path, data_root: Path, n: int, seed: int, selection: Selection)
             f"{folder}: model.yaml gives fingerprint {fingerprint(sub, instruction)}, the run "
             f"recorded {fp}: the settings changed since; rerun the submission first"
         )
-    mine = [r for r in store.read().records if r.fingerprint == fp and r.error is None]
+    return sub, old, [r for r in store.read().records if r.fingerprint == fp and r.error is None]
+
+
+def draw(folder: Path, data_root: Path, n: int, seed: int, selection: Selection) -> Drawn:
+    """The seeded sample of the current run's answers (failed generations are not answers) and
+    their requests rebuilt from the recorded data; ResultsError when a prompt differs."""
+    folder = Path(folder)
+    sub, old, mine = open_run(folder)
+    fp = old.provenance.fingerprint
     pool = [r for r in mine if _selected(r, selection)]
     if not pool or n < 1:
         raise ConfigError(f"{folder}: no recorded answer matches the selection (or --sample < 1)")
     by_key = {r.key: r for r in pool}
     chosen = [by_key[k] for k in draw_sample(list(by_key), n, seed)]
-    with recorded_view(data_root, old.provenance.data_blob_ids) as view:
-        plan = build_plan(
-            sub,
-            view,
-            RunSelection(abilities=tuple(protocol_abilities(sub, mine)), instruction=instruction),
-        )
+    items = rebuild_items(folder, data_root, sub, old, mine, chosen)
+    return Drawn(sub, fp, len(pool), chosen, items)
+
+
+def rebuild_items(
+    folder: Path,
+    data_root: Path,
+    sub: Submission,
+    results: Results,
+    mine: Sequence[PredictionRecord],
+    chosen: Sequence[PredictionRecord],
+) -> list[WorkItem]:
+    """The work items of `chosen` rebuilt from the data files the run recorded (`mine`: the run's
+    answers, which say which probes it ran); ResultsError when a prompt or passage hash differs
+    from the record's, since then the regenerated answer would answer another question."""
+    selection = RunSelection(
+        abilities=tuple(protocol_abilities(sub, mine)),
+        instruction=recorded_instruction(results),
+    )
+    with recorded_view(data_root, results.provenance.data_blob_ids) as view:
+        plan = build_plan(sub, view, selection)
     items = {it.instance.key: it for it in plan.items}
     bad = [
         r.key
@@ -188,7 +212,7 @@ def draw(folder: Path, data_root: Path, n: int, seed: int, selection: Selection)
             f"{folder}: {len(bad)} sampled answer(s) were not made from the prompt rebuilt from "
             f"the recorded data (first: {bad[0]}); run `rgb-leaderboard verify {folder}`"
         )
-    return Drawn(sub, fp, len(pool), chosen, [items[r.key] for r in chosen])
+    return [items[r.key] for r in chosen]
 
 
 def _judgement(text: str, inst: TestInstance) -> dict[str, list[int | bool]]:
@@ -215,7 +239,7 @@ def compare(record: PredictionRecord, inst: TestInstance, text: str) -> Pair:
     )
 
 
-def _environment(backend: Backend) -> dict[str, object]:
+def environment(backend: Backend) -> dict[str, object]:
     try:
         described = backend.describe().as_dict()
     except Exception as exc:
@@ -286,7 +310,7 @@ def reproduce(
             passed=rate >= threshold and identical_rate >= min_identical,
         ),
         pairs=pairs,
-        environment=_environment(backend),
+        environment=environment(backend),
         recorded_environment=_recorded_environment(old),
         command=repo_relative(command) if command else "",
         created=now_iso(),

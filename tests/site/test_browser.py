@@ -67,13 +67,15 @@ def _with_answers(root: Path) -> bool:
     return True
 
 
-def _add_baseline(root: Path) -> None:
+def _add_baseline(root: Path, sub_id: str = "baseline-copy-all", skill: float = 0.99) -> None:
     """A trivial baseline (scripted backend), scoring above every model, for the band tests."""
-    res = make_results("baseline-copy-all", "Baseline: copy all", n=N, skill=0.99)
+    res = make_results(
+        sub_id, "Baseline: " + sub_id.split("-", 1)[1].replace("-", " "), n=N, skill=skill
+    )
     res = res.model_copy(
         update={"provenance": res.provenance.model_copy(update={"backend": "scripted"})}
     )
-    folder = root / "submissions" / "baseline-copy-all"
+    folder = root / "submissions" / sub_id
     folder.mkdir(parents=True)
     (folder / "results.json").write_text(res.model_dump_json(indent=2), encoding="utf-8")
 

@@ -60,11 +60,15 @@ def test_unverified_entries_are_never_ranked(tmp_path):
     by_id = {s.id: s for s in data.submissions}
     reasons = unverified_reasons(by_id["model-001"].results)
     assert len(reasons) == 2 and "not pinned" in reasons[0] and "uncommitted" in reasons[1]
+    assert "cleared by `rgb-leaderboard attest submissions/model-001`" in reasons[1]
     assert unverified_reasons(by_id["model-000"].results) == ()
     home = home_page(Context(data, Output()))
     ranking = home.split('id="ranking-zh-strict"')[1].split("</table>")[0]
     row = next(r for r in ranking.split("<tr") if "model-001" in r)
-    assert 'class="lb-badge lb-unverified"' in row and "uncommitted changes" in row
+    assert 'class="lb-badge lb-unverified"' in row and "uncommitted or unrecorded code" in row
+    zh = home_page(Context(data, Output(), lg="zh")).split('id="ranking-zh-strict"')[1]
+    row = next(r for r in zh.split("</table>")[0].split("<tr") if "model-001" in r)
+    assert "尚未核验" in row and "未固定到某个提交" in row and "not attested" not in row
     ranks = [r for r in ranking.split("<tr") if "model-00" in r and "model-001" not in r]
     assert all("unverified" not in r for r in ranks)
 
@@ -581,3 +585,44 @@ def test_counts_use_the_singular_for_one(tmp_path):
     out = render(load_site_data(root))
     assert "1 models" not in "".join(out.pages.values())
     assert ", 1 model." in out.pages["instances/zh-noise-0.0.md"]
+
+
+def test_ranking_shows_whom_to_trust_and_folds_the_rest():
+    """Per language: beside the strict overall, the made-up share, answer rate and truthfulness on
+    the rejection questions (from results.json's `truthfulness`, with intervals); the abilities,
+    the other mode and n one click away; the baseline band folded to its highest row."""
+    data = load_site_data(Path(__file__).resolve().parents[2], with_predictions=False)
+    html = home_page(Context(data, Output()))
+    zh = html.split('id="ranking-zh-strict"')[1].split("</table>")[0]
+    head = zh.split("</thead>")[0]
+    labels = re.findall(r"<th [^>]*>([^<]+)</th>", head)
+    assert labels[:6] == [
+        "Rank",
+        "Model",
+        "Overall",
+        "Made up, no answer in passages",
+        "Answer rate, no answer in passages",
+        "Truthfulness, no answer in passages",
+    ], labels
+    assert re.search(
+        r'<th scope="col" data-sort-method="number" title="[^"]*" '
+        r'class="lb-extra">Noise</th>',
+        head,
+    )
+    s = next(e for e in data.submissions if e.id == "qwen2.5-coder-1.5b-instruct")
+    wrong = next(
+        t
+        for t in s.results.truthfulness
+        if (t.lang, t.ability, t.mode, t.metric) == ("zh", "rejection", "strict", "wrong")
+    )
+    row = next(r for r in zh.split("<tr") if s.id in r)
+    assert f'data-sort="{round(wrong.value, 6)}"' in row and 'class="lb-ci"' in row
+
+
+def test_baseline_band_folds_to_its_highest_row():
+    rows = tuple(Row({"m": Cell.text(f"b{i}")}, "lb-baseline-row") for i in range(3))
+    table = Table("t", "T", (Column("m", "M"),), (), baseline_rows=rows)
+    html = render_html(table)
+    band = html.split('class="lb-baseline-body">')[1]
+    assert band.count("lb-band-more") == 2 and band.index("b0") < band.index("lb-band-more")
+    assert 'class="md-button lb-band-toggle"' in html and 'data-show="Show all 3"' in html

@@ -135,7 +135,18 @@ PHRASES = ("insufficient information", "factual errors", "Chat Completions")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_'’@*+.\-]*")
 _SKIP_TAGS = {"script", "style", "code", "pre", "noscript", "template"}
 _VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source"}
-_ATTRS = ("title", "alt", "aria-label", "placeholder")
+# what a reader sees of an element besides its text: tooltips, alternative text, labels, and the
+# words a script swaps into a button (data-show / data-hide) or a counter (data-count)
+_ATTRS = (
+    "title",
+    "alt",
+    "aria-label",
+    "aria-description",
+    "placeholder",
+    "data-show",
+    "data-hide",
+    "data-count",
+)
 
 
 @dataclass(frozen=True)

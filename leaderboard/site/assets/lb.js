@@ -11,6 +11,9 @@
     return node;
   }
 
+  // shared with the page scripts that load after this one (assets/compare.js)
+  window.LB = { el: el };
+
   function initTables(root) {
     root.querySelectorAll("table.lb-table").forEach(function (table) {
       if (table.dataset.lbInit) return;
@@ -25,6 +28,24 @@
       input.addEventListener("input", function () { filterRows(table); });
     });
     initFacets(root);
+    initBands(root);
+  }
+
+  // The trivial-baseline band (render/tables.py) shows its highest row until the reader asks.
+  function initBands(root) {
+    root.querySelectorAll("button.lb-band-toggle").forEach(function (button) {
+      if (button.dataset.lbInit) return;
+      button.dataset.lbInit = "1";
+      var table = button.closest("table");
+      if (!table) return;
+      table.classList.add("lb-band-collapsed");
+      button.hidden = false;
+      button.addEventListener("click", function () {
+        var open = table.classList.toggle("lb-band-collapsed") === false;
+        button.setAttribute("aria-expanded", open ? "true" : "false");
+        button.textContent = open ? button.dataset.hide : button.dataset.show;
+      });
+    });
   }
 
   // The ranking filters (render/filters.py): the choice lives in the page URL's query, so a

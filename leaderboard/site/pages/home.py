@@ -13,12 +13,13 @@ from leaderboard.board.ranking import (
     is_trivial_baseline,
     rank_ranges,
     score_entry,
-    unverified_reasons,
 )
 from leaderboard.board.reported import frac
 from leaderboard.core.schema import ScoreEntry
 from leaderboard.core.types import ABILITIES, LANGS
+from leaderboard.site.pages.cost_section import cost_section
 from leaderboard.site.pages.releases import cite_section
+from leaderboard.site.pages.trust_columns import trust_cells, trust_columns
 from leaderboard.site.render.facts import with_facts
 from leaderboard.site.render.fmt import esc, pct
 from leaderboard.site.render.i18n import DEFAULT, ui
@@ -48,19 +49,31 @@ def _ranking_columns(
         Column("rank", ui(lg, "col.rank"), True, ui(lg, "col.rank_tip")),
         Column("model", ui(lg, "col.model")),
         Column("overall", ui(lg, "col.overall"), True, defs.get("overall")),
+    ]
+    # per language, whom to trust beside how often right; the rest one click away (extra)
+    cols += trust_columns(lg) if lang != "all" else []
+    cols += [
+        Column("coverage", ui(lg, "col.coverage"), True, ui(lg, "col.coverage_tip"), narrow=True),
         Column(
             "overall_other",
             ui(lg, "col.overall_other", mode=ui(lg, f"modecode.{other}")),
             True,
             ui(lg, "col.overall_other_tip", mode_name=ui(lg, f"mode.{other}")),
+            extra=lang != "all",
         ),
     ]
     cols += [
-        Column(p, ui(lg, f"short.{p}"), True, defs.get(p) if lang != "all" else None) for p in parts
+        Column(
+            p,
+            ui(lg, f"short.{p}"),
+            True,
+            defs.get(p) if lang != "all" else None,
+            extra=lang != "all",
+        )
+        for p in parts
     ]
     cols += [
-        Column("n", ui(lg, "col.n"), True, ui(lg, "col.n_tip")),
-        Column("coverage", ui(lg, "col.coverage"), True, ui(lg, "col.coverage_tip")),
+        Column("n", ui(lg, "col.n"), True, ui(lg, "col.n_tip"), extra=True),
     ]  # then the model's facts and costs (render.facts.with_facts)
     return cols
 
@@ -104,7 +117,7 @@ def _ranking_row(
     lg: str = DEFAULT,
 ) -> Row:
     # a baseline is labelled as such in its band; "unverified" is for entries that claim a model
-    unverified = () if is_trivial_baseline(s.results) else unverified_reasons(s.results)
+    unverified = () if is_trivial_baseline(s.results) else s.unverified
     rank_html = esc(ui(lg, "rank.baseline") if label == "baseline" else label)
     if unverified:
         label = "unverified"
@@ -126,6 +139,8 @@ def _ranking_row(
         overall.n_questions if overall else None, overall.n_questions if overall else -1
     )
     cells["coverage"], partial = _coverage_cell(s, lang, mode, lg)
+    if lang != "all":
+        cells.update(trust_cells(s, lang, mode))
     if is_trivial_baseline(s.results):
         return Row(cells, "lb-baseline-row")
     return Row(cells, "lb-partial-row" if partial else "")
@@ -145,7 +160,7 @@ def ranking_table(data: SiteData, lang: str, mode: str, prefix: str, lg: str = D
     items = []
     for s in models:
         value = _overall_value(s, lang, mode)[0]
-        items.append((s.id, None if unverified_reasons(s.results) else value))
+        items.append((s.id, None if s.unverified else value))
     paired = data.comparisons.significance(lang, mode) if data.comparisons else {}
     # per language: one column per ability; combined: the two languages' overall scores
     parts = tuple(ABILITIES if lang != "all" else LANGS)
@@ -269,6 +284,7 @@ def home_page(ctx: Context, mode: str = RANKED_MODE) -> str:
         parts.append(f"\n## {ui(lg, f'lang.{lang}')}\n")
         parts.append(out.table(ranking_table(data, lang, mode, prefix, lg), prefix))
     if ranked:
+        parts.append(cost_section(ctx, prefix))
         rep = reported_table(data, prefix, lg)
         if rep is not None:
             parts.append(f"\n## {ui(lg, 'home.reported_heading')}\n")

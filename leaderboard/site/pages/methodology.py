@@ -10,6 +10,7 @@ from leaderboard.board.load import SiteData
 from leaderboard.board.ranking import is_trivial_baseline, score_entry
 from leaderboard.core.types import LANGS
 from leaderboard.scoring.audit import audit
+from leaderboard.site.pages.errata import PATH as ERRATA_PATH
 from leaderboard.site.pages.instructions import definitions_list as instruction_definitions
 from leaderboard.site.pages.instructions import texts_section as instruction_texts
 from leaderboard.site.pages.judge_agreement import judge_agreement_section
@@ -90,7 +91,14 @@ def audit_section(root: Path | None, out: Output, lg: str = DEFAULT) -> str:
         note=ui(lg, "method.audit_note_one") if n == 1 else ui(lg, "method.audit_note", n=n),
         ui=lg,
     )
-    return head + out.table(table, "")
+    # the findings are explained, in the reader's language, on the errata page; the raw list (the
+    # audit's English) stays a download, linked from here
+    out.tables.append(table)
+    link = ui(lg, "method.audit_link", n=n, errata=f"{ERRATA_PATH.removesuffix('.md')}.html")
+    raw = (
+        f'<a href="downloads/{table.id}.csv">CSV</a> · <a href="downloads/{table.id}.json">JSON</a>'
+    )
+    return head + f"\n{link} {esc(ui(lg, 'method.audit_raw'))} {raw}\n"
 
 
 def _audit_column(key: str, lg: str) -> str:

@@ -225,6 +225,20 @@ def model_page(ctx: Context, sub: Entry) -> str:
     parts.append(f"\n<p>{fingerprint}</p>\n")
     if sub.reproduced is not None:  # reproduce.json: a sample regenerated with the model
         parts.append(f"\n<p>{_reproduced(sub.reproduced, lg)}</p>\n")
+    if sub.attestation is not None:  # attestation.json: answers of uncommitted code re-generated
+        a = sub.attestation
+        key = "model.attested" if a.passed else "model.attest_failed"
+        text = ui(
+            lg,
+            key,
+            sample=a.sample,
+            of=f"{a.of:,}",
+            k=len(a.invocations),
+            identical=sum(p.identical for p in a.pairs),
+            commit=esc(a.checkout.git_commit[:12]),
+            command=esc(a.command),
+        )
+        parts.append(f"\n<p>{text}</p>\n")
     where = _machines(sub, lg)
     if where:
         parts.append(f"\n<p>{where}</p>\n")

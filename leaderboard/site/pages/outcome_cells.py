@@ -9,12 +9,18 @@ from leaderboard.site.render.i18n import ui
 from leaderboard.site.render.tables import Cell, Column
 
 
-def answer_rate_cell(s: Entry, lang: str, ability: str, mode: str) -> Cell:
-    """The answer rate with its CI; "—" for a results.json scored before it existed."""
+def outcome_cell(s: Entry, lang: str, ability: str, mode: str, metric: str) -> Cell:
+    """One figure of `truthfulness` (truthfulness, answer rate or an outcome's share) with its
+    CI; "—" for a results.json scored before it existed, or an ability not measured."""
     for t in s.results.truthfulness:
-        if (t.lang, t.ability, t.mode, t.metric) == (lang, ability, mode, "answer_rate"):
+        if (t.lang, t.ability, t.mode, t.metric) == (lang, ability, mode, metric):
             return Cell.rate(t.value, t.ci)
     return Cell.missing("not measured")
+
+
+def answer_rate_cell(s: Entry, lang: str, ability: str, mode: str) -> Cell:
+    """The answer rate with its CI."""
+    return outcome_cell(s, lang, ability, mode, "answer_rate")
 
 
 def answer_rate_column(lg: str) -> Column:

@@ -23,6 +23,7 @@ from leaderboard.board.release import (
     history,
     read_releases,
 )
+from leaderboard.site.pages.release_summary import summary_html
 from leaderboard.site.render.fmt import esc, pct
 from leaderboard.site.render.i18n import ui
 from leaderboard.site.render.page import Context, front_matter, prefix_for
@@ -153,14 +154,18 @@ def releases_page(ctx: Context, status: ReleaseStatus | None = None) -> str:
     for r in status.releases:
         names.update({e.id: e.display_name for e in r.entries if e.id not in names})
     parts = [front_matter() + f"# {ui(lg, 'release.title')}\n", ui(lg, "release.intro") + "\n"]
-    parts.append(f'\n<pre class="lb-cmd"><code>{esc(ui(lg, "release.how"))}</code></pre>\n')
     if status.pending is not None and status.latest is not None:
         parts.append(f"\n## {ui(lg, 'release.unreleased')}\n")
         parts.append("\n" + _changes_html(status.pending, lg, names) + "\n")
     if not status.releases:
         parts.append("\n" + ui(lg, "release.none") + "\n")
+    previous: dict[str, Release] = {}
+    for a, b in zip(status.releases, status.releases[1:], strict=False):
+        previous[b.id] = a
     for r, changes in reversed(history(status.releases)):
         parts.append(f"\n## {esc(r.id)}\n")
+        parts.append(f"\n<p>{esc(ui(lg, 'release.cut', date=r.date, n=len(r.entries)))}</p>\n")
+        parts.append("\n" + summary_html(previous.get(r.id), r, changes, lg, names) + "\n")
         facts = ui(
             lg,
             "release.facts",
@@ -171,9 +176,17 @@ def releases_page(ctx: Context, status: ReleaseStatus | None = None) -> str:
             tag=f"{TAG_PREFIX}{r.id}",
             files=len(r.data_blob_ids),
         )
-        parts.append(f"\n<p>{esc(facts)}</p>\n")
-        parts.append(f"\n<p>{esc(ui(lg, 'release.downloads'))} {_downloads(r, prefix)}</p>\n")
-        parts.append("\n" + _changes_html(changes, lg, names) + "\n")
+        # the record (CHANGELOG lines as written, identifiers, files) one click away
+        parts.append(
+            f'\n<details class="lb-release-details"><summary>{esc(ui(lg, "release.details"))}'
+            f"</summary>{_changes_html(changes, lg, names)}<p>{esc(facts)}</p>"
+            f"<p>{esc(ui(lg, 'release.downloads'))} {_downloads(r, prefix)}</p></details>\n"
+        )
+    parts.append(
+        f'\n<details class="lb-release-details"><summary>{esc(ui(lg, "release.how_title"))}'
+        f'</summary><pre class="lb-cmd"><code>{esc(ui(lg, "release.how"))}</code></pre>'
+        "</details>\n"
+    )
     return "\n".join(parts)
 
 

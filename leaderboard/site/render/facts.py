@@ -56,6 +56,7 @@ def _columns(lg: str, prefix: str, keys: Sequence[str], numeric: set[str]) -> tu
             k in numeric,
             ui(lg, f"facts.col_{k}_tip"),
             extra=k not in SHOWN,
+            narrow=k in SHOWN,
         )
         for k in keys
     )

@@ -110,6 +110,21 @@ _SHAPES: tuple[tuple[re.Pattern[str], Callable[[str, re.Match[str]], str]], ...]
         lambda lg, m: ui(lg, "reason.stale", n=m.group("n")),
     ),
     (
+        re.compile(
+            r"(?P<n>\d+) answers from (?P<k>\d+) invocation\(s\) of uncommitted or unrecorded "
+            r"code, not attested; cleared by `(?P<cmd>[^`]+)` from a clean checkout"
+        ),
+        lambda lg, m: ui(lg, "reason.unattested", **m.groupdict()),
+    ),
+    (
+        re.compile(r"backend '(?P<backend>[a-z_]+)' is a scripted policy, not a model"),
+        lambda lg, m: ui(lg, "reason.scripted", **m.groupdict()),
+    ),
+    (
+        re.compile(r"model revision (?P<rev>.+) is not pinned to a commit or a file hash"),
+        lambda lg, m: ui(lg, "reason.unpinned", **m.groupdict()),
+    ),
+    (
         re.compile(r"(?P<n>\d+) planned instances have no prediction \(first: (?P<first>.+)\)"),
         lambda lg, m: ui(lg, "reason.unpredicted", **m.groupdict()),
     ),

@@ -29,6 +29,7 @@ class Column:
     numeric: bool = False
     title: str | None = None  # tooltip (definition)
     extra: bool = False  # shown on demand (the filter bar's "all facts" switch), not by default
+    narrow: bool = False  # on a phone, shown on demand too (a ranking keeps to the screen)
 
 
 class Measured(Protocol):
@@ -112,7 +113,7 @@ class Table:
 def _row_html(row: Row, columns: tuple[Column, ...], lg: str) -> str:
     tds = []
     for col in columns:
-        extra = ' class="lb-extra"' if col.extra else ""
+        extra = _col_class(col)
         c = row.cells.get(col.key) or Cell.text(None)
         sort = "" if c.sort is None else f' data-sort="{esc(c.sort)}"'
         why = f' <span class="lb-why">{esc(reason(lg, c.why))}</span>' if c.why else ""
@@ -121,6 +122,32 @@ def _row_html(row: Row, columns: tuple[Column, ...], lg: str) -> str:
     cls = f' class="{esc(row.css)}"' if row.css else ""
     cls += "".join(f' data-{esc(k)}="{esc(v)}"' for k, v in row.attrs)
     return f"<tr{cls}>" + "".join(tds) + "</tr>"
+
+
+def _col_class(col: Column) -> str:
+    names = [n for n, on in (("lb-extra", col.extra), ("lb-narrow-hide", col.narrow)) if on]
+    return f' class="{" ".join(names)}"' if names else ""
+
+
+def _more(row: Row) -> Row:
+    return Row(row.cells, f"{row.css} lb-band-more".strip(), row.attrs)
+
+
+def _band_head(table: Table) -> str:
+    """The baseline band's heading, with the "show all" switch when there is more than one row."""
+    lg, n = table.ui, len(table.baseline_rows)
+    switch = (
+        f' <button type="button" class="md-button lb-band-toggle" aria-expanded="false" '
+        f'data-show="{esc(ui(lg, "table.band_show_all", n=n))}" '
+        f'data-hide="{esc(ui(lg, "table.band_show_top"))}" hidden>'
+        f"{esc(ui(lg, 'table.band_show_all', n=n))}</button>"
+        if n > 1
+        else ""
+    )
+    return (
+        f'<tbody class="lb-band-head"><tr><th colspan="{len(table.columns)}" scope="rowgroup">'
+        f"{esc(ui(lg, 'table.baseline_band'))}{switch}</th></tr></tbody>"
+    )
 
 
 def _cell_notes(table: Table) -> list[str]:
@@ -156,8 +183,7 @@ def render_html(table: Table, download_prefix: str = "") -> str:
         attrs = ' data-sort-method="number"' if col.numeric else ""
         if col.title:
             attrs += f' title="{esc(col.title)}"'
-        if col.extra:
-            attrs += ' class="lb-extra"'
+        attrs += _col_class(col)
         ths.append(f'<th scope="col"{attrs}>{esc(col.label)}</th>')
     body = "".join(_row_html(r, table.columns, table.ui) for r in table.rows)
     parts = [
@@ -177,11 +203,13 @@ def render_html(table: Table, download_prefix: str = "") -> str:
         f"<tbody>{body}</tbody>",
     ]
     if table.baseline_rows:
-        parts.append(
-            f'<tbody class="lb-band-head"><tr><th colspan="{len(table.columns)}" scope="rowgroup">'
-            f"{esc(ui(table.ui, 'table.baseline_band'))}</th></tr></tbody>"
+        parts.append(_band_head(table))
+        # the band collapses to its first (highest) row; assets/lb.js hides the rest until the
+        # reader asks (without the script every row shows)
+        band = "".join(
+            _row_html(r if i == 0 else _more(r), table.columns, table.ui)
+            for i, r in enumerate(table.baseline_rows)
         )
-        band = "".join(_row_html(r, table.columns, table.ui) for r in table.baseline_rows)
         parts.append(f'<tbody class="lb-baseline-body">{band}</tbody>')
     if table.reported_rows:
         rep = "".join(_row_html(r, table.columns, table.ui) for r in table.reported_rows)
