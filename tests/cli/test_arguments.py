@@ -18,6 +18,7 @@ PKG = Path(__file__).resolve().parents[2] / "leaderboard"
 OPTION = re.compile(r"(?<![\w-])--[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 # options of other programs the package runs or tells the user to run
 OTHER_TOOLS = {
+    "--array": "sbatch",
     "--clean": "mkdocs build",
     "--diff-filter": "git log",
     "--format": "git log",
