@@ -133,6 +133,7 @@ def main() -> None:
         out, wall = timed(local, reqs, cfg)
         ref, base = [c.text for c in out], len(out) / wall
         lines.append(row("in-process llama.cpp (backend: llamacpp)", out, wall, None, None))
+        print(lines[-1], flush=True)
         del local
     server = None
     url = args.url

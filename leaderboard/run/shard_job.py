@@ -82,6 +82,8 @@ def selection_from_record(record: Mapping[str, object]) -> Selection:
 
 
 def _entry_folder(sub: Submission, options: RunOptions) -> Path:
+    if options.selection.instruction is not None:  # its answers live in a folder of their own
+        raise ConfigError("--shard runs RGB's own instruction only (not --instruction)")
     entry = submission_dir(sub)
     out = options.out_dir
     if entry is None or out is None or Path(out).resolve() == entry.resolve():
