@@ -120,13 +120,14 @@ def main() -> None:
     base: float | None = None
     flash = False
     if not args.no_inprocess:
+        from leaderboard.backends.hf.prompts import PromptOptions
         from leaderboard.backends.llamacpp import LlamaCppBackend
         from leaderboard.core.settings import LlamaCppSettings
 
         local = LlamaCppBackend(
             str(smollm2_gguf()),
             settings=LlamaCppSettings(n_threads=args.threads, n_gpu_layers=args.gpu_layers),
-            max_input_tokens=4096,
+            prompt=PromptOptions(max_input_tokens=4096),
         )
         flash = local.flash_attn
         local.generate(reqs[:1], GenerationConfig(max_new_tokens=1))  # warm-up

@@ -299,10 +299,11 @@ def in_process(smollm2: tuple[Path, str]):
     """The in-process engine on the GGUF (its load-time check decides flash attention, which the
     server then uses too: both must evaluate prompts the same way)."""
     pytest.importorskip("llama_cpp", reason="pip install 'rgb-leaderboard[llamacpp]'")
+    from leaderboard.backends.hf.prompts import PromptOptions
     from leaderboard.backends.llamacpp import LlamaCppBackend
 
     folder, name = smollm2
-    return LlamaCppBackend(str(folder / name), max_input_tokens=4096)
+    return LlamaCppBackend(str(folder / name), prompt=PromptOptions(max_input_tokens=4096))
 
 
 @pytest.fixture(scope="module")
