@@ -4,6 +4,7 @@ matplotlib like the other charts (render.charts: byte-stable SVG, text kept as t
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import matplotlib.pyplot as plt
@@ -80,5 +81,7 @@ def quality_cost(points: list[Point], texts: dict[str, str]) -> str:
             ax.grid(True, alpha=0.3)
         axes[0].set_ylabel(texts["y"])
         fig.suptitle(label(texts["title"], 160), fontsize=10)
-        fig.tight_layout()
+        with warnings.catch_warnings():  # CJK text stays text in the SVG (render.charts._svg)
+            warnings.filterwarnings("ignore", message="Glyph .* missing", category=UserWarning)
+            fig.tight_layout()
         return _svg(fig)
