@@ -87,7 +87,7 @@ class Entry:
     @property
     def unverified(self) -> tuple[str, ...]:
         """Why this entry may not be ranked (board.ranking.unverified_reasons); empty: it may."""
-        return unverified_reasons(self.results, self.attestation)
+        return unverified_reasons(self.results, self.attestation, self.predictions or None)
 
     @property
     def name(self) -> str:

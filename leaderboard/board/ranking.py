@@ -15,11 +15,18 @@ widen, never narrow, for lack of evidence.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from leaderboard.backends.registry import backend_traits
-from leaderboard.core.schema import DIFF_LANG, CellMetrics, ProbeEntry, Results, ScoreEntry
+from leaderboard.core.schema import (
+    DIFF_LANG,
+    CellMetrics,
+    PredictionRecord,
+    ProbeEntry,
+    Results,
+    ScoreEntry,
+)
 from leaderboard.core.types import ABILITIES, LANGS
 from leaderboard.trust.attest import AttestationFile, unattested
 
@@ -122,12 +129,15 @@ def rank_ranges(
 
 
 def unverified_reasons(
-    results: Results, attestation: AttestationFile | None = None
+    results: Results,
+    attestation: AttestationFile | None = None,
+    records: Sequence[PredictionRecord] | None = None,
 ) -> tuple[str, ...]:
     """Why an entry may not be ranked (empty: it may), each with what clears it: a scripted or
     fake backend is not a model, an unpinned revision names weights that can change, and answers
     written by code outside any commit (or whose git state was not recorded) count only once
-    `attestation` re-generated a sample of them identically from a commit (trust.attest)."""
+    `attestation` re-generated a sample of them identically from a commit (trust.attest); with
+    the run's `records`, only answers behind the ranked score count (trust.attest.unattested)."""
     p = results.provenance
     reasons = []
     if backend_traits(p.backend).trivial:
@@ -137,7 +147,7 @@ def unverified_reasons(
             f"model revision {p.model_revision or '(none)'!r} is not pinned to a commit or a "
             "file hash"
         )
-    left = unattested(results, attestation)
+    left = unattested(results, attestation, records)
     if left:
         reasons.append(
             f"{sum(i.answers for i in left)} answers from {len(left)} invocation(s) of "

@@ -38,6 +38,7 @@ from leaderboard.core.checkout import git_state, now_iso, repo_relative
 from leaderboard.core.errors import ConfigError, LeaderboardError, ResultsError
 from leaderboard.core.files import atomic_write_text
 from leaderboard.core.schema import PredictionRecord, Results
+from leaderboard.core.types import ABILITIES
 from leaderboard.run.invocations import HISTORY_KEY
 from leaderboard.trust.reproduce import (
     DEFAULT_SEED,
@@ -282,16 +283,34 @@ def read_attestation(path: Path) -> AttestationFile | None:
         ) from None
 
 
-def unattested(results: Results, attestation: AttestationFile | None) -> list[Invocation]:
-    """The untrusted invocations no passing attestation of this run covers (empty: the entry's
-    answers are trusted)."""
-    ok = (
-        attestation is not None
-        and attestation.passed
-        and attestation.fingerprint == results.provenance.fingerprint
-    )
-    covered = {c.started for c in attestation.invocations} if ok and attestation else set()
-    return [i for i in untrusted(results) if i.started not in covered]
+def unattested(
+    results: Results,
+    attestation: AttestationFile | None,
+    records: Sequence[PredictionRecord] | None = None,
+) -> list[Invocation]:
+    """The untrusted invocations no attestation of this run covers (empty: trusted). A commit's
+    invocations are covered when every sampled answer of that commit came back identical, so one
+    commit whose answers differ does not discredit another's.
+
+    With the run's `records`, only invocations that wrote answers of the four RGB abilities count:
+    those are the answers the ranked score is computed from; a probe's answers (closed book,
+    chain, replacement) never change a rank (the model page says what was not attested)."""
+    left = untrusted(results)
+    if attestation is not None and attestation.fingerprint == results.provenance.fingerprint:
+        commit_of = {c.started: c.git_commit for c in attestation.invocations}
+        bad = {commit_of.get(p.invocation_started) for p in attestation.pairs if not p.identical}
+        sampled = {commit_of.get(p.invocation_started) for p in attestation.pairs}
+        ok = {
+            c.started
+            for c in attestation.invocations
+            if c.git_commit in sampled and c.git_commit not in bad
+        }
+        left = [i for i in left if i.started not in ok]
+    if records is None or not left:
+        return left
+    starts = [i.started for i in invocations(results)]
+    ranked = {starts[owner(r.created, starts)] for r in records if r.ability in ABILITIES}
+    return [i for i in left if i.started in ranked]
 
 
 def check(folder: Path) -> list[str]:

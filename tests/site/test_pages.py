@@ -112,6 +112,7 @@ def test_no_page_contains_raw_untrusted_markup(out):
         assert set(re.findall(r"<script[^>]*>", text)) <= {
             '<script type="application/json" id="lb-instances-data">',
             '<script type="application/json" id="lb-instances-ui">',
+            '<script type="application/json" id="lb-compare-setup">',
         }, path
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in out.pages["index.md"]
 

@@ -120,11 +120,17 @@ SYMBOLS = frozenset(
         "logit",
         "CRAG",  # Meta's RAG benchmark (issue 38: its +1 / 0 / -1 scoring)
         "AURC",  # area under the risk-coverage curve
+        "GiB",  # the unit of memory
+        "git",
+        "rgb-leaderboard",  # the tool's name (its commands: _IDS)
     ]
 )
 # Ids of the data written into text: a split or cell (en/noise, zh/noise/0.2), a data file path
 _IDS = re.compile(
     r"--[a-z][a-z-]*"  # a command-line option (--limit)
+    r"|\brgb-leaderboard [a-z-]+"  # a command (`rgb-leaderboard attest`), quoted in a tooltip
+    r"|\bsubmissions/[\w.-]+"  # an entry's folder
+    r"|\{\w+\}"  # a placeholder a script fills in (data-count="{shown} / {total}")
     r"|\b(?:zh|en)/[a-z]+(?:/[0-9.]+)?\b"  # a split or cell
     r"|\b[\w-]+(?:[/.][\w-]+)*\.(?:jsonl|json|yaml|py|gz|csv)\b"  # a file
     r"|\b(?:zh|en)_[a-z]+\w*\b"  # a data file's stem (zh_refine, en_fact)

@@ -111,7 +111,13 @@ def test_a_changed_answer_fails_the_attestation(sub: Path, data_root: Path) -> N
     plain.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), "utf-8")
     found = attest(sub, data_root, n=2, seed=3, checkout=CLEAN)
     assert not found.passed and not any(p.identical for p in found.pairs)
-    assert unattested(RunStore(sub).read_results(), found)
+    results = RunStore(sub).read_results()
+    assert unattested(results, found)
+    # only answers behind the ranked score block a rank: a run of probes alone does not
+    records = RunStore(sub).read().records
+    assert unattested(results, found, records)
+    probes = [r.model_copy(update={"ability": "closedbook"}) for r in records]
+    assert unattested(results, found, probes) == []
 
 
 def test_attest_refuses_a_dirty_checkout(sub: Path, data_root: Path) -> None:

@@ -227,10 +227,13 @@ def model_page(ctx: Context, sub: Entry) -> str:
         parts.append(f"\n<p>{_reproduced(sub.reproduced, lg)}</p>\n")
     if sub.attestation is not None:  # attestation.json: answers of uncommitted code re-generated
         a = sub.attestation
+        bad = sorted({p.invocation_started for p in a.pairs if not p.identical})
+        commits = {c.started: (c.git_commit or "?")[:12] for c in a.invocations}
         key = "model.attested" if a.passed else "model.attest_failed"
         text = ui(
             lg,
             key,
+            bad=ui(lg, "sep.list").join(sorted({commits.get(b, "?") for b in bad})),
             sample=a.sample,
             of=f"{a.of:,}",
             k=len(a.invocations),

@@ -26,7 +26,7 @@ from leaderboard.board.release import (
 from leaderboard.site.pages.release_summary import summary_html
 from leaderboard.site.render.fmt import esc, pct
 from leaderboard.site.render.i18n import ui
-from leaderboard.site.render.page import Context, front_matter, prefix_for
+from leaderboard.site.render.page import Context, front_matter, prefix_for, shown_name
 
 PATH = "releases.md"
 
@@ -150,9 +150,11 @@ def releases_page(ctx: Context, status: ReleaseStatus | None = None) -> str:
     if status is None:
         status = ctx.release if isinstance(ctx.release, ReleaseStatus) else release_status(data)
     prefix = prefix_for(PATH)
-    names = {e.id: e.results.display_name for e in data.submissions}
+    names = {e.id: shown_name(e.id, e.results.display_name, lg) for e in data.submissions}
     for r in status.releases:
-        names.update({e.id: e.display_name for e in r.entries if e.id not in names})
+        names.update(
+            {e.id: shown_name(e.id, e.display_name, lg) for e in r.entries if e.id not in names}
+        )
     parts = [front_matter() + f"# {ui(lg, 'release.title')}\n", ui(lg, "release.intro") + "\n"]
     if status.pending is not None and status.latest is not None:
         parts.append(f"\n## {ui(lg, 'release.unreleased')}\n")

@@ -22,7 +22,12 @@ TRUST = {
 
 
 def trust_columns(lg: str) -> list[Column]:
-    return [Column(k, ui(lg, m), True, ui(lg, f"{m}_tip")) for k, (_, m) in TRUST.items()]
+    """The three columns; on a phone the answer rate folds (nearly the made-up share's
+    complement there), one click away with the rest."""
+    return [
+        Column(k, ui(lg, m), True, ui(lg, f"{m}_tip"), narrow=k == "answer_rate")
+        for k, (_, m) in TRUST.items()
+    ]
 
 
 def trust_cells(s: Entry, lang: str, mode: str) -> dict[str, Cell]:

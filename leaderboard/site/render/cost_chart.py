@@ -4,9 +4,11 @@ matplotlib like the other charts (render.charts: byte-stable SVG, text kept as t
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import matplotlib.pyplot as plt
+from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
 from leaderboard.site.render.charts import _RC, _svg, label
 
@@ -55,8 +57,14 @@ def quality_cost(points: list[Point], texts: dict[str, str]) -> str:
                     linestyle="none",
                     zorder=3,
                 )
+                right = x >= max(getattr(q, attr) for q in shown) and len(shown) > 1
                 ax.annotate(
-                    label(p.name, 40), (x, y), textcoords="offset points", xytext=(6, 4), fontsize=7
+                    label(p.name, 40),
+                    (x, y),
+                    textcoords="offset points",
+                    xytext=(-6, 4) if right else (6, 4),
+                    ha="right" if right else "left",
+                    fontsize=7,
                 )
             front = sorted(
                 (getattr(p, attr), 100 * p.score) for p in shown if getattr(p, front_attr)
@@ -74,11 +82,17 @@ def quality_cost(points: list[Point], texts: dict[str, str]) -> str:
                 ax.legend(loc="lower right", frameon=False, fontsize=7)
             if log and shown:
                 ax.set_xscale("log")
+                # plain numbers (the site's charts keep mathtext off: text.parse_math False)
+                ax.xaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+                ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+                ax.xaxis.set_minor_formatter(NullFormatter())
             if not shown:
                 ax.text(0.5, 0.5, texts["none"], transform=ax.transAxes, ha="center", fontsize=8)
             ax.set_xlabel(xlabel)
             ax.grid(True, alpha=0.3)
         axes[0].set_ylabel(texts["y"])
         fig.suptitle(label(texts["title"], 160), fontsize=10)
-        fig.tight_layout()
+        with warnings.catch_warnings():  # CJK text stays text in the SVG (render.charts._svg)
+            warnings.filterwarnings("ignore", message="Glyph .* missing", category=UserWarning)
+            fig.tight_layout()
         return _svg(fig)
