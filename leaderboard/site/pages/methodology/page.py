@@ -10,9 +10,9 @@ from leaderboard.board.load import SiteData
 from leaderboard.board.ranking import is_trivial_baseline, score_entry
 from leaderboard.core.types import LANGS
 from leaderboard.scoring.audit import audit
-from leaderboard.site.pages.judge_agreement import judge_agreement_section
-from leaderboard.site.pages.method_outcomes import outcomes_section
-from leaderboard.site.pages.scorer_agreement import agreement_section
+from leaderboard.site.pages.methodology.judge_agreement import judge_agreement_section
+from leaderboard.site.pages.methodology.outcomes import outcomes_section
+from leaderboard.site.pages.methodology.scorer_agreement import agreement_section
 from leaderboard.site.render.fmt import esc
 from leaderboard.site.render.i18n import DEFAULT, ui
 from leaderboard.site.render.i18n import table as message_table
