@@ -32,32 +32,32 @@ from leaderboard.core.write_errors import write_errno_in, write_failed
 from leaderboard.data.manifest import data_root
 from leaderboard.retrieval.results import RESULTS_DIR, load_retrieval_board
 from leaderboard.site.languages import finish_languages
-from leaderboard.site.pages.ability import ability_page
+from leaderboard.site.pages.ability.page import ability_page
 from leaderboard.site.pages.compare import PATH as COMPARE_PATH
 from leaderboard.site.pages.compare import compare_page
 from leaderboard.site.pages.docs import DocPage, doc_pages, docs_folder, page_texts, with_docs_nav
+from leaderboard.site.pages.downloads import board_downloads, downloads_page, models_index_page
 from leaderboard.site.pages.errata import PATH as ERRATA_PATH
 from leaderboard.site.pages.errata import errata_page
 from leaderboard.site.pages.home import home_page
-from leaderboard.site.pages.index import board_downloads, downloads_page, models_index_page
-from leaderboard.site.pages.instance_browser import instance_pages
+from leaderboard.site.pages.instances.page import instance_pages
 from leaderboard.site.pages.instructions import PANELS, instructions_page
 from leaderboard.site.pages.instructions import PATH as INSTRUCTIONS_PATH
-from leaderboard.site.pages.methodology import methodology_page
-from leaderboard.site.pages.model import model_pages
+from leaderboard.site.pages.methodology.page import methodology_page
+from leaderboard.site.pages.model.page import model_pages
 from leaderboard.site.pages.releases import PATH as RELEASES_PATH
 from leaderboard.site.pages.releases import footer as release_footer
 from leaderboard.site.pages.releases import release_files, release_status, releases_page
-from leaderboard.site.pages.retrieval import PAGE as RETRIEVAL_PAGE
-from leaderboard.site.pages.retrieval import retrieval_page
-from leaderboard.site.pages.retrieval_questions import question_pages
+from leaderboard.site.pages.retrieval.page import PAGE as RETRIEVAL_PAGE
+from leaderboard.site.pages.retrieval.page import retrieval_page
+from leaderboard.site.pages.retrieval.questions import question_pages
 from leaderboard.site.pages.retrieval_to_answer import PATH as PROBES_PATH
 from leaderboard.site.pages.retrieval_to_answer import probes_page
 from leaderboard.site.pages.submission_ref import PAGE as REFERENCE_PAGE
 from leaderboard.site.pages.submission_ref import reference_page
 from leaderboard.site.pages.systems import PATH as SYSTEMS_PATH
 from leaderboard.site.pages.systems import system_files, systems_band, systems_page
-from leaderboard.site.pages.zh_vs_en import zh_vs_en_page
+from leaderboard.site.pages.zh_en.page import zh_vs_en_page
 from leaderboard.site.render.i18n import DEFAULT, SITE_LANGS, localized
 from leaderboard.site.render.page import Context, Family, Output, Page, prefix_for
 from leaderboard.site.render.tables import to_csv, to_json

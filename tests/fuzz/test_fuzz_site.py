@@ -24,7 +24,7 @@ import pytest
 import yaml
 
 from leaderboard.site.build import build_site
-from leaderboard.site.pages.instances import SHOWN_CHARS
+from leaderboard.site.pages.instances.parts import SHOWN_CHARS
 from leaderboard.site.serve import serve_in_thread
 from tests.fuzz.harness import BIG, HOSTILE
 from tests.site_factory import make_predictions, make_repo, make_results, write_submission

@@ -94,7 +94,7 @@ def site(tmp_path_factory):
     scored = _with_answers(root)
     _add_baseline(root)
     with pytest.MonkeyPatch.context() as mp:  # tiny data parts: every instance page has several
-        mp.setattr("leaderboard.site.pages.instances.PART_BYTES", 1500)
+        mp.setattr("leaderboard.site.pages.instances.parts.PART_BYTES", 1500)
         built = build_site(root)
     server, base = serve_in_thread(built)
     yield base, scored

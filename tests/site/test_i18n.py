@@ -30,12 +30,12 @@ from leaderboard.core.schema import ProbeEntry, Results
 from leaderboard.retrieval.results import RESULTS_DIR, load_retrieval_board
 from leaderboard.site.build import build_site, render
 from leaderboard.site.pages.home import home_page
-from leaderboard.site.pages.methodology import methodology_page
-from leaderboard.site.pages.retrieval import retrieval_page
-from leaderboard.site.pages.retrieval_questions import question_pages
+from leaderboard.site.pages.methodology.page import methodology_page
+from leaderboard.site.pages.retrieval.page import retrieval_page
+from leaderboard.site.pages.retrieval.questions import question_pages
 from leaderboard.site.pages.retrieval_to_answer import probes_page
 from leaderboard.site.pages.submission_ref import reference_page
-from leaderboard.site.pages.zh_vs_en import zh_vs_en_page
+from leaderboard.site.pages.zh_en.page import zh_vs_en_page
 from leaderboard.site.render.i18n import SITE_LANGS, localized, table, ui, ui_count
 from leaderboard.site.render.page import Context, Output, Page
 from tests.site_factory import make_repo
@@ -412,7 +412,7 @@ def test_instance_browser_strings_come_from_the_page(rendered):
     """assets/lb.js holds no interface words: every one is in #lb-instances-ui, per language."""
     from importlib import resources
 
-    from leaderboard.site.pages.instance_browser import JS_KEYS
+    from leaderboard.site.pages.instances.page import JS_KEYS
 
     js = (resources.files("leaderboard.site") / "assets" / "lb.js").read_text("utf-8")
     literals = re.findall(r'"([^"\\]*)"', js)

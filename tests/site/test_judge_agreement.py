@@ -1,4 +1,5 @@
-"""The methodology page's "Judges against the labels" section (site/pages/judge_agreement.py):
+"""The methodology page's "Judges against the labels" section
+(site/pages/methodology/judge_agreement.py):
 a committed judges/agreement/<id>/agreement.json of a real scripted-judge run shown in en and zh,
 with the judge's and the scorers' kappas as the file holds them, its downloads, and one line when
 no file is committed."""
@@ -14,8 +15,8 @@ import pytest
 from leaderboard.board.load import load_site_data
 from leaderboard.judge.agreement import AGREEMENT_NAME, read_agreement
 from leaderboard.site.build import render
-from leaderboard.site.pages.judge_agreement import TABLE_ID, judge_agreement_table
-from leaderboard.site.pages.methodology import methodology_page
+from leaderboard.site.pages.methodology.judge_agreement import TABLE_ID, judge_agreement_table
+from leaderboard.site.pages.methodology.page import methodology_page
 from leaderboard.site.render.i18n import ui
 from leaderboard.site.render.page import Context, Output
 from tests.helpers import write_agreement

@@ -15,10 +15,10 @@ from leaderboard.board.load import load_site_data
 from leaderboard.core.submission import load_submission
 from leaderboard.run.runner import RunOptions, run_submission
 from leaderboard.run.selection import Selection
-from leaderboard.site.pages.ability import ability_page
-from leaderboard.site.pages.methodology import methodology_page
-from leaderboard.site.pages.model import model_page
-from leaderboard.site.pages.zh_vs_en import zh_vs_en_page
+from leaderboard.site.pages.ability.page import ability_page
+from leaderboard.site.pages.methodology.page import methodology_page
+from leaderboard.site.pages.model.page import model_page
+from leaderboard.site.pages.zh_en.page import zh_vs_en_page
 from leaderboard.site.render.i18n import ui
 from leaderboard.site.render.page import Context, Output
 from leaderboard.stats.risk_coverage import DEFINITION
@@ -179,7 +179,7 @@ def test_methodology_defines_outcomes_and_states_rgb_issue_9(data, repo: Path) -
 def test_the_instance_browser_pages_closed_book_answers(data) -> None:
     """Closed-book predictions get browser pages with their rule in both languages (a build
     with them failed on a missing inst.pass_rule.closedbook)."""
-    from leaderboard.site.pages.instances import group_docs
+    from leaderboard.site.pages.instances.parts import group_docs
 
     groups, docs = group_docs(data)
     found = {g.ability: doc for g, (doc, _) in zip(groups, docs, strict=True)}

@@ -21,7 +21,7 @@ from leaderboard.core.schema import ScoreEntry
 from leaderboard.core.types import ABILITIES, LANGS
 from leaderboard.site.build import render
 from leaderboard.site.pages.home import home_page, ranking_table
-from leaderboard.site.pages.model import model_page
+from leaderboard.site.pages.model.page import model_page
 from leaderboard.site.render import charts
 from leaderboard.site.render.fmt import esc, json_for_script, md_text
 from leaderboard.site.render.i18n import ui
@@ -445,7 +445,7 @@ def test_instance_page_without_data_says_fetch(out):
 
 
 def test_instance_data_parts_keep_every_item_in_order_within_the_budget(data):
-    from leaderboard.site.pages.instances import Group, group_data, split_parts
+    from leaderboard.site.pages.instances.parts import Group, group_data, split_parts
 
     group = Group("zh", "noise", 0.0)
     doc = group_data(data, group, None)
@@ -467,7 +467,7 @@ def test_instance_data_shows_the_start_of_a_long_answer_and_judges_the_whole(dat
     """A page holds at most SHOWN_CHARS of an answer or error (a 1 MB answer kept Chromium busy
     for minutes) with the full length beside it; pass/fail is judged on the whole answer."""
     from leaderboard.core.types import TestInstance
-    from leaderboard.site.pages.instances import SHOWN_CHARS, Group, group_data
+    from leaderboard.site.pages.instances.parts import SHOWN_CHARS, Group, group_data
 
     group = Group("zh", "noise", 0.0)
     sub = data.submissions[0]
@@ -568,7 +568,7 @@ def test_partial_reasons_are_listed_once_under_each_table(tmp_path):
     assert esc(phrase) in model.split("\n## ")[0]  # the header says it in a few words
     assert all(esc(r) in model for r in half.results.partial_reasons)  # the full list below
     # the zh-versus-en table (a row per model and ability) is compact: no tooltip, no "measured"
-    from leaderboard.site.pages.zh_vs_en import zh_vs_en_page
+    from leaderboard.site.pages.zh_en.page import zh_vs_en_page
 
     diff = zh_vs_en_page(Context(data, Output())).split('id="wrap-zh-vs-en-strict"')[1]
     assert "lb-measured" not in diff and esc(tip) not in diff and "lb-cell-notes" in diff

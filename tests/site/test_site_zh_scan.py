@@ -20,8 +20,8 @@ import pytest
 import yaml
 
 from leaderboard.board.load import load_site_data
-from leaderboard.site.pages.methodology import methodology_page
-from leaderboard.site.pages.zh_vs_en import zh_vs_en_page
+from leaderboard.site.pages.methodology.page import methodology_page
+from leaderboard.site.pages.zh_en.page import zh_vs_en_page
 from leaderboard.site.render.fmt import pct_ci
 from leaderboard.site.render.i18n import SITE_LANGS, table, ui
 from leaderboard.site.render.page import Context, Output
@@ -76,7 +76,7 @@ def test_numbers_and_lists_in_the_page_language():
 
 def test_a_missing_data_file_is_said_in_chinese():
     """The loader's English message (data/splits.py) on an instance page: the file is data."""
-    from leaderboard.site.pages.instance_browser import _problem_html
+    from leaderboard.site.pages.instances.page import _problem_html
 
     text = (
         "data_en/en_fact.json is missing (needed for en counterfactual). Run `rgb-leaderboard "

@@ -122,7 +122,7 @@ def test_smollm2_entry_reproduces(
 
 def test_model_page_says_what_was_regenerated(sub: Path, data_root: Path) -> None:
     from leaderboard.board.load import load_reproduced
-    from leaderboard.site.pages.model import _reproduced
+    from leaderboard.site.pages.model.page import _reproduced
 
     assert cli("reproduce", sub, "--sample", "2", "--data-dir", data_root).code == 0
     fp = read_reproduce(sub / REPRODUCE_NAME).fingerprint  # type: ignore[union-attr]

@@ -9,10 +9,10 @@ from leaderboard.board.load import Entry
 from leaderboard.board.ranking import score_entry
 from leaderboard.core.schema import ScoreEntry
 from leaderboard.core.types import ABILITIES, LANGS
+from leaderboard.site.pages.zh_en.charts import beyond
 from leaderboard.site.render.fmt import esc
 from leaderboard.site.render.i18n import ui
 from leaderboard.site.render.tables import Cell
-from leaderboard.site.render.zhen_charts import beyond
 
 
 def value_of(e: ScoreEntry | None) -> float | None:

@@ -12,8 +12,8 @@ from leaderboard.board.ranking import cells_for, cliff_marks, coverage
 from leaderboard.core.types import ABILITIES, LANGS, MODES
 from leaderboard.run.invocations import HISTORY_KEY, machines
 from leaderboard.site.pages.instructions import model_row as instruction_row
-from leaderboard.site.pages.model_outcomes import outcome_section
-from leaderboard.site.pages.model_tables import (
+from leaderboard.site.pages.model.outcomes import outcome_section
+from leaderboard.site.pages.model.tables import (
     ability_name,
     cells_table,
     code_label,

@@ -13,9 +13,9 @@ from leaderboard.scoring.audit import audit
 from leaderboard.site.pages.errata import PATH as ERRATA_PATH
 from leaderboard.site.pages.instructions import definitions_list as instruction_definitions
 from leaderboard.site.pages.instructions import texts_section as instruction_texts
-from leaderboard.site.pages.judge_agreement import judge_agreement_section
-from leaderboard.site.pages.method_outcomes import outcomes_section
-from leaderboard.site.pages.scorer_agreement import agreement_section
+from leaderboard.site.pages.methodology.judge_agreement import judge_agreement_section
+from leaderboard.site.pages.methodology.outcomes import outcomes_section
+from leaderboard.site.pages.methodology.scorer_agreement import agreement_section
 from leaderboard.site.render.fmt import esc
 from leaderboard.site.render.i18n import DEFAULT, ui
 from leaderboard.site.render.i18n import table as message_table

@@ -11,7 +11,7 @@ from __future__ import annotations
 from leaderboard.board.load import Entry
 from leaderboard.core.schema import OutcomeScore, ProbeEntry
 from leaderboard.core.types import ABILITIES, CLOSED_BOOK, LANGS
-from leaderboard.site.pages.model_tables import ability_name
+from leaderboard.site.pages.model.tables import ability_name
 from leaderboard.site.render import charts
 from leaderboard.site.render.fmt import esc, pct
 from leaderboard.site.render.i18n import ui

@@ -22,7 +22,7 @@ from leaderboard.board.ranking import (
 )
 from leaderboard.board.reported import ReportedModel, frac
 from leaderboard.core.types import ABILITIES, LANGS
-from leaderboard.site.pages.zh_en_cells import (
+from leaderboard.site.pages.zh_en.cells import (
     ability_label,
     better_cell,
     ci_of,
@@ -31,7 +31,8 @@ from leaderboard.site.pages.zh_en_cells import (
     n_of,
     value_of,
 )
-from leaderboard.site.pages.zh_en_truth import truthfulness_table
+from leaderboard.site.pages.zh_en.charts import ModelCurves, ZhEnRow, noise_both, zh_en_rows
+from leaderboard.site.pages.zh_en.truth import truthfulness_table
 from leaderboard.site.render import charts
 from leaderboard.site.render.fmt import esc
 from leaderboard.site.render.i18n import DEFAULT, ui
@@ -45,7 +46,6 @@ from leaderboard.site.render.page import (
     reported_cell,
 )
 from leaderboard.site.render.tables import Cell, Column, Row, Table
-from leaderboard.site.render.zhen_charts import ModelCurves, ZhEnRow, noise_both, zh_en_rows
 
 PATHS = {"strict": "zh-vs-en.md", "rgb": "zh-vs-en-rgb.md"}  # the ranked mode's page first
 MODES = tuple(PATHS)

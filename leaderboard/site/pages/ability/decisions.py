@@ -9,7 +9,7 @@ from collections.abc import Callable
 from leaderboard.board.load import Entry, SiteData
 from leaderboard.board.ranking import cells_for, is_trivial_baseline, score_entry
 from leaderboard.board.reported import ReportedLang, frac
-from leaderboard.site.pages.outcome_cells import answer_rate_cell, answer_rate_column
+from leaderboard.site.pages.ability.outcome_cells import answer_rate_cell, answer_rate_column
 from leaderboard.site.render.i18n import DEFAULT, ui
 from leaderboard.site.render.page import (
     judged_cell,

@@ -15,7 +15,11 @@ from pathlib import Path
 from leaderboard.core.errors import LeaderboardError
 from leaderboard.retrieval.results import RetrievalResult
 from leaderboard.retrieval.split import Question, load_retrieval_split
-from leaderboard.site.pages.retrieval import question_page_path, retrieval_board, retriever_name
+from leaderboard.site.pages.retrieval.page import (
+    question_page_path,
+    retrieval_board,
+    retriever_name,
+)
 from leaderboard.site.render.fmt import esc
 from leaderboard.site.render.i18n import DEFAULT, table, ui
 from leaderboard.site.render.page import Context, Page, front_matter

@@ -9,14 +9,14 @@ from leaderboard.board.load import SiteData
 from leaderboard.board.ranking import cells_for, cliff_marks, is_trivial_baseline
 from leaderboard.board.reported import frac
 from leaderboard.core.types import DEFAULT_NOISE_RATES
-from leaderboard.site.pages.decision_tables import (
+from leaderboard.site.pages.ability.decisions import (
     counterfactual_table,
     ordered,
     rejection_table,
     reported_langs,
     score_cell,
 )
-from leaderboard.site.pages.outcome_cells import answer_rate_cell, answer_rate_column
+from leaderboard.site.pages.ability.outcome_cells import answer_rate_cell, answer_rate_column
 from leaderboard.site.render import charts
 from leaderboard.site.render.facts import with_facts
 from leaderboard.site.render.fmt import esc, rate_key

@@ -11,7 +11,7 @@ from collections import defaultdict
 from functools import partial
 
 from leaderboard.core.types import LANGS, PROBES
-from leaderboard.site.pages.instances import FETCH_HINT, Group, group_docs, split_parts
+from leaderboard.site.pages.instances.parts import FETCH_HINT, Group, group_docs, split_parts
 from leaderboard.site.render.fmt import esc, inline_code, json_for_script, rate_key
 from leaderboard.site.render.i18n import DEFAULT, ui, ui_count
 from leaderboard.site.render.page import Context, Page, front_matter, shown_name

@@ -6,7 +6,7 @@ from __future__ import annotations
 from leaderboard.board.load import Entry
 from leaderboard.board.ranking import score_entry, zh_minus_en
 from leaderboard.core.types import ABILITIES, LANGS, MODES, PROBES
-from leaderboard.site.pages.zh_en_cells import (
+from leaderboard.site.pages.zh_en.cells import (
     ability_label,
     better_cell,
     matched_abilities,

@@ -9,7 +9,7 @@ from leaderboard.board.load import SiteData
 from leaderboard.board.ranking import is_trivial_baseline
 from leaderboard.core.schema import DIFF_LANG, OutcomeScore
 from leaderboard.core.types import ABILITIES, LANGS
-from leaderboard.site.pages.zh_en_cells import better_cell
+from leaderboard.site.pages.zh_en.cells import better_cell
 from leaderboard.site.render.i18n import ui
 from leaderboard.site.render.page import model_cell
 from leaderboard.site.render.tables import Cell, Column, Row, Table

@@ -1,0 +1,1 @@
+"""The instances page family: the page (page.py) and its parts, one module each."""

@@ -1,0 +1,1 @@
+"""The model page family: the page (page.py) and its parts, one module each."""

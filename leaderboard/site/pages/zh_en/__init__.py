@@ -1,0 +1,1 @@
+"""The zh_en page family: the page (page.py) and its parts, one module each."""
