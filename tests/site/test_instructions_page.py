@@ -21,7 +21,7 @@ from leaderboard.site.pages.instructions import (
     model_row,
     texts_section,
 )
-from leaderboard.site.pages.methodology import methodology_page
+from leaderboard.site.pages.methodology.page import methodology_page
 from leaderboard.site.render.fmt import esc
 from leaderboard.site.render.i18n import SITE_LANGS, ui
 from leaderboard.site.render.page import Context, Output

@@ -8,7 +8,7 @@ here."""
 from __future__ import annotations
 
 from leaderboard.board.load import Entry
-from leaderboard.site.pages.outcome_cells import outcome_cell
+from leaderboard.site.pages.ability.outcome_cells import outcome_cell
 from leaderboard.site.render.i18n import ui
 from leaderboard.site.render.tables import Cell, Column
 
