@@ -60,20 +60,20 @@ def test_compare_shows_the_builds_paired_differences(built, page) -> None:
     row = next(
         d
         for d in diffs
-        if (d["lang"], d["mode"], d["ability"]) == ("zh", "strict", "overall")
+        if (d["lang"], d["mode"], d["ability"]) == ("zh", "strict", "noise")
         and d["ci_low"] is not None
     )
     # B sorts before A: the page shows A - B = -(row's a - b), its interval flipped
     page.goto(f"{base}compare.html?a={row['b']}&b={row['a']}", wait_until="networkidle")
     assert page.locator("select[name=a]").input_value() == row["b"]
-    cell = page.locator("#compare-zh-scores tr[data-ability=overall] td.lb-compare-diff")
+    cell = page.locator("#compare-zh-scores tr[data-ability=noise] td.lb-compare-diff")
     assert (
         cell.get_attribute("data-value") == str(-row["diff"])
         or abs(float(cell.get_attribute("data-value")) + row["diff"]) < 1e-12
     )
     shown = cell.inner_text()
     assert _pct(-row["diff"]).lstrip("+") in shown.replace("+", "")
-    verdict = page.locator("#compare-zh-scores tr[data-ability=overall] td.lb-compare-verdict")
+    verdict = page.locator("#compare-zh-scores tr[data-ability=noise] td.lb-compare-verdict")
     expected = {1: "b_higher", -1: "a_higher", 0: "tied"}[row["sign"]]
     assert verdict.get_attribute("data-verdict") == expected
     assert page.locator("#compare-zh-outcomes tbody tr").count() == 8  # 4 abilities x 2 models

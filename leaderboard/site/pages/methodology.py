@@ -10,7 +10,6 @@ from leaderboard.board.load import SiteData
 from leaderboard.board.ranking import is_trivial_baseline, score_entry
 from leaderboard.core.types import LANGS
 from leaderboard.scoring.audit import audit
-from leaderboard.site.pages.errata import PATH as ERRATA_PATH
 from leaderboard.site.pages.judge_agreement import judge_agreement_section
 from leaderboard.site.pages.method_outcomes import outcomes_section
 from leaderboard.site.pages.scorer_agreement import agreement_section
@@ -92,7 +91,7 @@ def audit_section(root: Path | None, out: Output, lg: str = DEFAULT) -> str:
     # the findings are explained, in the reader's language, on the errata page; the raw list (the
     # audit's English) stays a download, linked from here
     out.tables.append(table)
-    link = ui(lg, "method.audit_link", n=n, errata=ERRATA_PATH)  # mkdocs resolves the .md
+    link = ui(lg, "method.audit_link", n=n)  # links errata.md (pages.errata.PATH)
     raw = (
         f'<a href="downloads/{table.id}.csv">CSV</a> · <a href="downloads/{table.id}.json">JSON</a>'
     )
