@@ -1,8 +1,8 @@
-"""The compare page and the quality-against-cost chart in real headless Chromium (Debian's
+"""The compare page and the folded ranking in real headless Chromium (Debian's
 /usr/bin/chromium, driven by playwright, as tests/site/test_browser.py): the two entries from the
 URL, every paired difference exactly the build's (downloads/paired-differences.json, board.paired),
-the sign flipped when B sorts first, both languages; the home page's chart and folded baseline
-band. Skips with the reason when no browser is installed."""
+the sign flipped when B sorts first, both languages; the home page's folded baseline band and
+its width at 1400 px. Skips with the reason when no browser is installed."""
 
 from __future__ import annotations
 
@@ -60,20 +60,20 @@ def test_compare_shows_the_builds_paired_differences(built, page) -> None:
     row = next(
         d
         for d in diffs
-        if (d["lang"], d["mode"], d["ability"]) == ("zh", "strict", "overall")
+        if (d["lang"], d["mode"], d["ability"]) == ("zh", "strict", "noise")
         and d["ci_low"] is not None
     )
     # B sorts before A: the page shows A - B = -(row's a - b), its interval flipped
     page.goto(f"{base}compare.html?a={row['b']}&b={row['a']}", wait_until="networkidle")
     assert page.locator("select[name=a]").input_value() == row["b"]
-    cell = page.locator("#compare-zh-scores tr[data-ability=overall] td.lb-compare-diff")
+    cell = page.locator("#compare-zh-scores tr[data-ability=noise] td.lb-compare-diff")
     assert (
         cell.get_attribute("data-value") == str(-row["diff"])
         or abs(float(cell.get_attribute("data-value")) + row["diff"]) < 1e-12
     )
     shown = cell.inner_text()
     assert _pct(-row["diff"]).lstrip("+") in shown.replace("+", "")
-    verdict = page.locator("#compare-zh-scores tr[data-ability=overall] td.lb-compare-verdict")
+    verdict = page.locator("#compare-zh-scores tr[data-ability=noise] td.lb-compare-verdict")
     expected = {1: "b_higher", -1: "a_higher", 0: "tied"}[row["sign"]]
     assert verdict.get_attribute("data-verdict") == expected
     assert page.locator("#compare-zh-outcomes tbody tr").count() == 8  # 4 abilities x 2 models
@@ -95,11 +95,11 @@ def test_compare_page_in_chinese(built, page) -> None:
     assert page.locator("#compare-zh-scores td.lb-compare-verdict").count() == 5
 
 
-def test_home_shows_the_cost_chart_and_a_folded_band(built, page) -> None:
-    out, base = built
+def test_home_folds_the_band_and_fits_1400_px(built, page) -> None:
+    """(The quality-against-cost chart needs recorded costs, which the synthetic answers lack:
+    its screenshots are of the real board's build.)"""
+    _, base = built
     page.goto(f"{base}index.html", wait_until="networkidle")
-    img = page.locator("img[src$='charts/quality-cost-zh.svg']")
-    assert img.count() == 1 and "Pareto" in (out / "charts" / "quality-cost-zh.svg").read_text()
     band = "#ranking-zh-strict tbody.lb-baseline-body tr"
     assert page.locator(f"{band}:visible").count() == 1
     page.locator("#ranking-zh-strict button.lb-band-toggle").click()

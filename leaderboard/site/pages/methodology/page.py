@@ -94,7 +94,7 @@ def audit_section(root: Path | None, out: Output, lg: str = DEFAULT) -> str:
     # the findings are explained, in the reader's language, on the errata page; the raw list (the
     # audit's English) stays a download, linked from here
     out.tables.append(table)
-    link = ui(lg, "method.audit_link", n=n, errata=ERRATA_PATH)  # mkdocs resolves the .md
+    link = ui(lg, "method.audit_link", n=n)  # links errata.md (pages.errata.PATH)
     raw = (
         f'<a href="downloads/{table.id}.csv">CSV</a> · <a href="downloads/{table.id}.json">JSON</a>'
     )
