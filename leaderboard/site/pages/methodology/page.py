@@ -10,7 +10,6 @@ from leaderboard.board.load import SiteData
 from leaderboard.board.ranking import is_trivial_baseline, score_entry
 from leaderboard.core.types import LANGS
 from leaderboard.scoring.audit import audit
-from leaderboard.site.pages.errata import PATH as ERRATA_PATH
 from leaderboard.site.pages.instructions import definitions_list as instruction_definitions
 from leaderboard.site.pages.instructions import texts_section as instruction_texts
 from leaderboard.site.pages.methodology.judge_agreement import judge_agreement_section
