@@ -62,6 +62,15 @@ DESCRIBE_KEYS: tuple[str, ...] = tuple(
     f.name for f in fields(BackendDescription) if f.name not in ("extra", "order")
 )
 
+# The weights-and-template keys, in the order every backend's `order` has always listed them
+# (each backend splices this run into its own order; written once so the five cannot drift).
+TEMPLATE_ORDER: tuple[str, ...] = (
+    "dtype",
+    "quantization",
+    "chat_template_sha256",
+    "chat_template_source",
+)
+
 
 @dataclass(frozen=True)
 class BackendTraits:

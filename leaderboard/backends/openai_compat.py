@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import httpx
 
-from leaderboard.backends.base import BackendDescription
+from leaderboard.backends.base import TEMPLATE_ORDER, BackendDescription
 from leaderboard.backends.http import RetryingTransport, public_url
 from leaderboard.backends.messages import SystemPolicy, apply_system_policy
 from leaderboard.core.errors import BackendUnavailable
@@ -40,10 +40,7 @@ _ORDER = (
     "model_revision",
     "server_models",
     "base_url",
-    "dtype",
-    "quantization",
-    "chat_template_sha256",
-    "chat_template_source",
+    *TEMPLATE_ORDER,
     "system_prompt",
     "batch_size",
     "concurrency",

@@ -18,7 +18,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 
-from leaderboard.backends.base import BackendDescription
+from leaderboard.backends.base import TEMPLATE_ORDER, BackendDescription
 from leaderboard.backends.policies import POLICIES
 from leaderboard.core.settings import ScriptedSettings
 from leaderboard.core.submission import Submission
@@ -31,10 +31,7 @@ _ORDER = (
     "model_revision",
     "policy",
     "rules",
-    "dtype",
-    "quantization",
-    "chat_template_sha256",
-    "chat_template_source",
+    *TEMPLATE_ORDER,
     "batch_size",
     "device",
     "versions",

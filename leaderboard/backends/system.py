@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 import httpx
 
-from leaderboard.backends.base import BackendDescription
+from leaderboard.backends.base import TEMPLATE_ORDER, BackendDescription
 from leaderboard.backends.http import RetryingTransport, public_url
 from leaderboard.backends.system_contract import API_HEADER, API_VERSION, validate_response
 from leaderboard.core.errors import BackendUnavailable
@@ -33,10 +33,7 @@ _ORDER = (
     "model",
     "model_revision",
     "url",
-    "dtype",
-    "quantization",
-    "chat_template_sha256",
-    "chat_template_source",
+    *TEMPLATE_ORDER,
     "batch_size",
     "concurrency",
     "device",
