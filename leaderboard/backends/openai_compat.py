@@ -256,18 +256,12 @@ class OpenAIBackend:
             self._failures += 1
 
     def describe(self) -> BackendDescription:
-        return BackendDescription(
-            backend="openai",
-            model=self.model,
-            model_revision=None,
-            dtype=None,
-            quantization={"mode": "server-side"},
-            chat_template_sha256=None,
-            chat_template_source="server",
-            batch_size=None,
-            device="remote",
-            versions={"httpx": httpx.__version__},
-            extra={
+        return BackendDescription.weightless(
+            "openai",
+            self.model,
+            ("server-side", "server", "remote"),
+            {"httpx": httpx.__version__},
+            {
                 "server_models": sorted(self.server_models),
                 "base_url": public_url(self.base_url),
                 "system_prompt": self.system_prompt,
@@ -277,7 +271,7 @@ class OpenAIBackend:
                 "extra_body": dict(self.extra_body),
                 "stats": asdict(self.stats),
             },
-            order=_ORDER,
+            _ORDER,
         )
 
 

@@ -161,21 +161,15 @@ class ScriptedBackend:
         return out
 
     def describe(self) -> BackendDescription:
-        return BackendDescription(
-            backend="scripted",
-            model=self._model,
-            model_revision=None,
-            dtype=None,
-            quantization={"mode": "none"},
-            chat_template_sha256=None,
-            chat_template_source="none",
-            batch_size=None,
-            device="none",
-            versions={},
-            extra={
+        return BackendDescription.weightless(
+            "scripted",
+            self._model,
+            ("none", "none", "none"),
+            {},
+            {
                 "policy": "callable" if callable(self._responses) else self._policy,
                 "rules": len(self._rules),
                 "token_counting": "whitespace words + CJK characters",
             },
-            order=_ORDER,
+            _ORDER,
         )

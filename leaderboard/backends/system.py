@@ -100,22 +100,16 @@ class SystemBackend:
         )
 
     def describe(self) -> BackendDescription:
-        return BackendDescription(
-            backend="system",
-            model=None,
-            model_revision=None,
-            dtype=None,
-            quantization={"mode": "system-side"},
-            chat_template_sha256=None,
-            chat_template_source="system",
-            batch_size=None,
-            device="remote",
-            versions={"httpx": httpx.__version__},
-            extra={
+        return BackendDescription.weightless(
+            "system",
+            None,
+            ("system-side", "system", "remote"),
+            {"httpx": httpx.__version__},
+            {
                 "url": public_url(self.url),
                 "concurrency": self.concurrency,
                 "calls": self.calls,
                 "contract": f"system-api v{API_VERSION}",
             },
-            order=_ORDER,
+            _ORDER,
         )
