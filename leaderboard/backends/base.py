@@ -56,10 +56,48 @@ class BackendDescription:
         keys += [k for k in merged if k not in keys]
         return {k: merged[k] for k in keys}
 
+    @classmethod
+    def weightless(
+        cls,
+        backend: str,
+        model: str | None,
+        where: tuple[str, str, str],
+        versions: Mapping[str, str | None],
+        extra: Mapping[str, object],
+        order: tuple[str, ...],
+    ) -> BackendDescription:
+        """A backend that holds no weights (a server, a system, a script): no revision, dtype,
+        template hash or batch size of its own to report. `where` is (quantization mode,
+        chat-template source, device), e.g. ("server-side", "server", "remote")."""
+        quant_mode, template_source, device = where
+        return cls(
+            backend=backend,
+            model=model,
+            model_revision=None,
+            dtype=None,
+            quantization={"mode": quant_mode},
+            chat_template_sha256=None,
+            chat_template_source=template_source,
+            batch_size=None,
+            device=device,
+            versions=versions,
+            extra=extra,
+            order=order,
+        )
+
 
 # The fields every backend's description has (the runner copies them into results Provenance).
 DESCRIBE_KEYS: tuple[str, ...] = tuple(
     f.name for f in fields(BackendDescription) if f.name not in ("extra", "order")
+)
+
+# The weights-and-template keys, in the order every backend's `order` has always listed them
+# (each backend splices this run into its own order; written once so the five cannot drift).
+TEMPLATE_ORDER: tuple[str, ...] = (
+    "dtype",
+    "quantization",
+    "chat_template_sha256",
+    "chat_template_source",
 )
 
 

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import httpx
 
-from leaderboard.backends.base import BackendDescription
+from leaderboard.backends.base import TEMPLATE_ORDER, BackendDescription
 from leaderboard.backends.http import RetryingTransport, public_url
 from leaderboard.backends.messages import SystemPolicy, apply_system_policy
 from leaderboard.core.errors import BackendUnavailable
@@ -40,10 +40,7 @@ _ORDER = (
     "model_revision",
     "server_models",
     "base_url",
-    "dtype",
-    "quantization",
-    "chat_template_sha256",
-    "chat_template_source",
+    *TEMPLATE_ORDER,
     "system_prompt",
     "batch_size",
     "concurrency",
@@ -259,18 +256,12 @@ class OpenAIBackend:
             self._failures += 1
 
     def describe(self) -> BackendDescription:
-        return BackendDescription(
-            backend="openai",
-            model=self.model,
-            model_revision=None,
-            dtype=None,
-            quantization={"mode": "server-side"},
-            chat_template_sha256=None,
-            chat_template_source="server",
-            batch_size=None,
-            device="remote",
-            versions={"httpx": httpx.__version__},
-            extra={
+        return BackendDescription.weightless(
+            "openai",
+            self.model,
+            ("server-side", "server", "remote"),
+            {"httpx": httpx.__version__},
+            {
                 "server_models": sorted(self.server_models),
                 "base_url": public_url(self.base_url),
                 "system_prompt": self.system_prompt,
@@ -280,7 +271,7 @@ class OpenAIBackend:
                 "extra_body": dict(self.extra_body),
                 "stats": asdict(self.stats),
             },
-            order=_ORDER,
+            _ORDER,
         )
 
 

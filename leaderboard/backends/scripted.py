@@ -18,7 +18,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 
-from leaderboard.backends.base import BackendDescription
+from leaderboard.backends.base import TEMPLATE_ORDER, BackendDescription
 from leaderboard.backends.policies import POLICIES
 from leaderboard.core.settings import ScriptedSettings
 from leaderboard.core.submission import Submission
@@ -31,10 +31,7 @@ _ORDER = (
     "model_revision",
     "policy",
     "rules",
-    "dtype",
-    "quantization",
-    "chat_template_sha256",
-    "chat_template_source",
+    *TEMPLATE_ORDER,
     "batch_size",
     "device",
     "versions",
@@ -164,21 +161,15 @@ class ScriptedBackend:
         return out
 
     def describe(self) -> BackendDescription:
-        return BackendDescription(
-            backend="scripted",
-            model=self._model,
-            model_revision=None,
-            dtype=None,
-            quantization={"mode": "none"},
-            chat_template_sha256=None,
-            chat_template_source="none",
-            batch_size=None,
-            device="none",
-            versions={},
-            extra={
+        return BackendDescription.weightless(
+            "scripted",
+            self._model,
+            ("none", "none", "none"),
+            {},
+            {
                 "policy": "callable" if callable(self._responses) else self._policy,
                 "rules": len(self._rules),
                 "token_counting": "whitespace words + CJK characters",
             },
-            order=_ORDER,
+            _ORDER,
         )

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 import httpx
 
-from leaderboard.backends.base import BackendDescription
+from leaderboard.backends.base import TEMPLATE_ORDER, BackendDescription
 from leaderboard.backends.http import RetryingTransport, public_url
 from leaderboard.backends.system_contract import API_HEADER, API_VERSION, validate_response
 from leaderboard.core.errors import BackendUnavailable
@@ -33,10 +33,7 @@ _ORDER = (
     "model",
     "model_revision",
     "url",
-    "dtype",
-    "quantization",
-    "chat_template_sha256",
-    "chat_template_source",
+    *TEMPLATE_ORDER,
     "batch_size",
     "concurrency",
     "device",
@@ -103,22 +100,16 @@ class SystemBackend:
         )
 
     def describe(self) -> BackendDescription:
-        return BackendDescription(
-            backend="system",
-            model=None,
-            model_revision=None,
-            dtype=None,
-            quantization={"mode": "system-side"},
-            chat_template_sha256=None,
-            chat_template_source="system",
-            batch_size=None,
-            device="remote",
-            versions={"httpx": httpx.__version__},
-            extra={
+        return BackendDescription.weightless(
+            "system",
+            None,
+            ("system-side", "system", "remote"),
+            {"httpx": httpx.__version__},
+            {
                 "url": public_url(self.url),
                 "concurrency": self.concurrency,
                 "calls": self.calls,
                 "contract": f"system-api v{API_VERSION}",
             },
-            order=_ORDER,
+            _ORDER,
         )

@@ -13,7 +13,7 @@ import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
-from leaderboard.backends.base import BackendDescription
+from leaderboard.backends.base import TEMPLATE_ORDER, BackendDescription
 from leaderboard.backends.batching import run_batches
 from leaderboard.backends.environment import device_name
 from leaderboard.backends.messages import apply_system_policy
@@ -29,10 +29,7 @@ _ORDER = (
     "backend",
     "model",
     "model_revision",
-    "dtype",
-    "quantization",
-    "chat_template_sha256",
-    "chat_template_source",
+    *TEMPLATE_ORDER,
     "system_prompt",
     "batch_size",
     "tensor_parallel_size",

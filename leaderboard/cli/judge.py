@@ -169,17 +169,28 @@ def judge_cmd(
         run_store.read_results().submission_id if run_store.results_path.is_file() else folder.name
     )
     write_judge_results(results_path, sub_id, pred_fp, summary)
+    console = _print_judged(
+        judge,
+        jfp,
+        stats,
+        f" (asked again next run), {stats.skipped} failed generations not judged",
+        ("Rej* / ED* (judged)", "agreement with the scorers (yes = rejected / detected)"),
+        summary,
+    )
+    console.print(f"wrote {out_dir / JUDGEMENTS_NAME} and {results_path}")
+
+
+def _print_judged(judge, jfp: str, stats, tail: str, titles: tuple[str, str], result) -> Console:
+    """What both judge commands print first: the judge, its counts, the rates and the kappas
+    (`titles` for those two tables); the console, for the command's last line."""
     console = Console(highlight=False, soft_wrap=False, width=160)
     console.print(
         f"judge {judge.id} ({judge.backend}: {judge.model}), fingerprint {jfp}: "
-        f"{stats.judged} judged now, {stats.cached} cached, {stats.errors} judge errors (asked "
-        f"again next run), {stats.skipped} failed generations not judged"
+        f"{stats.judged} judged now, {stats.cached} cached, {stats.errors} judge errors{tail}"
     )
-    console.print(_rates_table("Rej* / ED* (judged)", summary.rates, summary.agreement))
-    console.print(
-        _kappa_table("agreement with the scorers (yes = rejected / detected)", summary.agreement)
-    )
-    console.print(f"wrote {out_dir / JUDGEMENTS_NAME} and {results_path}")
+    console.print(_rates_table(titles[0], result.rates, result.agreement))
+    console.print(_kappa_table(titles[1], result.agreement))
+    return console
 
 
 def _first_per_group(items, limit: int | None):
@@ -248,14 +259,14 @@ def agreement_cmd(
     atomic_write_text(
         path, json.dumps(result.model_dump(mode="json"), ensure_ascii=False, indent=2) + "\n"
     )
-    console = Console(highlight=False, soft_wrap=False, width=160)
-    console.print(
-        f"judge {judge.id} ({judge.backend}: {judge.model}), fingerprint {jfp}: "
-        f"{stats.judged} judged now, {stats.cached} cached, {stats.errors} judge errors; "
-        f"labelled answers per language: {result.n_items}"
+    console = _print_judged(
+        judge,
+        jfp,
+        stats,
+        f"; labelled answers per language: {result.n_items}",
+        ("judge on the labelled answers", "agreement (yes = rejected / detected)"),
+        result,
     )
-    console.print(_rates_table("judge on the labelled answers", result.rates, result.agreement))
-    console.print(_kappa_table("agreement (yes = rejected / detected)", result.agreement))
     console.print(f"wrote {out_dir / JUDGEMENTS_NAME} and {path}")
 
 

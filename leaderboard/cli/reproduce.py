@@ -43,6 +43,13 @@ def _command(folder: Path, sample: int, seed: int, *selection: str | None) -> st
     return shlex.join(parts)
 
 
+def _share_option(default: float, flag: str, what: str):
+    """One of the two thresholds: a share in [0, 1] of the sampled answers (`what`: which ones)."""
+    return typer.Option(
+        default, flag, min=0.0, max=1.0, help=f"Least share of sampled answers {what}"
+    )
+
+
 def reproduce_cmd(
     submission: Path = typer.Argument(..., help="A submission folder (or its model.yaml)."),
     sample: int = typer.Option(DEFAULT_SAMPLE, "--sample", min=1, help="Answers to regenerate."),
@@ -54,19 +61,11 @@ def reproduce_cmd(
     noise_rate: str | None = typer.Option(
         None, "--noise-rate", help="Only these noise rates (comma list)."
     ),
-    threshold: float = typer.Option(
-        MIN_AGREEMENT,
-        "--min-agreement",
-        min=0.0,
-        max=1.0,
-        help="Least share of sampled answers with the same judgement in both modes.",
+    threshold: float = _share_option(
+        MIN_AGREEMENT, "--min-agreement", "with the same judgement in both modes."
     ),
-    min_identical: float = typer.Option(
-        MIN_IDENTICAL,
-        "--min-identical",
-        min=0.0,
-        max=1.0,
-        help="Least share of sampled answers regenerated with identical text.",
+    min_identical: float = _share_option(
+        MIN_IDENTICAL, "--min-identical", "regenerated with identical text."
     ),
     out: Path | None = typer.Option(
         None, "--out", help=f"Where to write the report (default: SUBMISSION/{REPRODUCE_NAME})."

@@ -18,8 +18,9 @@ import tempfile
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from leaderboard.core.errors import ResultsError
 from leaderboard.core.safe_io import gunzip, json_loads, one_line, read_bytes, read_text
@@ -267,3 +268,23 @@ def read_results(path: Path) -> Results:
             f"{path}: invalid results file: {format_validation(exc)}. Regenerate it with "
             "`rgb-leaderboard run` (nothing is generated again) or fix the named fields."
         ) from exc
+
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def write_model_json(path: Path, model: BaseModel) -> None:
+    """Atomically replace `path` with the model's JSON (indented: readable diffs)."""
+    atomic_write_text(path, model.model_dump_json(by_alias=True, indent=1) + "\n")
+
+
+def read_model_json(path: Path, model: type[M], what: str, fix: str) -> M | None:
+    """The `model` stored at `path`, or None when there is no such file. A bad file is an error
+    of one line: the file, `what` it should be, the first line of the reason, and `fix`."""
+    path = Path(path)
+    if not path.is_file():
+        return None
+    try:
+        return model.model_validate_json(path.read_bytes())
+    except ValueError as exc:  # pydantic's ValidationError included
+        raise ResultsError(f"{path}: not {what} ({str(exc).splitlines()[0]}); {fix}") from None

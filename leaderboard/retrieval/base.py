@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
 
 import numpy as np
 
@@ -39,14 +38,24 @@ def ranking_from_scores(scores: np.ndarray, depth: int | None = None) -> Ranking
     return Ranking(tuple(int(i) for i in order), tuple(float(scores[i]) for i in order))
 
 
-class Retriever(Protocol):
-    """What the evaluation needs from a retriever."""
+class Retriever:
+    """What the evaluation needs from a retriever, and the one shared-corpus loop they all use.
+
+    Subclasses give `rank`, `provenance` and `_ranker`; `rank_shared` (progress ticks included)
+    lives here once, so the three retrievers cannot drift in how they walk the queries.
+    """
 
     name: str
 
     def rank(self, query: str, passages: Sequence[str]) -> Ranking:
         """Order one query's own candidates (all of them)."""
-        ...
+        raise NotImplementedError
+
+    def _ranker(
+        self, queries: Sequence[str], corpus: Sequence[str], depth: int
+    ) -> Callable[[int], Ranking]:
+        """Build the shared index once; return the ranking of query number i (cut at `depth`)."""
+        raise NotImplementedError
 
     def rank_shared(
         self,
@@ -56,8 +65,14 @@ class Retriever(Protocol):
         progress: Progress | None = None,
     ) -> list[Ranking]:
         """For each query, the best `depth` passages of one shared corpus."""
-        ...
+        one = self._ranker(queries, corpus, depth)
+        out = []
+        for i in range(len(queries)):
+            out.append(one(i))
+            if progress is not None:
+                progress(1)
+        return out
 
     def provenance(self) -> dict[str, object]:
         """Library versions, model file hash, tokenizer: what a result must record."""
-        ...
+        raise NotImplementedError

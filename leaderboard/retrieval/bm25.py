@@ -9,14 +9,14 @@ Token lists are memoised per text within a process, as the same passage recurs a
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from importlib import metadata
 
 import numpy as np
 
 from leaderboard.core.errors import BackendUnavailable, ConfigError
-from leaderboard.retrieval.base import Progress, Ranking, ranking_from_scores
+from leaderboard.retrieval.base import Ranking, Retriever, ranking_from_scores
 
 _EN_TOKEN = re.compile(r"(?u)\b\w\w+\b")
 _ZH_KEEP = re.compile(r"\w")
@@ -72,7 +72,7 @@ def _index(docs: list[tuple[str, ...]]):
     return model
 
 
-class BM25Retriever:
+class BM25Retriever(Retriever):
     """BM25 per language; `rank` indexes the question's own pool (IDF from that pool)."""
 
     def __init__(self, lang: str) -> None:
@@ -92,20 +92,11 @@ class BM25Retriever:
         model = _index([self.tokens(p) for p in passages])
         return ranking_from_scores(self._scores(model, query, len(passages)))
 
-    def rank_shared(
-        self,
-        queries: Sequence[str],
-        corpus: Sequence[str],
-        depth: int,
-        progress: Progress | None = None,
-    ) -> list[Ranking]:
+    def _ranker(
+        self, queries: Sequence[str], corpus: Sequence[str], depth: int
+    ) -> Callable[[int], Ranking]:
         model = _index([self.tokens(p) for p in corpus])
-        out = []
-        for q in queries:
-            out.append(ranking_from_scores(self._scores(model, q, len(corpus)), depth))
-            if progress is not None:
-                progress(1)
-        return out
+        return lambda i: ranking_from_scores(self._scores(model, queries[i], len(corpus)), depth)
 
     def provenance(self) -> dict[str, object]:
         prov: dict[str, object] = {

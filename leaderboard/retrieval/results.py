@@ -26,6 +26,14 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+class _File(_Strict):
+    """What every retrieval file starts with: its schema (stored under the key "schema")."""
+
+    schema_: str = Field(SCHEMA, alias="schema")
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+
 class Stat(_Strict):
     mean: float | None
     ci: tuple[float, float] | None
@@ -61,8 +69,7 @@ class Chunking(_Strict):
     n_chunks: int
 
 
-class RetrievalResult(_Strict):
-    schema_: str = Field(SCHEMA, alias="schema")
+class RetrievalResult(_File):
     lang: str
     split: str
     file: str
@@ -81,8 +88,6 @@ class RetrievalResult(_Strict):
     per_question: list[QuestionResult]
     provenance: dict[str, object]
 
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
-
 
 class GridCell(_Strict):
     size: int
@@ -92,8 +97,7 @@ class GridCell(_Strict):
     metrics: dict[str, Stat]  # R@5 and NDCG@5
 
 
-class GridResult(_Strict):
-    schema_: str = Field(SCHEMA, alias="schema")
+class GridResult(_File):
     kind: str = "grid"
     lang: str
     split: str
@@ -103,11 +107,8 @@ class GridResult(_Strict):
     complete: bool  # False when some cells were not run (dense: time)
     provenance: dict[str, object]
 
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
-
-class PairedFile(_Strict):
-    schema_: str = Field(SCHEMA, alias="schema")
+class PairedFile(_File):
     kind: str = "paired"
     lang: str
     split: str
@@ -115,8 +116,6 @@ class PairedFile(_Strict):
     a: str
     b: str
     comparisons: list[dict[str, object]]
-
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
 
 def result_path(root: Path, split: str, setting: str, retriever: str) -> Path:

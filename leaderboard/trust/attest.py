@@ -30,13 +30,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict
 
 from leaderboard.backends.base import Backend
 from leaderboard.backends.registry import load_backend
 from leaderboard.core.checkout import git_state, now_iso, repo_relative
-from leaderboard.core.errors import ConfigError, LeaderboardError, ResultsError
-from leaderboard.core.files import atomic_write_text
+from leaderboard.core.errors import ConfigError, LeaderboardError
+from leaderboard.core.files import read_model_json, write_model_json
 from leaderboard.core.schema import PredictionRecord, Results
 from leaderboard.core.types import ABILITIES
 from leaderboard.run.invocations import HISTORY_KEY
@@ -266,21 +266,13 @@ def attest(
 
 
 def write_attestation(path: Path, result: AttestationFile) -> None:
-    atomic_write_text(path, result.model_dump_json(by_alias=True, indent=1) + "\n")
+    write_model_json(path, result)
 
 
 def read_attestation(path: Path) -> AttestationFile | None:
     """The folder's attestation.json, or None when there is none (a bad file is an error)."""
-    path = Path(path)
-    if not path.is_file():
-        return None
-    try:
-        return AttestationFile.model_validate_json(path.read_bytes())
-    except (ValidationError, ValueError) as exc:
-        raise ResultsError(
-            f"{path}: not an attestation file ({str(exc).splitlines()[0]}); write it again with "
-            f"`rgb-leaderboard attest {path.parent.as_posix()}`"
-        ) from None
+    fix = f"write it again with `rgb-leaderboard attest {Path(path).parent.as_posix()}`"
+    return read_model_json(path, AttestationFile, "an attestation file", fix)
 
 
 def unattested(

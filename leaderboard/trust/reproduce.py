@@ -38,7 +38,7 @@ from leaderboard.backends.base import Backend
 from leaderboard.backends.registry import load_backend
 from leaderboard.core.checkout import now_iso, repo_relative
 from leaderboard.core.errors import ConfigError, LeaderboardError, ResultsError
-from leaderboard.core.files import atomic_write_text
+from leaderboard.core.files import read_model_json, write_model_json
 from leaderboard.core.schema import PredictionRecord, Provenance, Results
 from leaderboard.core.submission import Submission
 from leaderboard.core.types import MODES, Score, TestInstance
@@ -318,21 +318,13 @@ def reproduce(
 
 
 def write_reproduce(path: Path, result: ReproduceFile) -> None:
-    atomic_write_text(path, result.model_dump_json(by_alias=True, indent=1) + "\n")
+    write_model_json(path, result)
 
 
 def read_reproduce(path: Path) -> ReproduceFile | None:
     """The folder's reproduce.json, or None when there is none (a bad file is an error)."""
-    path = Path(path)
-    if not path.is_file():
-        return None
-    try:
-        return ReproduceFile.model_validate_json(path.read_bytes())
-    except ValueError as exc:
-        raise ResultsError(
-            f"{path}: not a reproduce file ({str(exc).splitlines()[0]}); regenerate it with "
-            f"`rgb-leaderboard reproduce {path.parent.as_posix()}`"
-        ) from None
+    fix = f"regenerate it with `rgb-leaderboard reproduce {Path(path).parent.as_posix()}`"
+    return read_model_json(path, ReproduceFile, "a reproduce file", fix)
 
 
 def render(result: ReproduceFile) -> str:

@@ -21,7 +21,7 @@ import torch
 from transformers import GenerationConfig as HFGenerationConfig
 from transformers import set_seed
 
-from leaderboard.backends.base import BackendDescription
+from leaderboard.backends.base import TEMPLATE_ORDER, BackendDescription
 from leaderboard.backends.batching import length_sorted, run_batches
 from leaderboard.backends.environment import device_map_summary, device_name, library_versions
 from leaderboard.backends.hf.loading import check_quantization, eos_ids, load
@@ -45,10 +45,7 @@ _ORDER = (
     "hub_id",
     "gguf_file",
     "model_revision",
-    "dtype",
-    "quantization",
-    "chat_template_sha256",
-    "chat_template_source",
+    *TEMPLATE_ORDER,
     "system_prompt",
     "pad_token_added",
     "batch_size",

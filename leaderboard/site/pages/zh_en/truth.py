@@ -9,10 +9,10 @@ from leaderboard.board.load import SiteData
 from leaderboard.board.ranking import is_trivial_baseline
 from leaderboard.core.schema import DIFF_LANG, OutcomeScore
 from leaderboard.core.types import ABILITIES, LANGS
-from leaderboard.site.pages.zh_en.cells import better_cell
+from leaderboard.site.pages.zh_en.cells import better_cell, diff_columns
 from leaderboard.site.render.i18n import ui
 from leaderboard.site.render.page import model_cell
-from leaderboard.site.render.tables import Cell, Column, Row, Table
+from leaderboard.site.render.tables import Cell, Row, Table
 
 METRIC = "truthfulness"
 
@@ -48,15 +48,7 @@ def truthfulness_table(data: SiteData, mode: str, prefix: str, lg: str) -> Table
     return Table(
         id=f"zh-vs-en-truthfulness-{mode}",
         title=ui(lg, "zhtruth.title", mode=ui(lg, f"mode.{mode}")),
-        columns=(
-            Column("model", ui(lg, "col.model")),
-            Column("ability", ui(lg, "zhen.col_ability")),
-            Column("zh", "zh", True, ui(lg, "out.truthfulness_tip")),
-            Column("en", "en", True, ui(lg, "out.truthfulness_tip")),
-            Column("n", ui(lg, "zhen.col_n"), True, ui(lg, "zhen.col_n_tip")),
-            Column("diff", ui(lg, "zhen.col_diff"), True, ui(lg, "zhtruth.diff_tip")),
-            Column("better", ui(lg, "zhtruth.col_better")),
-        ),
+        columns=diff_columns(lg, "zhtruth", ui(lg, "out.truthfulness_tip")),
         rows=tuple(rows),
         baseline_rows=tuple(band),
         note=ui(lg, "zhtruth.note"),
