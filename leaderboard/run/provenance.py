@@ -162,9 +162,15 @@ def build_provenance(facts: RunFacts) -> Provenance:
     history = invocation_history(previous, current, [r.created for r in records])
     for shard in facts.shards:  # the machines of merged shard jobs, each recorded once
         recorded = shard.provenance.extra.get(HISTORY_KEY)
+        # the shard's number keeps two shards that ran in the same second on one machine apart
+        split = shard.provenance.extra.get("data_parallel")
+        k = split.get("shard") if isinstance(split, dict) else None
         for h in recorded if isinstance(recorded, list) else []:
-            if isinstance(h, dict) and h not in history:
-                history.append(dict(h))
+            if not isinstance(h, dict):
+                continue
+            entry = dict(h) if k is None or "shard" in h else {**h, "shard": k}
+            if entry not in history:
+                history.append(entry)
     tps = (
         (stats.prompt_tokens + stats.completion_tokens) / stats.model_time_s
         if stats.model_time_s > 0
