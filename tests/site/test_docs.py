@@ -69,7 +69,7 @@ def test_the_project_documents_the_topics_the_readme_links() -> None:
 def test_a_real_build_has_the_docs_section_in_both_languages(tmp_path: Path) -> None:
     root = make_repo(tmp_path / "repo", n_models=1, n=2)
     shutil.copytree(PROJECT_DOCS, root / "docs")
-    (root / "docs" / "serving.md").write_text("# Serving a model\n\nText.\n", encoding="utf-8")
+    (root / "docs" / "example-page.md").write_text("# An example page\n\nText.\n", "utf-8")
     site = build_site(root)
     names = sorted(p.name for p in (root / "docs").glob("*.md"))
     for name in names:
@@ -77,10 +77,10 @@ def test_a_real_build_has_the_docs_section_in_both_languages(tmp_path: Path) -> 
         assert (site / "docs" / page).is_file() and (site / "zh" / "docs" / page).is_file()
     home_en = (site / "index.html").read_text(encoding="utf-8")
     home_zh = (site / "zh" / "index.html").read_text(encoding="utf-8")
-    assert "Docs" in home_en and "Serving a model" in home_en and "docs/serving.html" in home_en
+    assert "Docs" in home_en and "An example page" in home_en and "docs/example-page.html" in home_en
     assert "文档" in home_zh and "提交模型" in home_zh
-    assert "serving.html" not in home_zh  # no Chinese title: built, but not in the zh nav
+    assert "example-page.html" not in home_zh  # no Chinese title: built, but not in the zh nav
     submit = (site / "zh" / "docs" / "submit.html").read_text(encoding="utf-8")
     assert "<title>提交模型" in submit and ui("zh", "docs.untranslated") not in submit
-    serving = (site / "zh" / "docs" / "serving.html").read_text(encoding="utf-8")
+    serving = (site / "zh" / "docs" / "example-page.html").read_text(encoding="utf-8")
     assert ui("zh", "docs.untranslated") in serving and '<div lang="en">' in serving
