@@ -350,6 +350,11 @@ def test_llama_server_answers_as_the_in_process_engine(
     assert all(c.error is None and c.text for c in greedy + local)
     assert [c.text for c in greedy] == [c.text for c in local]
     assert [c.prompt_tokens for c in greedy] == [c.prompt_tokens for c in local]
+    # the in-process engine counts the end-of-turn token it stopped at (as the hf backend does);
+    # the server's usage leaves it out
+    for a, b in zip(greedy, local, strict=True):
+        stopped = a.extra["finish_reason"] == "stop"
+        assert a.completion_tokens == (b.completion_tokens or 0) - stopped
     assert served.describe().as_dict()["server_models"]  # the server named its model
 
 
