@@ -132,6 +132,17 @@ def _invocation_extra(stats: GenStats, wall_s: float) -> dict[str, object]:
     }
 
 
+def _shard_invocations(shard: Results, history: list[dict[str, object]]) -> list[dict[str, object]]:
+    """A merged shard job's invocations, each marked with its shard ("K/N": two shards on one
+    machine can write equal records in the same second), less those the history already holds
+    (the same shard merged again)."""
+    split = shard.provenance.extra.get("data_parallel")
+    tag = f"{split.get('shard')}/{split.get('shards')}" if isinstance(split, dict) else None
+    recorded = shard.provenance.extra.get(HISTORY_KEY)
+    entries = [{**h, "shard": tag} for h in recorded or [] if isinstance(h, dict)]
+    return [h for h in entries if h not in history]
+
+
 def build_provenance(facts: RunFacts) -> Provenance:
     """results.json's provenance: the code, data, model and settings that produced the numbers,
     and the invocations that wrote the answers."""
@@ -160,17 +171,8 @@ def build_provenance(facts: RunFacts) -> Provenance:
     )
     previous = facts.previous.provenance.model_dump() if facts.previous is not None else None
     history = invocation_history(previous, current, [r.created for r in records])
-    for shard in facts.shards:  # the machines of merged shard jobs, each recorded once
-        recorded = shard.provenance.extra.get(HISTORY_KEY)
-        # the shard's number keeps two shards that ran in the same second on one machine apart
-        split = shard.provenance.extra.get("data_parallel")
-        k = split.get("shard") if isinstance(split, dict) else None
-        for h in recorded if isinstance(recorded, list) else []:
-            if not isinstance(h, dict):
-                continue
-            entry = dict(h) if k is None or "shard" in h else {**h, "shard": k}
-            if entry not in history:
-                history.append(entry)
+    for shard in facts.shards:
+        history += _shard_invocations(shard, history)
     tps = (
         (stats.prompt_tokens + stats.completion_tokens) / stats.model_time_s
         if stats.model_time_s > 0

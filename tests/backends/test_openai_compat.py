@@ -350,6 +350,11 @@ def test_llama_server_answers_as_the_in_process_engine(
     assert all(c.error is None and c.text for c in greedy + local)
     assert [c.text for c in greedy] == [c.text for c in local]
     assert [c.prompt_tokens for c in greedy] == [c.prompt_tokens for c in local]
+    # the in-process engine counts the end-of-turn token it stopped at (as the hf backend does);
+    # the server's usage leaves it out
+    for a, b in zip(greedy, local, strict=True):
+        stopped = a.extra["finish_reason"] == "stop"
+        assert a.completion_tokens == (b.completion_tokens or 0) - stopped
     assert served.describe().as_dict()["server_models"]  # the server named its model
 
 
@@ -478,9 +483,15 @@ def test_slow_server_is_retried_after_the_timeout_and_answers_once(
 ) -> None:
     """The first answer comes after the client's timeout: it is asked again (the server computes
     it twice), and the prediction is written once."""
-    proxy = FaultProxy(llama_server.url, slow_first=1, delay_s=31)
+    # the timeout: three times the longest prompt's answer on this machine (a loaded machine is
+    # slower), and the first answer held one second longer than that
+    probe = OpenAIBackend(llama_server.url, ALIAS, extra_body=GREEDY_EXTRA)
+    t0 = time.perf_counter()
+    probe.generate(rgb_requests(rgb_root)[:1], GenerationConfig(max_new_tokens=32))
+    timeout = round(3 * (time.perf_counter() - t0) + 5, 1)
+    proxy = FaultProxy(llama_server.url, slow_first=1, delay_s=timeout + 1)
     try:
-        path = server_submission(tmp_path / "slow", proxy.url, timeout_s=30, concurrency=1)
+        path = server_submission(tmp_path / "slow", proxy.url, timeout_s=timeout, concurrency=1)
         done = cli("run", path, "--data-dir", rgb_root, *CF_ARGS, "--no-progress")
     finally:
         proxy.close()
