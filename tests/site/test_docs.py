@@ -77,7 +77,9 @@ def test_a_real_build_has_the_docs_section_in_both_languages(tmp_path: Path) -> 
         assert (site / "docs" / page).is_file() and (site / "zh" / "docs" / page).is_file()
     home_en = (site / "index.html").read_text(encoding="utf-8")
     home_zh = (site / "zh" / "index.html").read_text(encoding="utf-8")
-    assert "Docs" in home_en and "An example page" in home_en and "docs/example-page.html" in home_en
+    assert (
+        "Docs" in home_en and "An example page" in home_en and "docs/example-page.html" in home_en
+    )
     assert "文档" in home_zh and "提交模型" in home_zh
     assert "example-page.html" not in home_zh  # no Chinese title: built, but not in the zh nav
     submit = (site / "zh" / "docs" / "submit.html").read_text(encoding="utf-8")
