@@ -116,8 +116,15 @@ def fingerprint_inputs(
         # the key keeps the scripted backend's former name, and empty `rules` are left out (they
         # came later), so existing fingerprints stay valid
         "fake": _scripted_inputs(sub),
+        # server-side sampling fields sent with every request change the answers; absent when
+        # empty, so every fingerprint recorded before the setting stays valid
+        **({"openai_extra_body": dict(sub.openai.extra_body)} if _extra_body(sub) else {}),
         **backend_traits(sub.backend).fingerprint,
     }
+
+
+def _extra_body(sub: Submission) -> bool:
+    return bool(sub.openai is not None and sub.openai.extra_body)
 
 
 def _scripted_inputs(sub: Submission) -> dict[str, object] | None:

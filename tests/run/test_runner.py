@@ -432,3 +432,20 @@ def test_smollm2_real_pipeline(tmp_path: Path, rgb_root: Path) -> None:
     assert res.provenance.chat_template_source == "tokenizer"
     assert again.provenance.fingerprint == res.provenance.fingerprint
     assert read_results(tmp_path / "a" / "results.json").scores
+
+
+def test_openai_extra_body_enters_the_fingerprint_only_when_set() -> None:
+    """Fields sent with every request (`openai.extra_body`, e.g. a server's repeat_penalty)
+    change the answers; an entry without them keeps the fingerprint it always had."""
+    from leaderboard.core.submission import Submission
+
+    base = {"id": "x", "display_name": "X", "model": "m", "backend": "openai"}
+    base["openai"] = {"base_url": "http://h/v1"}
+    plain = Submission.model_validate(base)
+    same = Submission.model_validate({**base, "openai": {**base["openai"], "extra_body": {}}})
+    penalised = Submission.model_validate(
+        {**base, "openai": {**base["openai"], "extra_body": {"repeat_penalty": 1.0}}}
+    )
+    assert "openai_extra_body" not in fpr.fingerprint_inputs(plain)
+    assert fpr.fingerprint(plain) == fpr.fingerprint(same)
+    assert fpr.fingerprint(penalised) != fpr.fingerprint(plain)
