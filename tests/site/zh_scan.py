@@ -91,6 +91,8 @@ SYMBOLS = frozenset(
         "ID",
         "vLLM",
         "SGLang",
+        "AMD",
+        "EPYC",
         "llama-cpp-python",
         "KV",
         "Retry-After",
