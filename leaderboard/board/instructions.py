@@ -67,11 +67,14 @@ def _scored(records: Sequence[PredictionRecord], root: Path) -> list[ScoredItem]
     return items
 
 
-def model_panel(entry: Entry, root: Path) -> ModelPanel | None:
-    """The panel of one entry, or None when it has no alternative instruction measured."""
+def model_panel(
+    entry: Entry, root: Path, keys: dict[tuple[str, str], tuple[str, ...]] | None = None
+) -> ModelPanel | None:
+    """The panel of one entry, or None when it has no alternative instruction measured; `keys`
+    (panel_keys) lets a caller read the data files once for many entries."""
     if not entry.instructions:
         return None
-    keys = panel_keys(root)
+    keys = panel_keys(root) if keys is None else keys
     wanted = {k for ks in keys.values() for k in ks}
     answers: dict[str, list[ScoredItem]] = {
         OFFICIAL: _scored([r for r in entry.predictions if r.key in wanted], root)
@@ -96,7 +99,9 @@ def model_panel(entry: Entry, root: Path) -> ModelPanel | None:
 
 def instruction_panels(entries: Sequence[Entry], root: Path) -> list[ModelPanel]:
     """Every entry's panel that has one, in the entries' order."""
-    return [p for e in entries if (p := model_panel(e, root)) is not None]
+    measured = [e for e in entries if e.instructions]
+    keys = panel_keys(root) if measured else {}
+    return [p for e in measured if (p := model_panel(e, root, keys)) is not None]
 
 
 def panel_frame(panels: Sequence[ModelPanel]) -> pd.DataFrame:

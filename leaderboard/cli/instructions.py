@@ -60,16 +60,16 @@ def show_cmd(
             typer.echo(f"[{lang}] before RGB's user message: {ins.user_preamble(lang)!r}")
 
 
-def _pct(f: Figure | None, signed: bool = False) -> str:
+def _pct(f: Figure | None) -> str:
+    """A figure in percent with its interval and n, then its paired difference from RGB's."""
     if f is None:
         return "—"
-    scale = 100
-    ci = f" [{scale * f.ci[0]:.1f}, {scale * f.ci[1]:.1f}]" if f.ci else ""
+    ci = f" [{100 * f.ci[0]:.1f}, {100 * f.ci[1]:.1f}]" if f.ci else ""
     diff = ""
     if f.diff is not None:
-        d_ci = f" [{scale * f.diff_ci[0]:+.1f}, {scale * f.diff_ci[1]:+.1f}]" if f.diff_ci else ""
-        diff = f" Δ{scale * f.diff:+.1f}{d_ci}"
-    return f"{scale * f.value:.1f}{ci} n={f.n}{diff}"
+        d_ci = f" [{100 * f.diff_ci[0]:+.1f}, {100 * f.diff_ci[1]:+.1f}]" if f.diff_ci else ""
+        diff = f" Δ{100 * f.diff:+.1f}{d_ci}"
+    return f"{100 * f.value:.1f}{ci} n={f.n}{diff}"
 
 
 def render_panel(panel: ModelPanel) -> str:
