@@ -58,7 +58,7 @@ for mode in ("none", "4bit", "8bit"):
     q = Quantization(mode=mode, compute_dtype=dtype)
     b = HFBackend(str(path), quantization=q, batch_size="auto", dtype=dtype)
     layer = type(b.model.model.layers[0].self_attn.q_proj).__name__
-    b.generate(reqs[:2], gen)  # warm-up (CUDA kernels, allocator)
+    b.generate(reqs, GenerationConfig(max_new_tokens=2))  # warm-up at the measured batch shapes
     sync()
     start = dict(vars(b.stats))
     t0 = time.perf_counter()

@@ -369,10 +369,11 @@ def test_mean_logprob_is_over_the_answer_tokens_only(tiny_backend: HFBackend) ->
     (c,) = tiny_backend.generate([request], GenerationConfig(max_new_tokens=6))
     assert c.mean_logprob is not None and c.mean_logprob <= 0.0
     ids, _ = tiny_backend.encode(request)
+    dev = tiny_backend.model.device  # cuda on a GPU machine (scripts/gpu_smoke.sh runs this file)
     out = (
         tiny_backend.model.generate(
-            input_ids=torch.tensor([ids]),
-            attention_mask=torch.ones(1, len(ids), dtype=torch.long),
+            input_ids=torch.tensor([ids], device=dev),
+            attention_mask=torch.ones(1, len(ids), dtype=torch.long, device=dev),
             generation_config=tiny_backend._hf_config(GenerationConfig(max_new_tokens=6)),
         )
         .sequences[0, len(ids) :]
@@ -380,7 +381,7 @@ def test_mean_logprob_is_over_the_answer_tokens_only(tiny_backend: HFBackend) ->
     )
     n = next((k + 1 for k, t in enumerate(out) if t in tiny_backend.eos_ids), len(out))
     with torch.inference_mode():
-        logits = tiny_backend.model(torch.tensor([ids + out[:n]])).logits[0].float()
+        logits = tiny_backend.model(torch.tensor([ids + out[:n]], device=dev)).logits[0].float()
     logp = torch.log_softmax(logits, dim=-1)
     expected = sum(float(logp[len(ids) - 1 + k, t]) for k, t in enumerate(out[:n])) / n
     assert c.mean_logprob == pytest.approx(expected, abs=1e-4)
