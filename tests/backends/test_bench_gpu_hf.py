@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from leaderboard.backends.environment import device_name
+
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -37,7 +39,9 @@ def test_bench_gpu_hf_runs_on_the_tiny_shape(tmp_path: Path) -> None:
     ]
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=600, check=False)
     assert done.returncode == 0, done.stderr[-2000:]
-    rows = json.loads(out.read_text())["rows"]
+    written = json.loads(out.read_text())
+    assert written["device"] == device_name()  # the machine named as the backend names it
+    rows = written["rows"]
     assert [r["mode"] for r in rows] == ["none"]
     row = rows[0]
     assert row["prompt_tokens_per_answer"] >= 80 and 1 <= row["answer_tokens_per_answer"] <= 4
