@@ -9,7 +9,8 @@ from collections.abc import Callable
 from leaderboard.board.load import Entry, SiteData
 from leaderboard.board.ranking import cells_for, is_trivial_baseline, score_entry
 from leaderboard.board.reported import ReportedLang, frac
-from leaderboard.site.pages.ability.outcome_cells import answer_rate_cell, answer_rate_column
+from leaderboard.site.pages.ability.outcome_cells import answer_rate_cell
+from leaderboard.site.render.columns import columns
 from leaderboard.site.render.i18n import DEFAULT, ui
 from leaderboard.site.render.page import (
     judged_cell,
@@ -17,12 +18,13 @@ from leaderboard.site.render.page import (
     paper_judged_cell,
     reported_cell,
 )
-from leaderboard.site.render.tables import Cell, Column, Row, Table
+from leaderboard.site.render.tables import Cell, Row, Table
 
-
-def column(key: str, lg: str, label: str, tip: str | None = None, numeric: bool = True) -> Column:
-    """A column whose label (and tooltip) are the message-table entries `label` (and `tip`)."""
-    return Column(key, ui(lg, label), numeric, ui(lg, tip) if tip else None)
+# the decision tables' columns (render.columns), between the model and TAIL
+REJECTION = ("rej_rgb", "rej_strict", "over_rgb", "over_strict", "score_strict", "shown", "n_shown")
+REJECTION += ("rej_star",)
+COUNTERFACTUAL = ("accuracy", "ed", "ed_star", "fa", "cr", "cr_all")
+TAIL = ("out.answer_rate", "col.n")
 
 
 def ordered(data: SiteData, lang: str, ability: str, mode: str) -> list[Entry]:
@@ -128,19 +130,7 @@ def _rejection_row(s: Entry, lang: str, prefix: str, lg: str) -> Row:
 
 def rejection_table(data: SiteData, lang: str, prefix: str, lg: str = DEFAULT) -> Table:
     """Both modes' refusal and over-refusal rates, the strict score and its terms, Rej*."""
-    cols = (
-        Column("model", ui(lg, "col.model")),
-        column("rej_rgb", lg, "decision.rej_rgb", "decision.rej_rgb_tip"),
-        column("rej_strict", lg, "decision.rej_strict", "decision.rej_strict_tip"),
-        column("over_rgb", lg, "decision.over_rgb", "decision.over_rgb_tip"),
-        column("over_strict", lg, "decision.over_strict", "decision.over_strict_tip"),
-        column("score_strict", lg, "decision.score_strict", "decision.score_strict_tip"),
-        column("shown", lg, "decision.shown", "decision.shown_tip"),
-        column("n_shown", lg, "decision.n_shown", "decision.n_shown_tip"),
-        column("rej_star", lg, "decision.rej_star", "decision.rej_star_tip"),
-        answer_rate_column(lg),
-        column("n", lg, "col.n"),
-    )
+    cols = columns(lg, "col.model", *(f"decision.{k}" for k in REJECTION), *TAIL)
     models, baselines = split_baselines(ordered(data, lang, "rejection", "strict"))
     return Table(
         id=f"{lang}-rejection",
@@ -182,19 +172,8 @@ def counterfactual_table(
 ) -> Table:
     """Accuracy, ED (and ED*), false alarms, CR and the score of one mode; the paper's rows in
     the reference mode."""
-    cols = (
-        Column("model", ui(lg, "col.model")),
-        column("accuracy", lg, "decision.accuracy", "decision.accuracy_tip"),
-        column("ed", lg, "decision.ed", "decision.ed_tip"),
-        column("ed_star", lg, "decision.ed_star", "decision.ed_star_tip"),
-        column("fa", lg, "decision.fa", "decision.fa_tip"),
-        column("cr", lg, "decision.cr", "decision.cr_tip"),
-        column("cr_all", lg, "decision.cr_all", "decision.cr_all_tip"),
-        column("score", lg, "abpage.col_score", "abpage.col_score_tip"),
-        column("acc_nodoc", lg, "decision.acc_nodoc"),
-        answer_rate_column(lg),
-        column("n", lg, "col.n"),
-    )
+    cols = columns(lg, "col.model", *(f"decision.{k}" for k in COUNTERFACTUAL))
+    cols += columns(lg, "abpage.score", "decision.acc_nodoc", *TAIL)
     models, baselines = split_baselines(ordered(data, lang, "counterfactual", mode))
     reported = reported_rows(data, lang, _reported_counterfactual, lg) if mode == "rgb" else ()
     return Table(

@@ -16,8 +16,9 @@ from leaderboard.site.pages.ability.decisions import (
     reported_langs,
     score_cell,
 )
-from leaderboard.site.pages.ability.outcome_cells import answer_rate_cell, answer_rate_column
+from leaderboard.site.pages.ability.outcome_cells import answer_rate_cell
 from leaderboard.site.render import charts
+from leaderboard.site.render.columns import column, columns
 from leaderboard.site.render.facts import with_facts
 from leaderboard.site.render.fmt import esc, rate_key
 from leaderboard.site.render.i18n import DEFAULT, ui
@@ -42,22 +43,9 @@ def _rates(data: SiteData, lang: str, ability: str) -> list[float]:
 
 
 def _curve_columns(rates: list[float], lg: str) -> tuple[Column, ...]:
-    cols = [Column("model", ui(lg, "col.model"))]
-    cols += [
-        Column(
-            f"acc_{rate_key(r)}",
-            ui(lg, "abpage.col_acc", rate=rate_key(r)),
-            True,
-            ui(lg, "abpage.col_acc_tip", rate=rate_key(r)),
-        )
-        for r in rates
-    ]
-    cols += [
-        Column("score", ui(lg, "abpage.col_score"), True, ui(lg, "abpage.col_score_tip")),
-        answer_rate_column(lg),
-        Column("n", ui(lg, "col.n"), True, ui(lg, "abpage.col_n_tip")),
-    ]
-    return tuple(cols)
+    accs = tuple(column("abpage.acc", lg, rate=rate_key(r)) for r in rates)
+    tail = columns(lg, "abpage.score", "out.answer_rate", "abpage.n")
+    return (column("col.model", lg), *accs, *tail)
 
 
 def _curve_table(

@@ -13,10 +13,11 @@ from leaderboard.core.schema import OutcomeScore, ProbeEntry
 from leaderboard.core.types import ABILITIES, CLOSED_BOOK, LANGS
 from leaderboard.site.pages.model.tables import ability_name
 from leaderboard.site.render import charts
+from leaderboard.site.render.columns import column, columns
 from leaderboard.site.render.fmt import esc, pct
 from leaderboard.site.render.i18n import ui
 from leaderboard.site.render.page import Output, entry_name
-from leaderboard.site.render.tables import Cell, Column, Row, Table
+from leaderboard.site.render.tables import Cell, Row, Table
 
 MODE = "strict"
 SHARES = ("correct", "refused", "error_claimed", "wrong")
@@ -99,18 +100,12 @@ def outcomes_table(sub: Entry, lg: str) -> Table:
         n = got[(lang, a, "correct")].n_questions
         cells["n"] = Cell.text(n, n)
         rows.append(Row(cells))
-    columns = (
-        Column("lang", ui(lg, "col.lang")),
-        Column("ability", ui(lg, "model.col_ability")),
-        *(Column(k, ui(lg, f"out.{k}"), True, ui(lg, f"out.{k}_tip")) for k in SHARES),
-        Column("truthfulness", ui(lg, "out.truthfulness"), True, ui(lg, "out.truthfulness_tip")),
-        Column("answer_rate", ui(lg, "out.answer_rate"), True, ui(lg, "out.answer_rate_tip")),
-        Column("n", ui(lg, "model.col_questions"), True),
-    )
+    ids = (*(f"out.{k}" for k in (*SHARES, "truthfulness", "answer_rate")), "model.questions")
+    cols = columns(lg, "col.lang", "model.ability", *ids)
     return Table(
         id=f"model-{sub.id}-outcomes",
         title=ui(lg, "out.table_title", name=entry_name(sub, lg)),
-        columns=columns,
+        columns=cols,
         rows=tuple(rows),
         note=ui(lg, "out.table_note"),
         filterable=False,
@@ -133,17 +128,11 @@ def shares_table(sub: Entry, lg: str) -> Table:
         for name in SHARES:
             cells[name] = Cell.rate(getattr(c, name), getattr(c, f"{name}_ci"))
         rows.append(Row(cells))
-    columns = (
-        Column("lang", ui(lg, "col.lang")),
-        Column("ability", ui(lg, "model.col_ability")),
-        Column("rate", ui(lg, "out.col_rate"), True),
-        *(Column(k, ui(lg, f"out.{k}"), True, ui(lg, f"out.{k}_tip")) for k in SHARES),
-        Column("n", ui(lg, "out.col_n"), True),
-    )
+    ids = ("col.lang", "model.ability", "out.rate", *(f"out.{k}" for k in SHARES), "out.n")
     return Table(
         id=f"model-{sub.id}-outcome-cells",
         title=ui(lg, "out.cells_title", name=entry_name(sub, lg)),
-        columns=columns,
+        columns=columns(lg, *ids),
         rows=tuple(rows),
         ui=lg,
     )
@@ -185,14 +174,13 @@ def closed_book_table(sub: Entry, lg: str) -> Table | None:
             if e is not None:
                 cells[f"{metric}_n"] = Cell.text(e.n_questions, e.n_questions)
         rows.append(Row(cells))
-    columns = [Column("lang", ui(lg, "col.lang"))]
+    cols = [column("col.lang", lg)]
     for metric, _ in CLOSED_BOOK_COLUMNS:
-        columns.append(Column(metric, ui(lg, f"cb.{metric}"), True, ui(lg, f"cb.{metric}_tip")))
-        columns.append(Column(f"{metric}_n", ui(lg, "out.col_n"), True))
+        cols += columns(lg, f"cb.{metric}", "cb.n", metric=metric)
     return Table(
         id=f"model-{sub.id}-closed-book",
         title=ui(lg, "cb.title", name=entry_name(sub, lg)),
-        columns=tuple(columns),
+        columns=tuple(cols),
         rows=tuple(rows),
         note=ui(lg, "cb.note"),
         filterable=False,
@@ -220,16 +208,11 @@ def closed_book_rates_table(sub: Entry, lg: str) -> Table | None:
         e = got[(lang, "knew", rates)]
         cells["n"] = Cell.text(e.n_questions, e.n_questions)
         rows.append(Row(cells))
-    columns = (
-        Column("lang", ui(lg, "col.lang")),
-        Column("rate", ui(lg, "out.col_rate"), True),
-        *(Column(m, ui(lg, f"cb.{m}"), True, ui(lg, f"cb.{m}_tip")) for m in joined),
-        Column("n", ui(lg, "model.col_questions"), True),
-    )
+    ids = ("col.lang", "out.rate", *(f"cb.{m}" for m in joined), "model.questions")
     return Table(
         id=f"model-{sub.id}-closed-book-rates",
         title=ui(lg, "cb.rates_title", name=entry_name(sub, lg)),
-        columns=columns,
+        columns=columns(lg, *ids),
         rows=tuple(rows),
         filterable=False,
         ui=lg,

@@ -12,14 +12,16 @@ from leaderboard.site.pages.zh_en.cells import (
     matched_abilities,
     matched_cells,
 )
+from leaderboard.site.render.columns import column, columns
 from leaderboard.site.render.fmt import esc
 from leaderboard.site.render.i18n import DEFAULT, table, ui
 from leaderboard.site.render.page import definition_text, entry_name, judged_cell
-from leaderboard.site.render.tables import Cell, Column, Row, Table
+from leaderboard.site.render.tables import Cell, Row, Table
 
-
-def _columns(lg: str, spec: tuple[tuple[str, str, bool], ...]) -> tuple[Column, ...]:
-    return tuple(Column(key, ui(lg, label), numeric) for key, label, numeric in spec)
+# the scores and cells tables' columns after language and ability (render.columns model.<key>)
+SCORES = ("metric", "rgb", "strict", "questions", "complete")
+CELLS = ("noise_rate", "mode", "accuracy", "rejection", "over_refusal", "ed", "cr", "f1")
+CELLS += ("n_expected", "errors", "data", "chars")
 
 
 def ability_name(ability: str, lg: str = DEFAULT) -> str:
@@ -70,14 +72,10 @@ def report_card(sub: Entry, lg: str = DEFAULT) -> Table:
         id=f"model-{sub.id}-card",
         title=ui(lg, "card.title", name=entry_name(sub, lg)),
         columns=(
-            Column("ability", ui(lg, "model.col_ability")),
-            Column("zh_strict", f"zh {strict}", True),
-            Column("en_strict", f"en {strict}", True),
-            Column("diff", ui(lg, "zhen.col_diff"), True, ui(lg, "zhen.diff_tip")),
-            Column("better", ui(lg, "zhen.col_better")),
-            Column("n", ui(lg, "zhen.col_n"), False, ui(lg, "zhen.col_n_tip")),
-            Column("zh_rgb", f"zh {rgb}", True),
-            Column("en_rgb", f"en {rgb}", True),
+            column("model.ability", lg),
+            *(column("card.score", lg, lang=g, mode="strict", mode_name=strict) for g in LANGS),
+            *columns(lg, "zhen.diff", "zhen.better", "card.n"),
+            *(column("card.score", lg, lang=g, mode="rgb", mode_name=rgb) for g in LANGS),
         ),
         rows=tuple(rows),
         note=ui(lg, "card.note"),
@@ -117,19 +115,10 @@ def scores_table(sub: Entry, lg: str = DEFAULT) -> Table:
             e = by_mode.get(mode)
             cells[mode] = Cell.score(e)
         rows.append(Row(cells))
-    spec = (
-        ("lang", "col.lang", False),
-        ("ability", "model.col_ability", False),
-        ("metric", "model.col_metric", False),
-        ("rgb", "model.col_rgb", True),
-        ("strict", "model.col_strict", True),
-        ("n", "model.col_questions", True),
-        ("complete", "model.col_complete", False),
-    )
     return Table(
         id=f"model-{sub.id}-scores",
         title=ui(lg, "model.scores_title", name=entry_name(sub, lg)),
-        columns=_columns(lg, spec),
+        columns=columns(lg, "col.lang", "model.ability", *(f"model.{k}" for k in SCORES)),
         rows=tuple(rows),
         note=ui(lg, "model.scores_note"),
         ui=lg,
@@ -170,26 +159,10 @@ def cells_table(sub: Entry, lg: str = DEFAULT) -> Table:
                 }
             )
         )
-    spec = (
-        ("lang", "col.lang", False),
-        ("ability", "model.col_ability", False),
-        ("noise_rate", "model.col_noise", True),
-        ("mode", "model.col_mode", False),
-        ("accuracy", "decision.accuracy", True),
-        ("rejection", "model.col_rejection", True),
-        ("over_refusal", "model.col_over_refusal", True),
-        ("ed", "decision.ed", True),
-        ("cr", "decision.cr", True),
-        ("f1", "model.col_f1", True),
-        ("n", "model.col_n_expected", True),
-        ("errors", "model.col_errors", True),
-        ("data", "model.col_data", False),
-        ("chars", "model.col_chars", True),
-    )
     return Table(
         id=f"model-{sub.id}-cells",
         title=ui(lg, "model.cells_title", name=entry_name(sub, lg)),
-        columns=_columns(lg, spec),
+        columns=columns(lg, "col.lang", "model.ability", *(f"model.{k}" for k in CELLS)),
         rows=tuple(rows),
         ui=lg,
     )
@@ -227,12 +200,7 @@ def judge_table(sub: Entry, lg: str = DEFAULT) -> Table:
     return Table(
         id=f"model-{sub.id}-judge",
         title=ui(lg, "model.judge_title", name=entry_name(sub, lg)),
-        columns=(
-            Column("lang", ui(lg, "col.lang")),
-            Column("metric", ui(lg, "model.col_metric")),
-            Column("value", ui(lg, "model.col_judged"), True),
-            Column("kappa", ui(lg, "model.col_kappa"), True, ui(lg, "model.col_kappa_tip")),
-        ),
+        columns=columns(lg, "col.lang", "model.metric", "model.judged", "model.kappa"),
         rows=tuple(rows),
         note=ui(lg, "model.judge_note"),
         ui=lg,

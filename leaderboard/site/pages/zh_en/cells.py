@@ -10,6 +10,7 @@ from leaderboard.board.ranking import score_entry
 from leaderboard.core.schema import ScoreEntry
 from leaderboard.core.types import ABILITIES, LANGS
 from leaderboard.site.pages.zh_en.charts import beyond
+from leaderboard.site.render.columns import columns
 from leaderboard.site.render.fmt import esc
 from leaderboard.site.render.i18n import ui
 from leaderboard.site.render.tables import Cell, Column
@@ -66,15 +67,10 @@ def better_cell(lg: str, diff_value: float | None, ci: tuple[float, float] | Non
     return Cell.text("zh" if diff_value > 0 else "en")
 
 
-def diff_columns(lg: str, family: str, tip: str | None = None) -> tuple[Column, ...]:
+def diff_columns(lg: str, family: str) -> tuple[Column, ...]:
     """The columns of every zh-vs-en difference table (model, ability, zh, en, n, diff, better);
-    `family` ("zhen" or "zhtruth") names the diff tip and the better label, `tip` the zh/en one."""
-    return (
-        Column("model", ui(lg, "col.model")),
-        Column("ability", ui(lg, "zhen.col_ability")),
-        Column("zh", "zh", True, tip),
-        Column("en", "en", True, tip),
-        Column("n", ui(lg, "zhen.col_n"), True, ui(lg, "zhen.col_n_tip")),
-        Column("diff", ui(lg, "zhen.col_diff"), True, ui(lg, f"{family}.diff_tip")),
-        Column("better", ui(lg, f"{family}.col_better")),
-    )
+    `family` ("zhen" or "zhtruth", render.columns) gives the zh/en and diff tips and the better
+    label."""
+    fam = (f"{family}.{k}" for k in ("zh", "en"))
+    tail = (f"{family}.{k}" for k in ("diff", "better"))
+    return columns(lg, "col.model", "zhen.ability", *fam, "zhen.n", *tail)

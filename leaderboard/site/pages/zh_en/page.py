@@ -35,6 +35,7 @@ from leaderboard.site.pages.zh_en.cells import (
 from leaderboard.site.pages.zh_en.charts import ModelCurves, ZhEnRow, noise_both, zh_en_rows
 from leaderboard.site.pages.zh_en.truth import truthfulness_table
 from leaderboard.site.render import charts
+from leaderboard.site.render.columns import columns
 from leaderboard.site.render.fmt import esc
 from leaderboard.site.render.i18n import DEFAULT, ui
 from leaderboard.site.render.page import (
@@ -46,7 +47,7 @@ from leaderboard.site.render.page import (
     prefix_for,
     reported_cell,
 )
-from leaderboard.site.render.tables import Cell, Column, Row, Table
+from leaderboard.site.render.tables import Cell, Row, Table
 
 PATHS = {"strict": "zh-vs-en.md", "rgb": "zh-vs-en-rgb.md"}  # the ranked mode's page first
 MODES = tuple(PATHS)
@@ -154,15 +155,10 @@ def _reliance_table(data: SiteData, mode: str, prefix: str, lg: str = DEFAULT) -
         for lang, e in got.items():
             row[lang] = Cell.score(e)
         rows.append(Row(row))
-    tip = ui(lg, "probes.reliance_tip")
     return Table(
         id=f"zh-vs-en-reliance-{mode}",
         title=ui(lg, "probes.reliance_title", mode=ui(lg, f"mode.{mode}")),
-        columns=(
-            Column("model", ui(lg, "col.model")),
-            Column("zh", ui(lg, "probes.reliance_col_zh"), True, tip),
-            Column("en", ui(lg, "probes.reliance_col_en"), True, tip),
-        ),
+        columns=columns(lg, "col.model", "reliance.zh", "reliance.en"),
         rows=tuple(rows),
         note=ui(lg, "probes.reliance_note"),
         ui=lg,

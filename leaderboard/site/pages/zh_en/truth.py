@@ -48,7 +48,7 @@ def truthfulness_table(data: SiteData, mode: str, prefix: str, lg: str) -> Table
     return Table(
         id=f"zh-vs-en-truthfulness-{mode}",
         title=ui(lg, "zhtruth.title", mode=ui(lg, f"mode.{mode}")),
-        columns=diff_columns(lg, "zhtruth", ui(lg, "out.truthfulness_tip")),
+        columns=diff_columns(lg, "zhtruth"),
         rows=tuple(rows),
         baseline_rows=tuple(band),
         note=ui(lg, "zhtruth.note"),
