@@ -27,7 +27,7 @@ from leaderboard.site.render.page import (
 from leaderboard.site.render.tables import Cell, Column, Row, Table
 
 PATH = "retrieval-to-answer.md"
-# Column key = probe metric; label and tooltip are message keys probes.col_<key>[_tip].
+# Column key = probe metric; its column is render.columns probes.<key>.
 CHAIN_COLS = (
     "recall_at_k",
     "accuracy_given_support",
