@@ -172,16 +172,11 @@ COLUMNS: dict[str, Spec] = {
     # methodology: the trivial baselines, the data audit, scorer and judge agreement
     "baseline.model": Spec("method.baseline_col_model"),
     "baseline.lang": Spec("method.baseline_col_lang"),
-    **{f"baseline.{m}_{a}_{k}": _num(f"method.{label}")
-       for m, a, k, label in (
-           ("rgb", "overall", "score", "baseline_rgb_overall"),
-           ("strict", "overall", "score", "baseline_strict_overall"),
-           ("strict", "noise", "score", "baseline_strict_noise"),
-           ("strict", "rejection", "score", "baseline_strict_rejection"),
-           ("strict", "integration", "score", "baseline_strict_integration"),
-           ("strict", "counterfactual", "score", "baseline_strict_counterfactual"),
-           ("strict", "rejection", "over_refusal", "baseline_over_refusal"),
-           ("strict", "counterfactual", "ed_false_alarm", "baseline_ed_false_alarm"))},
+    "baseline.rgb_overall_score": _num("method.baseline_rgb_overall"),
+    **{f"baseline.strict_{a}_score": _num(f"method.baseline_strict_{a}")
+       for a in ("overall", "noise", "rejection", "integration", "counterfactual")},
+    "baseline.strict_rejection_over_refusal": _num("method.baseline_over_refusal"),
+    "baseline.strict_counterfactual_ed_false_alarm": _num("method.baseline_ed_false_alarm"),
     **{f"audit.{k}": Spec(f"method.audit_col_{k}", None, k == "id")
        for k in ("lang", "file", "id", "kind", "detail")},
     "audit.field": _plain("{field}", numeric=False, key="{field}"),  # a field not named above

@@ -48,52 +48,35 @@ def _sep(lg: str) -> str:
 
 
 # a shape -> its message key (filled with the pattern's named groups) or the function that words it
-_SHAPES: tuple[tuple[re.Pattern[str], str | Callable[[str, re.Match[str]], str]], ...] = (
-    (re.compile(r"no (?P<lang>zh|en|all) overall: (?P<rest>.+)"), _overall),
+_Words = str | Callable[[str, re.Match[str]], str]
+_WRITTEN: tuple[tuple[str, _Words], ...] = (
+    (r"no (?P<lang>zh|en|all) overall: (?P<rest>.+)", _overall),
     (
-        re.compile(r"no overall score for (?P<langs>(?:zh|en)(?:, (?:zh|en))*)"),
+        r"no overall score for (?P<langs>(?:zh|en)(?:, (?:zh|en))*)",
         lambda lg, m: ui(lg, "reason.no_overall_for", langs=_codes(lg, m.group("langs"))),
     ),
-    (re.compile(r"not measured"), "reason.not_measured"),
-    (re.compile(r"not every instance run"), "reason.not_every_instance"),
+    (r"not measured", "reason.not_measured"),
+    (r"not every instance run", "reason.not_every_instance"),
+    (r"incomplete scores \(missing cells\)", "reason.incomplete_scores"),
+    (r"run marked partial", "reason.marked_partial"),
+    (r"partial data file: (?P<files>.+)", "reason.partial_files"),
+    (r"--limit (?P<n>\d+): only the first (?P=n) records of each split", "reason.limit"),
     (
-        re.compile(r"incomplete scores \(missing cells\)"),
-        "reason.incomplete_scores",
-    ),
-    (re.compile(r"run marked partial"), "reason.marked_partial"),
-    (
-        re.compile(r"partial data file: (?P<files>.+)"),
-        "reason.partial_files",
-    ),
-    (
-        re.compile(r"--limit (?P<n>\d+): only the first (?P=n) records of each split"),
-        "reason.limit",
-    ),
-    (
-        re.compile(
+        (
             r"(?P<split>[a-z]+/[a-z]+): partial data file (?P<file>\S+) "
             r"\(stands in for the official split of (?P<n>\d+) records\)"
         ),
         "reason.partial_file",
     ),
+    (r"(?P<split>[a-z]+/[a-z]+): not run, data file not available", "reason.not_run"),
     (
-        re.compile(r"(?P<split>[a-z]+/[a-z]+): not run, data file not available"),
-        "reason.not_run",
-    ),
-    (
-        re.compile(rf"abilities limited to (?P<abilities>{_ABILITY_LIST})"),
+        rf"abilities limited to (?P<abilities>{_ABILITY_LIST})",
         lambda lg, m: ui(lg, "reason.abilities", abilities=_abilities(lg, m.group("abilities"))),
     ),
+    (r"languages limited to (?P<langs>[a-z, ]+)", "reason.languages"),
+    (r"(?P<cell>[a-z]+/[a-z]+/[0-9.]+): n=(?P<n>\d+) of (?P<expected>\d+)", "reason.cell_n"),
     (
-        re.compile(r"languages limited to (?P<langs>[a-z, ]+)"),
-        "reason.languages",
-    ),
-    (
-        re.compile(r"(?P<cell>[a-z]+/[a-z]+/[0-9.]+): n=(?P<n>\d+) of (?P<expected>\d+)"),
-        "reason.cell_n",
-    ),
-    (
-        re.compile(
+        (
             r"scores cover every recorded prediction of these settings: (?P<n>\d+) beyond this "
             r"invocation's selection(?: \((?P<inner>.+)\))?"
         ),
@@ -107,29 +90,24 @@ _SHAPES: tuple[tuple[re.Pattern[str], str | Callable[[str, re.Match[str]], str]]
         ),
     ),
     (
-        re.compile(r"(?P<n>\d+) recorded predictions left out: their prompts differ from the data"),
+        r"(?P<n>\d+) recorded predictions left out: their prompts differ from the data",
         "reason.stale",
     ),
     (
-        re.compile(
+        (
             r"(?P<n>\d+) answers from (?P<k>\d+) invocation\(s\) of uncommitted or unrecorded "
             r"code, not attested; cleared by `(?P<cmd>[^`]+)` from a clean checkout"
         ),
         "reason.unattested",
     ),
+    (r"backend '(?P<backend>[a-z_]+)' is a scripted policy, not a model", "reason.scripted"),
+    (r"model revision (?P<rev>.+) is not pinned to a commit or a file hash", "reason.unpinned"),
     (
-        re.compile(r"backend '(?P<backend>[a-z_]+)' is a scripted policy, not a model"),
-        "reason.scripted",
-    ),
-    (
-        re.compile(r"model revision (?P<rev>.+) is not pinned to a commit or a file hash"),
-        "reason.unpinned",
-    ),
-    (
-        re.compile(r"(?P<n>\d+) planned instances have no prediction \(first: (?P<first>.+)\)"),
+        r"(?P<n>\d+) planned instances have no prediction \(first: (?P<first>.+)\)",
         "reason.unpredicted",
     ),
 )
+_SHAPES = tuple((re.compile(pattern), words) for pattern, words in _WRITTEN)
 
 
 def reason(lg: str, text: str | None) -> str | None:

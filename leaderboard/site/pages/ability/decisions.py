@@ -5,6 +5,7 @@ measured rows and the paper's reported rows last."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 from leaderboard.board.load import Entry, SiteData
 from leaderboard.board.ranking import cells_for, is_trivial_baseline, score_entry
@@ -18,13 +19,19 @@ from leaderboard.site.render.page import (
     paper_judged_cell,
     reported_cell,
 )
-from leaderboard.site.render.tables import Cell, Row, Table
+from leaderboard.site.render.tables import Cell, Column, Row, Table
 
 # the decision tables' columns (render.columns), between the model and TAIL
 REJECTION = ("rej_rgb", "rej_strict", "over_rgb", "over_strict", "score_strict", "shown", "n_shown")
 REJECTION += ("rej_star",)
 COUNTERFACTUAL = ("accuracy", "ed", "ed_star", "fa", "cr", "cr_all")
 TAIL = ("out.answer_rate", "col.n")
+
+
+def names(lg: str, lang: str, ability: str, mode: str | None = None) -> dict[str, str]:
+    """The display names of a page's language, ability and mode in interface language `lg`."""
+    names = {"ability": ui(lg, f"ability.{ability}"), "lang": ui(lg, f"lang.{lang}")}
+    return names | ({"mode": ui(lg, f"mode.{mode}")} if mode else {})
 
 
 def ordered(data: SiteData, lang: str, ability: str, mode: str) -> list[Entry]:
@@ -131,21 +138,11 @@ def _rejection_row(s: Entry, lang: str, prefix: str, lg: str) -> Row:
 def rejection_table(data: SiteData, lang: str, prefix: str, lg: str = DEFAULT) -> Table:
     """Both modes' refusal and over-refusal rates, the strict score and its terms, Rej*."""
     cols = columns(lg, "col.model", *(f"decision.{k}" for k in REJECTION), *TAIL)
-    models, baselines = split_baselines(ordered(data, lang, "rejection", "strict"))
-    return Table(
-        id=f"{lang}-rejection",
-        title=ui(
-            lg,
-            "decision.rejection_title",
-            ability=ui(lg, "ability.rejection"),
-            lang=ui(lg, f"lang.{lang}"),
-        ),
-        columns=cols,
-        rows=tuple(_rejection_row(s, lang, prefix, lg) for s in models),
-        baseline_rows=tuple(_rejection_row(s, lang, prefix, lg) for s in baselines),
-        reported_rows=reported_rows(data, lang, _reported_rejection, lg),
-        note=ui(lg, "decision.rates_note"),
-        ui=lg,
+    title = ui(lg, "decision.rejection_title", **names(lg, lang, "rejection"))
+    reported = reported_rows(data, lang, _reported_rejection, lg)
+    row = partial(_rejection_row, lang=lang, prefix=prefix, lg=lg)
+    return _decision_table(
+        data, lang, "rejection", "strict", f"{lang}-rejection", title, cols, row, reported, lg
     )
 
 
@@ -174,20 +171,36 @@ def counterfactual_table(
     the reference mode."""
     cols = columns(lg, "col.model", *(f"decision.{k}" for k in COUNTERFACTUAL))
     cols += columns(lg, "abpage.score", "decision.acc_nodoc", *TAIL)
-    models, baselines = split_baselines(ordered(data, lang, "counterfactual", mode))
     reported = reported_rows(data, lang, _reported_counterfactual, lg) if mode == "rgb" else ()
+    title = ui(lg, "abpage.table_title", **names(lg, lang, "counterfactual", mode))
+    row = partial(_counterfactual_row, lang=lang, mode=mode, prefix=prefix, lg=lg)
+    table_id = f"{lang}-counterfactual-{mode}"
+    return _decision_table(
+        data, lang, "counterfactual", mode, table_id, title, cols, row, reported, lg
+    )
+
+
+def _decision_table(
+    data: SiteData,
+    lang: str,
+    ability: str,
+    mode: str,
+    table_id: str,
+    title: str,
+    cols: tuple[Column, ...],
+    row: Callable[[Entry], Row],
+    reported: tuple[Row, ...],
+    lg: str,
+) -> Table:
+    """A decision table: the entries measured on `ability` ordered by their `mode` score, the
+    trivial baselines in their band, the paper's rows last."""
+    models, baselines = split_baselines(ordered(data, lang, ability, mode))
     return Table(
-        id=f"{lang}-counterfactual-{mode}",
-        title=ui(
-            lg,
-            "abpage.table_title",
-            ability=ui(lg, "ability.counterfactual"),
-            lang=ui(lg, f"lang.{lang}"),
-            mode=ui(lg, f"mode.{mode}"),
-        ),
+        id=table_id,
+        title=title,
         columns=cols,
-        rows=tuple(_counterfactual_row(s, lang, mode, prefix, lg) for s in models),
-        baseline_rows=tuple(_counterfactual_row(s, lang, mode, prefix, lg) for s in baselines),
+        rows=tuple(row(s) for s in models),
+        baseline_rows=tuple(row(s) for s in baselines),
         reported_rows=reported,
         note=ui(lg, "decision.rates_note"),
         ui=lg,

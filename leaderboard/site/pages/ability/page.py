@@ -11,6 +11,7 @@ from leaderboard.board.reported import frac
 from leaderboard.core.types import DEFAULT_NOISE_RATES
 from leaderboard.site.pages.ability.decisions import (
     counterfactual_table,
+    names,
     ordered,
     rejection_table,
     reported_langs,
@@ -24,12 +25,6 @@ from leaderboard.site.render.fmt import esc, rate_key
 from leaderboard.site.render.i18n import DEFAULT, ui
 from leaderboard.site.render.page import Context, Output, front_matter, model_cell, prefix_for
 from leaderboard.site.render.tables import Cell, Column, Row, Table
-
-
-def _names(lg: str, lang: str, ability: str, mode: str | None = None) -> dict[str, str]:
-    """The display names of a page's language, ability and mode in interface language `lg`."""
-    names = {"ability": ui(lg, f"ability.{ability}"), "lang": ui(lg, f"lang.{lang}")}
-    return names | ({"mode": ui(lg, f"mode.{mode}")} if mode else {})
 
 
 def _rates(data: SiteData, lang: str, ability: str) -> list[float]:
@@ -102,7 +97,7 @@ def _curve_table(
             )
     table = Table(
         id=f"{lang}-{ability}-{mode}",
-        title=ui(lg, "abpage.table_title", **_names(lg, lang, ability, mode)),
+        title=ui(lg, "abpage.table_title", **names(lg, lang, ability, mode)),
         columns=_curve_columns(rates, lg),
         rows=tuple(rows),
         baseline_rows=tuple(band),
@@ -123,13 +118,13 @@ def _curve_chart(
     """The accuracy-against-noise chart of one mode (`where`: language, ability, mode), with
     its alt text, title and axis labels in `lg`."""
     lang, ability, mode = where
-    names = _names(lg, lang, ability, mode)
-    alt = ui(lg, "abpage.curve_alt", **(names | {"ability": names["ability"].lower()}))
+    shown = names(lg, lang, ability, mode)
+    alt = ui(lg, "abpage.curve_alt", **(shown | {"ability": shown["ability"].lower()}))
     if any(s.reported for s in series):
         alt += ui(lg, "abpage.curve_alt_reported")
     if ability == "noise":
         alt += ui(lg, "abpage.cliff_alt")
-    title = ui(lg, "abpage.chart_title", ability=names["ability"], lang=lang, mode=mode)
+    title = ui(lg, "abpage.chart_title", ability=shown["ability"], lang=lang, mode=mode)
     name = f"{lang}-{ability}-{mode}"
     return out.chart(name, charts.noise_curve, (series, title, lg), alt, prefix, lg)
 
@@ -153,7 +148,7 @@ def ability_page(ctx: Context, lang: str, ability: str) -> str:
     path = f"abilities/{lang}-{ability}.md"
     prefix = prefix_for(path)
     parts = [
-        front_matter() + f"# {ui(lg, 'abpage.title', **_names(lg, lang, ability))}\n",
+        front_matter() + f"# {ui(lg, 'abpage.title', **names(lg, lang, ability))}\n",
         ui(lg, f"abpage.intro_{ability}") + "\n",
     ]
     if data.reported:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from leaderboard.board.load import SiteData
 from leaderboard.board.ranking import is_trivial_baseline, score_entry
-from leaderboard.core.types import LANGS
+from leaderboard.core.types import ABILITIES, LANGS
 from leaderboard.scoring.audit import audit
 from leaderboard.site.pages.instructions import definitions_list as instruction_definitions
 from leaderboard.site.pages.instructions import texts_section as instruction_texts
@@ -126,11 +126,7 @@ def _plain(value: object) -> object:
 
 BASELINE_COLUMNS = (  # (mode, ability, metric): render.columns baseline.<mode>_<ability>_<metric>
     ("rgb", "overall", "score"),
-    ("strict", "overall", "score"),
-    ("strict", "noise", "score"),
-    ("strict", "rejection", "score"),
-    ("strict", "integration", "score"),
-    ("strict", "counterfactual", "score"),
+    *(("strict", a, "score") for a in ("overall", *ABILITIES)),
     ("strict", "rejection", "over_refusal"),
     ("strict", "counterfactual", "ed_false_alarm"),
 )

@@ -11,7 +11,7 @@ from __future__ import annotations
 from leaderboard.board.load import Entry
 from leaderboard.core.schema import OutcomeScore, ProbeEntry
 from leaderboard.core.types import ABILITIES, CLOSED_BOOK, LANGS
-from leaderboard.site.pages.model.tables import ability_name
+from leaderboard.site.pages.model.tables import ability_name, model_table
 from leaderboard.site.render import charts
 from leaderboard.site.render.columns import column, columns
 from leaderboard.site.render.fmt import esc, pct
@@ -102,14 +102,8 @@ def outcomes_table(sub: Entry, lg: str) -> Table:
         rows.append(Row(cells))
     ids = (*(f"out.{k}" for k in (*SHARES, "truthfulness", "answer_rate")), "model.questions")
     cols = columns(lg, "col.lang", "model.ability", *ids)
-    return Table(
-        id=f"model-{sub.id}-outcomes",
-        title=ui(lg, "out.table_title", name=entry_name(sub, lg)),
-        columns=cols,
-        rows=tuple(rows),
-        note=ui(lg, "out.table_note"),
-        filterable=False,
-        ui=lg,
+    return model_table(
+        sub, "outcomes", "out.table_title", cols, rows, lg, "out.table_note", filterable=False
     )
 
 
@@ -129,13 +123,7 @@ def shares_table(sub: Entry, lg: str) -> Table:
             cells[name] = Cell.rate(getattr(c, name), getattr(c, f"{name}_ci"))
         rows.append(Row(cells))
     ids = ("col.lang", "model.ability", "out.rate", *(f"out.{k}" for k in SHARES), "out.n")
-    return Table(
-        id=f"model-{sub.id}-outcome-cells",
-        title=ui(lg, "out.cells_title", name=entry_name(sub, lg)),
-        columns=columns(lg, *ids),
-        rows=tuple(rows),
-        ui=lg,
-    )
+    return model_table(sub, "outcome-cells", "out.cells_title", columns(lg, *ids), rows, lg)
 
 
 def _closed_book(sub: Entry) -> dict[tuple[str, str, tuple[float, ...]], ProbeEntry]:
@@ -177,15 +165,7 @@ def closed_book_table(sub: Entry, lg: str) -> Table | None:
     cols = [column("col.lang", lg)]
     for metric, _ in CLOSED_BOOK_COLUMNS:
         cols += columns(lg, f"cb.{metric}", "cb.n", metric=metric)
-    return Table(
-        id=f"model-{sub.id}-closed-book",
-        title=ui(lg, "cb.title", name=entry_name(sub, lg)),
-        columns=tuple(cols),
-        rows=tuple(rows),
-        note=ui(lg, "cb.note"),
-        filterable=False,
-        ui=lg,
-    )
+    return model_table(sub, "closed-book", "cb.title", cols, rows, lg, "cb.note", filterable=False)
 
 
 def closed_book_rates_table(sub: Entry, lg: str) -> Table | None:
@@ -209,14 +189,8 @@ def closed_book_rates_table(sub: Entry, lg: str) -> Table | None:
         cells["n"] = Cell.text(e.n_questions, e.n_questions)
         rows.append(Row(cells))
     ids = ("col.lang", "out.rate", *(f"cb.{m}" for m in joined), "model.questions")
-    return Table(
-        id=f"model-{sub.id}-closed-book-rates",
-        title=ui(lg, "cb.rates_title", name=entry_name(sub, lg)),
-        columns=columns(lg, *ids),
-        rows=tuple(rows),
-        filterable=False,
-        ui=lg,
-    )
+    cols = columns(lg, *ids)
+    return model_table(sub, "closed-book-rates", "cb.rates_title", cols, rows, lg, filterable=False)
 
 
 def _lead(sub: Entry, lg: str) -> str:

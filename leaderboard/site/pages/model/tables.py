@@ -3,6 +3,8 @@ Rej* and ED* with their agreement with strict mode; labels in the page's interfa
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from leaderboard.board.load import Entry
 from leaderboard.board.ranking import score_entry, zh_minus_en
 from leaderboard.core.types import ABILITIES, LANGS, MODES, PROBES
@@ -16,12 +18,35 @@ from leaderboard.site.render.columns import column, columns
 from leaderboard.site.render.fmt import esc
 from leaderboard.site.render.i18n import DEFAULT, table, ui
 from leaderboard.site.render.page import definition_text, entry_name, judged_cell
-from leaderboard.site.render.tables import Cell, Row, Table
+from leaderboard.site.render.tables import Cell, Column, Row, Table
 
 # the scores and cells tables' columns after language and ability (render.columns model.<key>)
 SCORES = ("metric", "rgb", "strict", "questions", "complete")
 CELLS = ("noise_rate", "mode", "accuracy", "rejection", "over_refusal", "ed", "cr", "f1")
 CELLS += ("n_expected", "errors", "data", "chars")
+
+
+def model_table(
+    sub: Entry,
+    part: str,
+    title: str,
+    cols: Sequence[Column],
+    rows: Sequence[Row],
+    lg: str,
+    note: str | None = None,
+    filterable: bool = True,
+) -> Table:
+    """A table of a model page: id model-<entry>-<part> (also its download's name), titled by
+    message `title` with the entry's name, with message `note` under it."""
+    return Table(
+        id=f"model-{sub.id}-{part}",
+        title=ui(lg, title, name=entry_name(sub, lg)),
+        columns=tuple(cols),
+        rows=tuple(rows),
+        note=ui(lg, note) if note else "",
+        filterable=filterable,
+        ui=lg,
+    )
 
 
 def ability_name(ability: str, lg: str = DEFAULT) -> str:
@@ -68,20 +93,13 @@ def report_card(sub: Entry, lg: str = DEFAULT) -> Table:
             cells["n"] = got_matched["n"]
         rows.append(Row(cells))
     strict, rgb = ui(lg, "card.strict"), ui(lg, "card.rgb")
-    return Table(
-        id=f"model-{sub.id}-card",
-        title=ui(lg, "card.title", name=entry_name(sub, lg)),
-        columns=(
-            column("model.ability", lg),
-            *(column("card.score", lg, lang=g, mode="strict", mode_name=strict) for g in LANGS),
-            *columns(lg, "zhen.diff", "zhen.better", "card.n"),
-            *(column("card.score", lg, lang=g, mode="rgb", mode_name=rgb) for g in LANGS),
-        ),
-        rows=tuple(rows),
-        note=ui(lg, "card.note"),
-        filterable=False,
-        ui=lg,
+    cols = (
+        column("model.ability", lg),
+        *(column("card.score", lg, lang=g, mode="strict", mode_name=strict) for g in LANGS),
+        *columns(lg, "zhen.diff", "zhen.better", "card.n"),
+        *(column("card.score", lg, lang=g, mode="rgb", mode_name=rgb) for g in LANGS),
     )
+    return model_table(sub, "card", "card.title", cols, rows, lg, "card.note", filterable=False)
 
 
 def scores_table(sub: Entry, lg: str = DEFAULT) -> Table:
@@ -115,14 +133,8 @@ def scores_table(sub: Entry, lg: str = DEFAULT) -> Table:
             e = by_mode.get(mode)
             cells[mode] = Cell.score(e)
         rows.append(Row(cells))
-    return Table(
-        id=f"model-{sub.id}-scores",
-        title=ui(lg, "model.scores_title", name=entry_name(sub, lg)),
-        columns=columns(lg, "col.lang", "model.ability", *(f"model.{k}" for k in SCORES)),
-        rows=tuple(rows),
-        note=ui(lg, "model.scores_note"),
-        ui=lg,
-    )
+    cols = columns(lg, "col.lang", "model.ability", *(f"model.{k}" for k in SCORES))
+    return model_table(sub, "scores", "model.scores_title", cols, rows, lg, "model.scores_note")
 
 
 def cells_table(sub: Entry, lg: str = DEFAULT) -> Table:
@@ -159,13 +171,8 @@ def cells_table(sub: Entry, lg: str = DEFAULT) -> Table:
                 }
             )
         )
-    return Table(
-        id=f"model-{sub.id}-cells",
-        title=ui(lg, "model.cells_title", name=entry_name(sub, lg)),
-        columns=columns(lg, "col.lang", "model.ability", *(f"model.{k}" for k in CELLS)),
-        rows=tuple(rows),
-        ui=lg,
-    )
+    cols = columns(lg, "col.lang", "model.ability", *(f"model.{k}" for k in CELLS))
+    return model_table(sub, "cells", "model.cells_title", cols, rows, lg)
 
 
 def judge_table(sub: Entry, lg: str = DEFAULT) -> Table:
@@ -197,11 +204,5 @@ def judge_table(sub: Entry, lg: str = DEFAULT) -> Table:
                     }
                 )
             )
-    return Table(
-        id=f"model-{sub.id}-judge",
-        title=ui(lg, "model.judge_title", name=entry_name(sub, lg)),
-        columns=columns(lg, "col.lang", "model.metric", "model.judged", "model.kappa"),
-        rows=tuple(rows),
-        note=ui(lg, "model.judge_note"),
-        ui=lg,
-    )
+    cols = columns(lg, "col.lang", "model.metric", "model.judged", "model.kappa")
+    return model_table(sub, "judge", "model.judge_title", cols, rows, lg, "model.judge_note")

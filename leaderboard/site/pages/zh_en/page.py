@@ -26,7 +26,7 @@ from leaderboard.site.pages.zh_en.cells import (
     ability_label,
     better_cell,
     ci_of,
-    diff_columns,
+    diff_table,
     matched_abilities,
     matched_cells,
     n_of,
@@ -129,16 +129,8 @@ def _diff_table(data: SiteData, mode: str, prefix: str, lg: str) -> Table:
             row = _diff_row(s, a, mode, prefix, lg)
             if row is not None:
                 (band if row.css == "lb-baseline-row" else rows).append(row)
-    return Table(
-        id=f"zh-vs-en-{mode}",
-        title=ui(lg, "zhen.table_title", mode=ui(lg, f"mode.{mode}")),
-        columns=diff_columns(lg, "zhen"),
-        rows=tuple(rows),
-        baseline_rows=tuple(band),
-        reported_rows=tuple(_paper_rows(data, mode, lg)),
-        note=ui(lg, "zhen.note"),
-        ui=lg,
-    )
+    paper = _paper_rows(data, mode, lg)
+    return diff_table("zhen", f"zh-vs-en-{mode}", "zhen.table_title", mode, rows, band, lg, paper)
 
 
 def _reliance_table(data: SiteData, mode: str, prefix: str, lg: str = DEFAULT) -> Table:
