@@ -60,6 +60,8 @@ def test_a_column_reads_as_declared() -> None:
     assert column("rank.n", "en", definition="d").title == table("en")["col.n_tip"]
     got = columns("en", "col.model", "card.score", lang="zh", mode="rgb", mode_name="rgb")
     assert [(c.key, c.label) for c in got[1:]] == [("zh_rgb", "zh rgb")]
+    with pytest.raises(KeyError, match=r"no column 'nope\.x' in .*render/columns\.py"):
+        column("nope.x", "en")
 
 
 def test_no_page_spells_a_column() -> None:

@@ -203,7 +203,7 @@ COLUMNS: dict[str, Spec] = {
 
 
 def column(
-    id: str,
+    name: str,
     lg: str,
     *,
     definition: str | None = None,
@@ -211,17 +211,19 @@ def column(
     narrow: bool = False,
     **values: str,
 ) -> Column:
-    """The declared column `id` in interface language `lg`; `values` fill the {name}s of its key,
-    label and tooltip. `definition` is the tooltip of a column that declares none, given by the
-    data (an ability's definition in results.json); `extra`/`narrow` fold it away (tables.Column).
-    """
-    spec = COLUMNS[id]
-    key = (spec.key or id.rsplit(".", 1)[1]).format(**values)
+    """The declared column `name` (an id of COLUMNS) in interface language `lg`; `values` fill
+    the {name}s of its key, label and tooltip. `definition` is the tooltip of a column that
+    declares none, given by the data (an ability's definition in results.json); `extra`/`narrow`
+    fold it away (tables.Column)."""
+    spec = COLUMNS.get(name)
+    if spec is None:
+        raise KeyError(f"no column {name!r} in leaderboard/site/render/columns.py (COLUMNS)")
+    key = (spec.key or name.rsplit(".", 1)[1]).format(**values)
     label = spec.label.format(**values) if spec.plain else ui(lg, spec.label, **values)
     title = ui(lg, spec.tip, **values) if spec.tip else definition
     return Column(key, label, spec.numeric, title, extra=extra, narrow=narrow)
 
 
-def columns(lg: str, *ids: str, **values: str) -> tuple[Column, ...]:
-    """The declared columns `ids`, in that order (see `column`)."""
-    return tuple(column(i, lg, **values) for i in ids)
+def columns(lg: str, *names: str, **values: str) -> tuple[Column, ...]:
+    """The declared columns `names`, in that order (see `column`)."""
+    return tuple(column(n, lg, **values) for n in names)
