@@ -33,7 +33,7 @@ from leaderboard.core.types import LANGS, Lang, Mode, TestInstance
 from leaderboard.data.splits import load_split
 from leaderboard.scoring.outcome import scored_items, success
 from leaderboard.stats.bootstrap import draw_weights, rng_for
-from leaderboard.stats.intervals import discordant_difference, wilson
+from leaderboard.stats.intervals import discordant_difference, wilson_share
 
 MAX_ERROR_SHARE = 0.05  # stated on the Systems page: above it a run is marked and unranked
 RANK_MODE: Mode = "strict"  # the leaderboard's default mode ranks and attributes
@@ -166,7 +166,7 @@ def system_row(entry: Entry, lang: Lang) -> SystemRow | None:
         latency_p50=latency_quantile(lat, 0.5),
         latency_p95=latency_quantile(lat, 0.95),
         errors=errors,
-        error_share=Figure(errors / n, wilson(errors / n, n, CONFIDENCE)),
+        error_share=Figure(errors / n, wilson_share(errors / n, n, CONFIDENCE)),
         floor=all(not r.passage_ids for r in recs),
     )
 

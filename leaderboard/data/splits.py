@@ -128,29 +128,19 @@ def resolve_split(
     50-record stand-in (marked complete=False) when the official file is missing."""
     name = split_file_name(lang, ability, variant)
     e = entry(lang, name)
-    found = _verified_path(root, e)
-    if found is not None:
-        path, blob = found
-        return SplitSource(
-            lang, ability, variant, path, name, True, blob, e.records, blob, e.records
-        )
     partial = _partial_for(lang, ability)
-    if allow_partial and partial is not None:
-        pfound = _verified_path(root, partial)
-        if pfound is not None:
-            path, blob = pfound
-            return SplitSource(
-                lang,
-                ability,
-                variant,
-                path,
-                partial.name,
-                False,
-                None,
-                e.records,
-                blob,
-                partial.records,
-            )
+    # the official file, then (when allowed) the stand-in
+    for read in [e, partial] if allow_partial and partial is not None else [e]:
+        found = _verified_path(root, read)
+        if found is None:
+            continue
+        path, blob = found
+        official = read is e
+        official_blob = blob if official else None
+        return SplitSource(
+            lang, ability, variant, path, read.name, official, official_blob, e.records, blob,
+            read.records,
+        )  # fmt: skip
     raise DataError(_missing_message(root, lang, name, ability, partial is not None))
 
 

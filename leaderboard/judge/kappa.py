@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from leaderboard.stats.bootstrap import draw_weights, percentile_ci, rng_for
-from leaderboard.stats.intervals import wilson
+from leaderboard.stats.intervals import wilson_share
 
 CI = tuple[float, float]
 KAPPA_SEED = 2333  # the bootstrap seed of every kappa interval (files record it)
@@ -97,4 +97,4 @@ def rate_with_ci(flags: Sequence[bool]) -> tuple[float | None, CI | None]:
     x = np.asarray(flags, dtype=bool)
     if x.size == 0:
         return None, None
-    return float(x.mean()), wilson(float(x.mean()), x.size)
+    return float(x.mean()), wilson_share(float(x.mean()), x.size)

@@ -58,31 +58,21 @@ def fake_equals_answer(answer: Answer, fakeanswer: Answer, lang: Lang) -> bool:
     return bool(true & {normalize(a, lang) for a in _flat(fakeanswer)})
 
 
-def _fake_findings(lang: Lang, name: str, r: Record) -> list[AuditFinding]:
+# a record's check: (kind, detail) of what it finds, or None
+Finding = tuple[str, str] | None
+
+
+def _fake_finding(lang: Lang, r: Record) -> Finding:
+    if not r.fakeanswer:
+        return None
     true = {normalize(a, lang) for a in _flat(r.answer)}
     fake = {normalize(a, lang) for a in _flat(r.fakeanswer)}
     if fake_equals_answer(r.answer, r.fakeanswer, lang):
-        return [
-            AuditFinding(
-                lang,
-                name,
-                r.id,
-                "fake_equals_answer",
-                f"fake answer {r.fakeanswer!r} equals the answer {r.answer!r}",
-            )
-        ]
+        return "fake_equals_answer", f"fake answer {r.fakeanswer!r} equals the answer {r.answer!r}"
     inside = sorted(t for t in true if any(t and t in f for f in fake))
     if inside:
-        return [
-            AuditFinding(
-                lang,
-                name,
-                r.id,
-                "answer_in_fake",
-                f"answer {inside[0]!r} is inside the fake answer {r.fakeanswer!r}",
-            )
-        ]
-    return []
+        return "answer_in_fake", f"answer {inside[0]!r} is inside the fake answer {r.fakeanswer!r}"
+    return None
 
 
 def answer_in_passages(answer: Answer, passages: tuple[str, ...], lang: Lang) -> bool:
@@ -102,41 +92,28 @@ def answer_shown_ids(
     )
 
 
-def _negative_findings(lang: Lang, name: str, r: Record) -> list[AuditFinding]:
+def _negative_finding(lang: Lang, r: Record) -> Finding:
     shown = [normalize(p, lang) for p in r.negative[:REJECTION_PASSAGES]]
     hits = [el for el in r.answer if _found(el, shown, lang)]
     if not hits:
-        return []
+        return None
     where = sorted({i for i, t in enumerate(shown) for el in hits if _found(el, [t], lang)})
     kind = "answer_in_negative" if len(hits) == len(r.answer) else "partial_answer_in_negative"
     found = ", ".join(repr(_alternatives(el)[0]) for el in hits)
-    return [
-        AuditFinding(
-            lang,
-            name,
-            r.id,
-            kind,
-            f"{found} found in negative passage(s) {where} (of the first {len(shown)})",
-        )
-    ]
+    return kind, f"{found} found in negative passage(s) {where} (of the first {len(shown)})"
 
 
-def _positive_findings(lang: Lang, name: str, r: Record) -> list[AuditFinding]:
+def _positive_finding(lang: Lang, r: Record) -> Finding:
     passages = [p for g in r.positive for p in _alternatives(g)]
     texts = [normalize(p, lang) for p in passages]
     missing = [el for el in r.answer if not _found(el, texts, lang)]
     if not missing:
-        return []
+        return None
     shown = ", ".join(repr(_alternatives(el)[0]) for el in missing)
-    return [
-        AuditFinding(
-            lang,
-            name,
-            r.id,
-            "answer_not_in_positive",
-            f"{shown} not found in any of {len(passages)} positive passages",
-        )
-    ]
+    return (
+        "answer_not_in_positive",
+        f"{shown} not found in any of {len(passages)} positive passages",
+    )
 
 
 def _duplicates(lang: Lang, name: str, records: tuple[Record, ...]) -> list[AuditFinding]:
@@ -163,12 +140,12 @@ def audit_file(path: Path, lang: Lang, name: str) -> list[AuditFinding]:
     """Every finding for one data file (its record shape is decided by its name, as in the
     reference)."""
     records = load_records(path)
-    out: list[AuditFinding] = []
-    for r in records:
-        if r.fakeanswer:
-            out += _fake_findings(lang, name, r)
-        out += _negative_findings(lang, name, r)
-        out += _positive_findings(lang, name, r)
+    out = [
+        AuditFinding(lang, name, r.id, *found)
+        for r in records
+        for check in (_fake_finding, _negative_finding, _positive_finding)
+        if (found := check(lang, r)) is not None
+    ]
     return out + _duplicates(lang, name, records)
 
 

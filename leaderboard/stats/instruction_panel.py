@@ -32,7 +32,7 @@ import numpy as np
 from leaderboard.core.types import Ability, Lang, Mode
 from leaderboard.scoring.outcome import ScoredItem, effective_score, outcome, repeats_fake
 from leaderboard.stats.bootstrap import draw_weights, rng_for
-from leaderboard.stats.intervals import discordant_difference, paired_difference, wilson
+from leaderboard.stats.intervals import discordant_difference, paired_difference, wilson_share
 
 MODE: Mode = "strict"
 RESAMPLES = 1000
@@ -120,7 +120,7 @@ def _rate_ci(values: np.ndarray, signed: bool) -> tuple[float, float] | None:
     if n == 0:
         return None
     if not signed:
-        return wilson(float(values.mean()), n)
+        return wilson_share(float(values.mean()), n)
     weights = draw_weights(n, RESAMPLES, rng_for(SEED, f"panel:{n}"))
     correct, wrong = (values > 0).astype(float), (values < 0).astype(float)
     _, ci = discordant_difference(weights, correct, wrong, np.ones(n))

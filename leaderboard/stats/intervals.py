@@ -66,8 +66,9 @@ def z_value(confidence: float = CONFIDENCE) -> float:
     return NormalDist().inv_cdf(0.5 + confidence / 2)
 
 
-def wilson(p: float, n: float, confidence: float = CONFIDENCE) -> tuple[float, float]:
-    """Wilson score interval of a proportion p observed on n (possibly fractional) trials."""
+def wilson_share(p: float, n: float, confidence: float = CONFIDENCE) -> tuple[float, float]:
+    """Wilson score interval of a share p observed on n (possibly fractional) trials; from a count,
+    stats.scorer_eval.wilson_count."""
     if n <= 0:
         return 0.0, 1.0
     p = min(max(p, 0.0), 1.0)
@@ -119,7 +120,7 @@ def score_interval(
     width = hi - lo
     p = (value - lo) / width
     reps = (replicates - lo) / width
-    a, b = wilson(p, effective_n(p, reps, n_clusters), confidence)
+    a, b = wilson_share(p, effective_n(p, reps, n_clusters), confidence)
     return lo + width * a, lo + width * b
 
 

@@ -19,12 +19,13 @@ from leaderboard.stats import intervals
 DETECTORS = ("rejection", "error detection", "correctness")
 
 
-def wilson(k: int, n: int) -> tuple[float, float] | None:
+def wilson_count(k: int, n: int) -> tuple[float, float] | None:
     """Wilson score interval of k successes in n (None when n is 0); never collapses at 0 or n.
-    Counts in, the one Wilson interval of the package (stats.intervals.wilson) out."""
+    Counts in, the one Wilson interval of the package (stats.intervals.wilson_share: a share p of n
+    trials) out."""
     if n == 0:
         return None
-    return intervals.wilson(k / n, n)
+    return intervals.wilson_share(k / n, n)
 
 
 @dataclass(frozen=True)
@@ -63,12 +64,12 @@ class Confusion:
             "fn": self.fn,
             "tn": self.tn,
             "precision": self.precision,
-            "precision_ci": wilson(self.tp, self.tp + self.fp),
+            "precision_ci": wilson_count(self.tp, self.tp + self.fp),
             "recall": self.recall,
-            "recall_ci": wilson(self.tp, self.tp + self.fn),
+            "recall_ci": wilson_count(self.tp, self.tp + self.fn),
             "f1": self.f1,
             "accuracy": self.accuracy,
-            "accuracy_ci": wilson(self.tp + self.tn, self.n),
+            "accuracy_ci": wilson_count(self.tp + self.tn, self.n),
         }
 
 

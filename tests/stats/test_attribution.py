@@ -8,7 +8,7 @@ import pytest
 from leaderboard.core.types import TestInstance
 from leaderboard.scoring.outcome import SplitInfo, scored_items
 from leaderboard.stats.cliff import below_half, largest_drop
-from leaderboard.stats.intervals import wilson
+from leaderboard.stats.intervals import wilson_share
 from leaderboard.stats.metrics import compute_metrics, compute_results
 
 FILE = SplitInfo("en_x.json", True, 20)
@@ -128,7 +128,7 @@ def test_rates_at_the_edges_keep_their_bounds_and_differences_are_never_a_point(
         for ability, rate in (("chain", 0.0), ("replacement", 0.0), ("noise", 0.0), ("noise", 0.2))
     ]
     got, _ = _probes(items)
-    edge = wilson(0.0, n)[1]
+    edge = wilson_share(0.0, n)[1]
     for probe, metric in (
         ("chain", "recall_at_k"),
         ("chain", "end_to_end"),

@@ -17,20 +17,20 @@ from leaderboard.stats.intervals import (
     paired_difference,
     replicate_correlation,
     score_interval,
-    wilson,
+    wilson_share,
 )
 
 RESAMPLES = 300
 
 
 def test_wilson_known_values_and_edges() -> None:
-    lo, hi = wilson(0.0, 100)
+    lo, hi = wilson_share(0.0, 100)
     assert lo == 0.0 and hi == pytest.approx(0.0370, abs=1e-4)  # z^2 / (n + z^2)
-    lo, hi = wilson(1.0, 100)
+    lo, hi = wilson_share(1.0, 100)
     assert hi == 1.0 and lo == pytest.approx(1 - 0.0370, abs=1e-4)
-    lo, hi = wilson(0.5, 100)
+    lo, hi = wilson_share(0.5, 100)
     assert (lo, hi) == pytest.approx((0.4038, 0.5962), abs=1e-4)
-    assert wilson(0.3, 0) == (0.0, 1.0)
+    assert wilson_share(0.3, 0) == (0.0, 1.0)
 
 
 def test_score_interval_never_collapses() -> None:
@@ -56,7 +56,7 @@ def test_signed_scores_and_differences() -> None:
     assert bounds_for(-0.05, reps) == (-1.0, 1.0) and bounds_for(0.4, None) == (0.0, 1.0)
     lo, hi = score_interval(-0.05, reps, 100, (-1.0, 1.0))
     assert -1 <= lo < -0.05 < hi <= 1
-    lo, hi = newcombe_difference(0.0, wilson(0.0, 100), 0.0, wilson(0.0, 100))
+    lo, hi = newcombe_difference(0.0, wilson_share(0.0, 100), 0.0, wilson_share(0.0, 100))
     assert lo == pytest.approx(-0.037, abs=1e-3) and hi == pytest.approx(0.037, abs=1e-3)
     lo, hi = newcombe_difference(0.8, (0.7, 0.88), 0.5, (0.4, 0.6))
     assert lo < 0.3 < hi and hi - lo < 0.3
@@ -99,7 +99,7 @@ def _cluster_mean(p: float, n: int, rates: int, icc: float, sims: int, seed: int
         hits["wilson_neff"] += lo <= p <= hi
         plo, phi = percentile_ci(reps)
         hits["percentile"] += plo <= p <= phi
-        nlo, nhi = wilson(value, n * rates)
+        nlo, nhi = wilson_share(value, n * rates)
         hits["wilson_naive"] += nlo <= p <= nhi
     return {k: v / sims for k, v in hits.items()}
 
@@ -130,8 +130,8 @@ def coverage_table(sims: int = 1000) -> list[tuple[str, float, dict]]:
 
 
 def test_wilson_bounds_are_exact_at_the_edges() -> None:
-    assert wilson(0.0, 100)[0] == 0.0 and wilson(1.0, 100)[1] == 1.0
-    assert 0.0 < wilson(0.0, 100)[1] < 0.05 and 0.95 < wilson(1.0, 100)[0] < 1.0
+    assert wilson_share(0.0, 100)[0] == 0.0 and wilson_share(1.0, 100)[1] == 1.0
+    assert 0.0 < wilson_share(0.0, 100)[1] < 0.05 and 0.95 < wilson_share(1.0, 100)[0] < 1.0
 
 
 def test_interior_rate_with_identical_questions_does_not_collapse() -> None:
@@ -159,7 +159,7 @@ def test_paired_difference_with_every_question_agreeing_is_not_a_point(rate: flo
     x = (np.arange(50) < 50 * rate).astype(float)
     value, ci = _paired(x, x.copy())
     assert value == 0.0
-    edge = wilson(0.0, 50)[1]  # about 0.071
+    edge = wilson_share(0.0, 50)[1]  # about 0.071
     assert ci == pytest.approx((-edge, edge), abs=0.01) and ci[1] > 0.05
     reps = ratio_replicates(draw_weights(50, RESAMPLES, rng_for(0, "paired")), x - x, np.ones(50))
     assert percentile_ci(reps) == (0.0, 0.0)  # the collapse this replaces
@@ -172,7 +172,7 @@ def test_paired_difference_keeps_a_shared_gap_and_pairing() -> None:
     value, (lo, hi) = _paired(first, second)
     assert value == pytest.approx(0.3) and 0.1 < lo < 0.3 < hi < 0.5
     # unpaired (Newcombe on the two marginal rates) is wider: pairing removes question difficulty
-    ulo, uhi = newcombe_difference(0.55, wilson(22 / 40, 40), 0.25, wilson(10 / 40, 40))
+    ulo, uhi = newcombe_difference(0.55, wilson_share(22 / 40, 40), 0.25, wilson_share(10 / 40, 40))
     assert hi - lo < uhi - ulo
     # only kept clusters count; no kept cluster, no value; no resampling, no interval
     keep = np.r_[np.ones(20), np.zeros(20)]

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from leaderboard.cli import app
 from leaderboard.core.errors import DataError
 from leaderboard.scoring.labelled import labelled_set, parse_line
-from leaderboard.stats.scorer_eval import confusion, evaluate, wilson
+from leaderboard.stats.scorer_eval import confusion, evaluate, wilson_count
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
@@ -71,12 +71,12 @@ def test_bad_label_line_names_the_field() -> None:
 
 
 def test_wilson_never_collapses_at_the_edges() -> None:
-    lo, hi = wilson(0, 10)  # type: ignore[misc]
+    lo, hi = wilson_count(0, 10)  # type: ignore[misc]
     assert lo == 0.0 and 0.2 < hi < 0.35
-    lo, hi = wilson(10, 10)  # type: ignore[misc]
+    lo, hi = wilson_count(10, 10)  # type: ignore[misc]
     assert hi == 1.0 and 0.65 < lo < 0.8
-    assert wilson(0, 0) is None
-    lo, hi = wilson(50, 100)  # type: ignore[misc]
+    assert wilson_count(0, 0) is None
+    lo, hi = wilson_count(50, 100)  # type: ignore[misc]
     assert lo == pytest.approx(0.4038, abs=1e-3) and hi == pytest.approx(0.5962, abs=1e-3)
 
 

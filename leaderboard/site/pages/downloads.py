@@ -6,6 +6,7 @@ from __future__ import annotations
 from leaderboard.board.export import to_csv, to_json
 from leaderboard.board.frames import Board
 from leaderboard.board.ranking import coverage
+from leaderboard.site.render.columns import columns
 from leaderboard.site.render.fmt import esc, md_text
 from leaderboard.site.render.i18n import DEFAULT, ui, ui_count
 from leaderboard.site.render.page import (
@@ -15,10 +16,11 @@ from leaderboard.site.render.page import (
     model_size_and_quant,
     prefix_for,
 )
-from leaderboard.site.render.tables import Cell, Column, Row, Table
+from leaderboard.site.render.tables import Cell, Row, Table
 
 # the tidy frames; described by downloads.board_<name>
 BOARD_FILES = ("models", "scores", "cells", "outcomes", "instruction_cells")
+INDEX_COLUMNS = ("id", "model_ref", "backend", "size", "quant", "coverage")  # downloads.<key>
 
 
 def board_downloads(board: Board, out: Output, release: str | None = None) -> None:
@@ -87,15 +89,7 @@ def models_index_page(ctx: Context) -> str:
     table = Table(
         id="models",
         title=ui(lg, "model.index_title"),
-        columns=(
-            Column("model", ui(lg, "col.model")),
-            Column("id", ui(lg, "model.index_entry")),
-            Column("model_ref", ui(lg, "model.index_weights")),
-            Column("backend", ui(lg, "model.index_backend")),
-            Column("size", ui(lg, "col.size")),
-            Column("quant", ui(lg, "col.quant")),
-            Column("coverage", ui(lg, "model.index_coverage"), True),
-        ),
+        columns=columns(lg, "col.model", *(f"downloads.{k}" for k in INDEX_COLUMNS)),
         rows=tuple(rows),
         ui=lg,
     )

@@ -20,6 +20,7 @@ from leaderboard.core.types import ABILITIES, LANGS
 from leaderboard.site.pages.cost_section import cost_section
 from leaderboard.site.pages.releases import cite_section
 from leaderboard.site.pages.trust_columns import trust_cells, trust_columns
+from leaderboard.site.render.columns import column, columns
 from leaderboard.site.render.facts import with_facts
 from leaderboard.site.render.fmt import esc, pct
 from leaderboard.site.render.i18n import DEFAULT, ui
@@ -37,6 +38,13 @@ from leaderboard.site.render.tables import Cell, Column, Row, Table
 
 RANKED_MODE = "strict"
 OTHER_MODE = {"strict": "rgb", "rgb": "strict"}
+REPORTED = (
+    "noise",
+    "rej",
+    "integration",
+    "ed",
+    "cr",
+)  # the paper's table: render.columns reported.*
 
 
 def _ranking_columns(
@@ -45,35 +53,29 @@ def _ranking_columns(
     """The columns in interface language `lg` (the ability definitions, from the results files,
     stay as written there)."""
     other = OTHER_MODE[mode]
+    per_lang = lang != "all"
     cols = [
-        Column("rank", ui(lg, "col.rank"), True, ui(lg, "col.rank_tip")),
-        Column("model", ui(lg, "col.model")),
-        Column("overall", ui(lg, "col.overall"), True, defs.get("overall")),
+        *columns(lg, "rank.rank", "col.model"),
+        column("rank.overall", lg, definition=defs.get("overall")),
     ]
     # per language, whom to trust beside how often right; the rest one click away (extra)
-    cols += trust_columns(lg) if lang != "all" else []
+    cols += trust_columns(lg) if per_lang else []
     cols += [
-        Column("coverage", ui(lg, "col.coverage"), True, ui(lg, "col.coverage_tip"), narrow=True),
-        Column(
-            "overall_other",
-            ui(lg, "col.overall_other", mode=ui(lg, f"modecode.{other}")),
-            True,
-            ui(lg, "col.overall_other_tip", mode_name=ui(lg, f"mode.{other}")),
-            extra=lang != "all",
+        column("rank.coverage", lg, narrow=True),
+        column(
+            "rank.overall_other",
+            lg,
+            extra=per_lang,
+            mode=ui(lg, f"modecode.{other}"),
+            mode_name=ui(lg, f"mode.{other}"),
         ),
     ]
     cols += [
-        Column(
-            p,
-            ui(lg, f"short.{p}"),
-            True,
-            defs.get(p) if lang != "all" else None,
-            extra=lang != "all",
-        )
+        column(f"rank.{p}", lg, definition=defs.get(p) if per_lang else None, extra=per_lang)
         for p in parts
     ]
     cols += [
-        Column("n", ui(lg, "col.n"), True, ui(lg, "col.n_tip"), extra=True),
+        column("rank.n", lg, extra=True)
     ]  # then the model's facts and costs (render.facts.with_facts)
     return cols
 
@@ -246,16 +248,10 @@ def reported_table(data: SiteData, prefix: str, lg: str = DEFAULT) -> Table | No
     rows = _reported_rows(data, lg)
     if not rows:
         return None
-    cols = [("model", False), ("lang", False), ("noise_mean", True), ("rej", True)]
-    cols += [("integration_mean", True), ("ed", True), ("cr", True)]
-    keys = {"noise_mean": "noise", "integration_mean": "integration"}
     table = Table(
         id="reported-paper",
         title=ui(lg, "reported.title"),
-        columns=tuple(
-            Column(keys.get(c, c), ui(lg, f"col.{c}"), num, ui(lg, f"col.{c}_tip") if num else None)
-            for c, num in cols
-        ),
+        columns=columns(lg, "col.model", "col.lang", *(f"reported.{k}" for k in REPORTED)),
         rows=(),
         reported_rows=tuple(rows),
         note=ui(lg, "reported.note"),

@@ -14,10 +14,11 @@ from leaderboard.board.instructions import ModelPanel
 from leaderboard.core.types import LANGS
 from leaderboard.protocol.instructions import OFFICIAL, instruction_ids, load_instruction
 from leaderboard.site.render.charts import Point, scatter
+from leaderboard.site.render.columns import columns
 from leaderboard.site.render.fmt import esc, pct, pct_ci, rate_html, signed_pct
 from leaderboard.site.render.i18n import ui
 from leaderboard.site.render.page import Context, front_matter, prefix_for, shown_name
-from leaderboard.site.render.tables import Cell, Column, Row, Table
+from leaderboard.site.render.tables import Cell, Row, Table
 from leaderboard.stats.instruction_panel import Figure
 
 PATH = "instructions.md"
@@ -124,15 +125,8 @@ def _cell(f: Figure | None, lg: str) -> Cell:
 
 def _table(ctx: Context, lang: str, prefix: str) -> str:
     lg = ctx.lg
-    columns = (
-        Column("model", ui(lg, "instr.col.model")),
-        Column("instruction", ui(lg, "instr.col.instruction")),
-        *(
-            Column(m, ui(lg, f"instr.col.{m}"), numeric=True, title=ui(lg, f"instr.tip.{m}"))
-            for _, m in METRICS
-        ),
-        Column("n", ui(lg, "instr.col.n"), title=ui(lg, "instr.tip.n")),
-    )
+    ids = ("model", "instruction", *(m for _, m in METRICS), "n")
+    cols = columns(lg, *(f"instr.{k}" for k in ids))
     rows = []
     for panel in panels(ctx):
         by = _by(panel)
@@ -156,7 +150,7 @@ def _table(ctx: Context, lang: str, prefix: str) -> str:
     table = Table(
         id=f"instructions-{lang}",
         title=ui(lg, "instr.table_title", lang=ui(lg, f"lang.{lang}")),
-        columns=columns,
+        columns=cols,
         rows=tuple(rows),
         filterable=False,
         ui=lg,

@@ -14,6 +14,7 @@ from leaderboard.board.ranking import cell, probe_entry
 from leaderboard.core.schema import ProbeEntry
 from leaderboard.core.types import LANGS
 from leaderboard.site.render import charts
+from leaderboard.site.render.columns import column, columns
 from leaderboard.site.render.i18n import DEFAULT, ui
 from leaderboard.site.render.page import (
     Context,
@@ -26,7 +27,7 @@ from leaderboard.site.render.page import (
 from leaderboard.site.render.tables import Cell, Column, Row, Table
 
 PATH = "retrieval-to-answer.md"
-# Column key = probe metric; label and tooltip are message keys probes.col_<key>[_tip].
+# Column key = probe metric; its column is render.columns probes.<key>.
 CHAIN_COLS = (
     "recall_at_k",
     "accuracy_given_support",
@@ -35,6 +36,7 @@ CHAIN_COLS = (
     "loss_generation",
 )
 REPLACEMENT_COLS = ("own_accuracy", "memory_accuracy", "context_reliance", "refusal")
+LEAD = ("col.model", "probes.lang")  # every probe table's first columns (render.columns)
 STACK = (  # attribution -> bar colour; the name is probes.stack_<key>
     ("retrieval_miss", "#d62728"),
     ("generation_miss", "#ff7f0e"),
@@ -70,7 +72,7 @@ def _probe_rows(
     data: SiteData,
     probe: str,
     n_metric: str,
-    columns: tuple[str, ...],
+    keys: tuple[str, ...],
     mode: str,
     prefix: str,
     lg: str,
@@ -81,19 +83,12 @@ def _probe_rows(
     for s, lang in _measured(data, probe):
         row = {"model": model_cell(s, prefix, lang, lg=lg), "lang": Cell.text(lang)}
         row["n"] = _n(s, lang, probe, n_metric, mode)
-        for key in columns:
+        for key in keys:
             row[key] = _rate(probe_entry(s.results, lang, probe, key, mode))
         row.update(extra(s, lang) if extra else {})
         rows.append(Row(row))
-    cols = [*_lead_columns(lg), Column("n", "n", True)]
-    cols += [
-        Column(k, ui(lg, f"probes.col_{k}"), True, ui(lg, f"probes.col_{k}_tip")) for k in columns
-    ]
+    cols = list(columns(lg, *LEAD, "plain.n", *(f"probes.{k}" for k in keys)))
     return rows, cols
-
-
-def _lead_columns(lg: str) -> list[Column]:
-    return [Column("model", ui(lg, "col.model")), Column("lang", ui(lg, "probes.col_lang"))]
 
 
 def _title(lg: str, key: str, mode: str) -> str:
@@ -126,8 +121,7 @@ def replacement_table(data: SiteData, mode: str, prefix: str, lg: str = DEFAULT)
     rows, cols = _probe_rows(
         data, "replacement", "memory_accuracy", REPLACEMENT_COLS, mode, prefix, lg, rgb_rejection
     )
-    tip = ui(lg, "probes.col_rgb_rejection_tip")
-    cols.append(Column("rgb_rejection", ui(lg, "probes.col_rgb_rejection"), True, tip))
+    cols.append(column("probes.rgb_rejection", lg))
     return _probe_table("replacement", mode, lg, rows, cols)
 
 
@@ -153,12 +147,7 @@ def cliff_table(data: SiteData, mode: str, prefix: str, lg: str = DEFAULT) -> Ta
     return Table(
         id=f"noise-cliff-{mode}",
         title=_title(lg, "probes.cliff_title", mode),
-        columns=(
-            *_lead_columns(lg),
-            Column("where", ui(lg, "probes.col_where")),
-            Column("drop", ui(lg, "probes.col_drop"), True, ui(lg, "probes.col_drop_tip")),
-            Column("half", ui(lg, "probes.col_half"), False, ui(lg, "probes.col_half_tip")),
-        ),
+        columns=columns(lg, *LEAD, "probes.where", "probes.drop", "probes.half"),
         rows=tuple(rows),
         ui=lg,
     )

@@ -12,11 +12,12 @@ from leaderboard.backends.system_contract import API_FILE, openapi_text
 from leaderboard.board.ranking import rank_ranges
 from leaderboard.board.systems import MAX_ERROR_SHARE, Figure, SystemPair, SystemRow, SystemsBoard
 from leaderboard.core.types import LANGS
+from leaderboard.site.render.columns import column, columns
 from leaderboard.site.render.coverage import system_phrase
 from leaderboard.site.render.fmt import esc, pct, pct_ci, signed_pct
 from leaderboard.site.render.i18n import DEFAULT, ui
 from leaderboard.site.render.page import Output, badge, front_matter, prefix_for, shown_name
-from leaderboard.site.render.tables import Cell, Column, Row, Table
+from leaderboard.site.render.tables import Cell, Row, Table
 
 PATH = "systems.md"
 RATE_COLS = ("e2e_strict", "e2e_rgb", "recall", "retrieval_miss", "generation_miss")
@@ -102,11 +103,8 @@ def systems_table(board: SystemsBoard, lang: str, prefix: str, lg: str = DEFAULT
     cov = {r.id: system_phrase(lg, results[r.id], (lang,)) if r.id in results else "" for r in mine}
     rows = [_row(r, ranks.get(r.id, "—"), prefix, lg, cov[r.id]) for r in mine if not r.floor]
     floor = [_row(r, "—", prefix, lg, cov[r.id]) for r in mine if r.floor]
-    cols = [Column("rank", ui(lg, "col.rank")), Column("system", ui(lg, "systems.col_system"))]
-    cols.append(Column("n", "n", True, ui(lg, "systems.col_n_tip")))
-    for key in (*RATE_COLS, "p50", "p95", "errors"):
-        tip = ui(lg, f"systems.col_{key}_tip")
-        cols.append(Column(key, ui(lg, f"systems.col_{key}"), True, tip))
+    ids = (*RATE_COLS, "p50", "p95", "errors")
+    cols = columns(lg, "col.rank", "systems.system", "systems.n", *(f"systems.{k}" for k in ids))
     return Table(
         id=f"systems-{lang}",
         title=ui(lg, "systems.table_title", lang=ui(lg, f"lang.{lang}")),
@@ -142,11 +140,7 @@ def _pair_row(p: SystemPair, names: dict[str, str], lg: str) -> Row:
 def pairs_table(board: SystemsBoard, lg: str = DEFAULT) -> Table:
     names = {e.id: shown_name(e.id, e.name, lg) for e in board.entries}
     keys = ("lang", "mode", "a", "b", "diff", "n", "only_a", "only_b", "verdict")
-    numeric = {"diff", "n", "only_a", "only_b"}
-    cols = tuple(
-        Column(k, ui(lg, f"systems.pair_{k}"), k in numeric, ui(lg, f"systems.pair_{k}_tip"))
-        for k in keys
-    )
+    cols = columns(lg, *(f"syspair.{k}" for k in keys))
     return Table(
         id="systems-paired",
         title=ui(lg, "systems.pairs_title"),
@@ -193,12 +187,9 @@ def band_table(board: SystemsBoard, prefix: str, lg: str = DEFAULT) -> Table:
             cells[lang] = _rate(r.end_to_end["strict"]) if r else Cell.text(None)
             cells[f"recall_{lang}"] = _rate(r.recall) if r else Cell.text(None)
         (floor if first.floor else rows).append(Row(cells))
-    cols = [Column("system", ui(lg, "systems.col_system"))]
+    cols = [column("systems.system", lg)]
     for lang in LANGS:
-        label = ui(lg, "systems.band_e2e", lang=lang)
-        cols.append(Column(lang, label, True, ui(lg, "systems.col_e2e_strict_tip")))
-        label = ui(lg, "systems.band_recall", lang=lang)
-        cols.append(Column(f"recall_{lang}", label, True, ui(lg, "systems.col_recall_tip")))
+        cols += columns(lg, "systems.band_e2e", "systems.band_recall", lang=lang)
     return Table(
         id="home-systems",
         title=ui(lg, "systems.band_title"),

@@ -9,26 +9,19 @@ from __future__ import annotations
 
 from leaderboard.board.load import Entry
 from leaderboard.site.pages.ability.outcome_cells import outcome_cell
-from leaderboard.site.render.i18n import ui
+from leaderboard.site.render.columns import column
 from leaderboard.site.render.tables import Cell, Column
 
 ABILITY = "rejection"
-# column key -> (metric in results.json, message key)
-TRUST = {
-    "made_up": ("wrong", "trust.made_up"),
-    "answer_rate": ("answer_rate", "trust.answer_rate"),
-    "truthfulness": ("truthfulness", "trust.truthfulness"),
-}
+# column key (render.columns "trust.<key>") -> metric in results.json
+TRUST = {"made_up": "wrong", "answer_rate": "answer_rate", "truthfulness": "truthfulness"}
 
 
 def trust_columns(lg: str) -> list[Column]:
     """The three columns; on a phone the answer rate folds (nearly the made-up share's
     complement there), one click away with the rest."""
-    return [
-        Column(k, ui(lg, m), True, ui(lg, f"{m}_tip"), narrow=k == "answer_rate")
-        for k, (_, m) in TRUST.items()
-    ]
+    return [column(f"trust.{k}", lg, narrow=k == "answer_rate") for k in TRUST]
 
 
 def trust_cells(s: Entry, lang: str, mode: str) -> dict[str, Cell]:
-    return {k: outcome_cell(s, lang, ABILITY, mode, metric) for k, (metric, _) in TRUST.items()}
+    return {k: outcome_cell(s, lang, ABILITY, mode, metric) for k, metric in TRUST.items()}

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from leaderboard.board.cost import ModelCosts, model_costs
 from leaderboard.board.facts import ModelFacts, model_facts, reported_facts
 from leaderboard.board.load import Entry, SiteData
+from leaderboard.site.render.columns import column
 from leaderboard.site.render.filters import UNKNOWN
 from leaderboard.site.render.fmt import esc
 from leaderboard.site.render.i18n import ui
@@ -39,26 +40,18 @@ SOURCE_KEYS = {
 
 
 def fact_columns(lg: str) -> tuple[Column, ...]:
-    return _columns(lg, "f", FACT_KEYS, numeric={"context"})
+    return _columns(lg, "f", FACT_KEYS)
 
 
 def cost_columns(lg: str) -> tuple[Column, ...]:
-    return _columns(lg, "c", COST_KEYS, numeric={"median_s", "tokens", "peak_memory"})
+    return _columns(lg, "c", COST_KEYS)
 
 
-def _columns(lg: str, prefix: str, keys: Sequence[str], numeric: set[str]) -> tuple[Column, ...]:
-    """One column per key, headed and explained by its `facts.col_<key>` messages; keys not in
-    SHOWN are shown on demand (the filter bar's "all facts" switch)."""
+def _columns(lg: str, prefix: str, keys: Sequence[str]) -> tuple[Column, ...]:
+    """One column per key (render.columns facts.<prefix>_<key>); keys not in SHOWN are shown on
+    demand (the filter bar's "all facts" switch)."""
     return tuple(
-        Column(
-            f"{prefix}_{k}",
-            ui(lg, f"facts.col_{k}"),
-            k in numeric,
-            ui(lg, f"facts.col_{k}_tip"),
-            extra=k not in SHOWN,
-            narrow=k in SHOWN,
-        )
-        for k in keys
+        column(f"facts.{prefix}_{k}", lg, extra=k not in SHOWN, narrow=k in SHOWN) for k in keys
     )
 
 

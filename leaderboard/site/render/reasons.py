@@ -47,52 +47,36 @@ def _sep(lg: str) -> str:
     return ui(lg, "reason.sep")
 
 
-_SHAPES: tuple[tuple[re.Pattern[str], Callable[[str, re.Match[str]], str]], ...] = (
-    (re.compile(r"no (?P<lang>zh|en|all) overall: (?P<rest>.+)"), _overall),
+# a shape -> its message key (filled with the pattern's named groups) or the function that words it
+_Words = str | Callable[[str, re.Match[str]], str]
+_WRITTEN: tuple[tuple[str, _Words], ...] = (
+    (r"no (?P<lang>zh|en|all) overall: (?P<rest>.+)", _overall),
     (
-        re.compile(r"no overall score for (?P<langs>(?:zh|en)(?:, (?:zh|en))*)"),
+        r"no overall score for (?P<langs>(?:zh|en)(?:, (?:zh|en))*)",
         lambda lg, m: ui(lg, "reason.no_overall_for", langs=_codes(lg, m.group("langs"))),
     ),
-    (re.compile(r"not measured"), lambda lg, m: ui(lg, "reason.not_measured")),
-    (re.compile(r"not every instance run"), lambda lg, m: ui(lg, "reason.not_every_instance")),
+    (r"not measured", "reason.not_measured"),
+    (r"not every instance run", "reason.not_every_instance"),
+    (r"incomplete scores \(missing cells\)", "reason.incomplete_scores"),
+    (r"run marked partial", "reason.marked_partial"),
+    (r"partial data file: (?P<files>.+)", "reason.partial_files"),
+    (r"--limit (?P<n>\d+): only the first (?P=n) records of each split", "reason.limit"),
     (
-        re.compile(r"incomplete scores \(missing cells\)"),
-        lambda lg, m: ui(lg, "reason.incomplete_scores"),
-    ),
-    (re.compile(r"run marked partial"), lambda lg, m: ui(lg, "reason.marked_partial")),
-    (
-        re.compile(r"partial data file: (?P<files>.+)"),
-        lambda lg, m: ui(lg, "reason.partial_files", files=m.group("files")),
-    ),
-    (
-        re.compile(r"--limit (?P<n>\d+): only the first (?P=n) records of each split"),
-        lambda lg, m: ui(lg, "reason.limit", n=m.group("n")),
-    ),
-    (
-        re.compile(
+        (
             r"(?P<split>[a-z]+/[a-z]+): partial data file (?P<file>\S+) "
             r"\(stands in for the official split of (?P<n>\d+) records\)"
         ),
-        lambda lg, m: ui(lg, "reason.partial_file", **m.groupdict()),
+        "reason.partial_file",
     ),
+    (r"(?P<split>[a-z]+/[a-z]+): not run, data file not available", "reason.not_run"),
     (
-        re.compile(r"(?P<split>[a-z]+/[a-z]+): not run, data file not available"),
-        lambda lg, m: ui(lg, "reason.not_run", split=m.group("split")),
-    ),
-    (
-        re.compile(rf"abilities limited to (?P<abilities>{_ABILITY_LIST})"),
+        rf"abilities limited to (?P<abilities>{_ABILITY_LIST})",
         lambda lg, m: ui(lg, "reason.abilities", abilities=_abilities(lg, m.group("abilities"))),
     ),
+    (r"languages limited to (?P<langs>[a-z, ]+)", "reason.languages"),
+    (r"(?P<cell>[a-z]+/[a-z]+/[0-9.]+): n=(?P<n>\d+) of (?P<expected>\d+)", "reason.cell_n"),
     (
-        re.compile(r"languages limited to (?P<langs>[a-z, ]+)"),
-        lambda lg, m: ui(lg, "reason.languages", langs=m.group("langs")),
-    ),
-    (
-        re.compile(r"(?P<cell>[a-z]+/[a-z]+/[0-9.]+): n=(?P<n>\d+) of (?P<expected>\d+)"),
-        lambda lg, m: ui(lg, "reason.cell_n", **m.groupdict()),
-    ),
-    (
-        re.compile(
+        (
             r"scores cover every recorded prediction of these settings: (?P<n>\d+) beyond this "
             r"invocation's selection(?: \((?P<inner>.+)\))?"
         ),
@@ -106,29 +90,24 @@ _SHAPES: tuple[tuple[re.Pattern[str], Callable[[str, re.Match[str]], str]], ...]
         ),
     ),
     (
-        re.compile(r"(?P<n>\d+) recorded predictions left out: their prompts differ from the data"),
-        lambda lg, m: ui(lg, "reason.stale", n=m.group("n")),
+        r"(?P<n>\d+) recorded predictions left out: their prompts differ from the data",
+        "reason.stale",
     ),
     (
-        re.compile(
+        (
             r"(?P<n>\d+) answers from (?P<k>\d+) invocation\(s\) of uncommitted or unrecorded "
             r"code, not attested; cleared by `(?P<cmd>[^`]+)` from a clean checkout"
         ),
-        lambda lg, m: ui(lg, "reason.unattested", **m.groupdict()),
+        "reason.unattested",
     ),
+    (r"backend '(?P<backend>[a-z_]+)' is a scripted policy, not a model", "reason.scripted"),
+    (r"model revision (?P<rev>.+) is not pinned to a commit or a file hash", "reason.unpinned"),
     (
-        re.compile(r"backend '(?P<backend>[a-z_]+)' is a scripted policy, not a model"),
-        lambda lg, m: ui(lg, "reason.scripted", **m.groupdict()),
-    ),
-    (
-        re.compile(r"model revision (?P<rev>.+) is not pinned to a commit or a file hash"),
-        lambda lg, m: ui(lg, "reason.unpinned", **m.groupdict()),
-    ),
-    (
-        re.compile(r"(?P<n>\d+) planned instances have no prediction \(first: (?P<first>.+)\)"),
-        lambda lg, m: ui(lg, "reason.unpredicted", **m.groupdict()),
+        r"(?P<n>\d+) planned instances have no prediction \(first: (?P<first>.+)\)",
+        "reason.unpredicted",
     ),
 )
+_SHAPES = tuple((re.compile(pattern), words) for pattern, words in _WRITTEN)
 
 
 def reason(lg: str, text: str | None) -> str | None:
@@ -138,7 +117,7 @@ def reason(lg: str, text: str | None) -> str | None:
     for pattern, render in _SHAPES:
         m = pattern.fullmatch(text)
         if m is not None:
-            return render(lg, m)
+            return ui(lg, render, **m.groupdict()) if isinstance(render, str) else render(lg, m)
     return text
 
 

@@ -5,11 +5,13 @@ measured rows and the paper's reported rows last."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 from leaderboard.board.load import Entry, SiteData
 from leaderboard.board.ranking import cells_for, is_trivial_baseline, score_entry
 from leaderboard.board.reported import ReportedLang, frac
-from leaderboard.site.pages.ability.outcome_cells import answer_rate_cell, answer_rate_column
+from leaderboard.site.pages.ability.outcome_cells import answer_rate_cell
+from leaderboard.site.render.columns import columns
 from leaderboard.site.render.i18n import DEFAULT, ui
 from leaderboard.site.render.page import (
     judged_cell,
@@ -19,10 +21,17 @@ from leaderboard.site.render.page import (
 )
 from leaderboard.site.render.tables import Cell, Column, Row, Table
 
+# the decision tables' columns (render.columns), between the model and TAIL
+REJECTION = ("rej_rgb", "rej_strict", "over_rgb", "over_strict", "score_strict", "shown", "n_shown")
+REJECTION += ("rej_star",)
+COUNTERFACTUAL = ("accuracy", "ed", "ed_star", "fa", "cr", "cr_all")
+TAIL = ("out.answer_rate", "col.n")
 
-def column(key: str, lg: str, label: str, tip: str | None = None, numeric: bool = True) -> Column:
-    """A column whose label (and tooltip) are the message-table entries `label` (and `tip`)."""
-    return Column(key, ui(lg, label), numeric, ui(lg, tip) if tip else None)
+
+def names(lg: str, lang: str, ability: str, mode: str | None = None) -> dict[str, str]:
+    """The display names of a page's language, ability and mode in interface language `lg`."""
+    names = {"ability": ui(lg, f"ability.{ability}"), "lang": ui(lg, f"lang.{lang}")}
+    return names | ({"mode": ui(lg, f"mode.{mode}")} if mode else {})
 
 
 def ordered(data: SiteData, lang: str, ability: str, mode: str) -> list[Entry]:
@@ -128,34 +137,12 @@ def _rejection_row(s: Entry, lang: str, prefix: str, lg: str) -> Row:
 
 def rejection_table(data: SiteData, lang: str, prefix: str, lg: str = DEFAULT) -> Table:
     """Both modes' refusal and over-refusal rates, the strict score and its terms, Rej*."""
-    cols = (
-        Column("model", ui(lg, "col.model")),
-        column("rej_rgb", lg, "decision.rej_rgb", "decision.rej_rgb_tip"),
-        column("rej_strict", lg, "decision.rej_strict", "decision.rej_strict_tip"),
-        column("over_rgb", lg, "decision.over_rgb", "decision.over_rgb_tip"),
-        column("over_strict", lg, "decision.over_strict", "decision.over_strict_tip"),
-        column("score_strict", lg, "decision.score_strict", "decision.score_strict_tip"),
-        column("shown", lg, "decision.shown", "decision.shown_tip"),
-        column("n_shown", lg, "decision.n_shown", "decision.n_shown_tip"),
-        column("rej_star", lg, "decision.rej_star", "decision.rej_star_tip"),
-        answer_rate_column(lg),
-        column("n", lg, "col.n"),
-    )
-    models, baselines = split_baselines(ordered(data, lang, "rejection", "strict"))
-    return Table(
-        id=f"{lang}-rejection",
-        title=ui(
-            lg,
-            "decision.rejection_title",
-            ability=ui(lg, "ability.rejection"),
-            lang=ui(lg, f"lang.{lang}"),
-        ),
-        columns=cols,
-        rows=tuple(_rejection_row(s, lang, prefix, lg) for s in models),
-        baseline_rows=tuple(_rejection_row(s, lang, prefix, lg) for s in baselines),
-        reported_rows=reported_rows(data, lang, _reported_rejection, lg),
-        note=ui(lg, "decision.rates_note"),
-        ui=lg,
+    cols = columns(lg, "col.model", *(f"decision.{k}" for k in REJECTION), *TAIL)
+    title = ui(lg, "decision.rejection_title", **names(lg, lang, "rejection"))
+    reported = reported_rows(data, lang, _reported_rejection, lg)
+    row = partial(_rejection_row, lang=lang, prefix=prefix, lg=lg)
+    return _decision_table(
+        data, lang, "rejection", "strict", f"{lang}-rejection", title, cols, row, reported, lg
     )
 
 
@@ -182,33 +169,38 @@ def counterfactual_table(
 ) -> Table:
     """Accuracy, ED (and ED*), false alarms, CR and the score of one mode; the paper's rows in
     the reference mode."""
-    cols = (
-        Column("model", ui(lg, "col.model")),
-        column("accuracy", lg, "decision.accuracy", "decision.accuracy_tip"),
-        column("ed", lg, "decision.ed", "decision.ed_tip"),
-        column("ed_star", lg, "decision.ed_star", "decision.ed_star_tip"),
-        column("fa", lg, "decision.fa", "decision.fa_tip"),
-        column("cr", lg, "decision.cr", "decision.cr_tip"),
-        column("cr_all", lg, "decision.cr_all", "decision.cr_all_tip"),
-        column("score", lg, "abpage.col_score", "abpage.col_score_tip"),
-        column("acc_nodoc", lg, "decision.acc_nodoc"),
-        answer_rate_column(lg),
-        column("n", lg, "col.n"),
-    )
-    models, baselines = split_baselines(ordered(data, lang, "counterfactual", mode))
+    cols = columns(lg, "col.model", *(f"decision.{k}" for k in COUNTERFACTUAL))
+    cols += columns(lg, "abpage.score", "decision.acc_nodoc", *TAIL)
     reported = reported_rows(data, lang, _reported_counterfactual, lg) if mode == "rgb" else ()
+    title = ui(lg, "abpage.table_title", **names(lg, lang, "counterfactual", mode))
+    row = partial(_counterfactual_row, lang=lang, mode=mode, prefix=prefix, lg=lg)
+    table_id = f"{lang}-counterfactual-{mode}"
+    return _decision_table(
+        data, lang, "counterfactual", mode, table_id, title, cols, row, reported, lg
+    )
+
+
+def _decision_table(
+    data: SiteData,
+    lang: str,
+    ability: str,
+    mode: str,
+    table_id: str,
+    title: str,
+    cols: tuple[Column, ...],
+    row: Callable[[Entry], Row],
+    reported: tuple[Row, ...],
+    lg: str,
+) -> Table:
+    """A decision table: the entries measured on `ability` ordered by their `mode` score, the
+    trivial baselines in their band, the paper's rows last."""
+    models, baselines = split_baselines(ordered(data, lang, ability, mode))
     return Table(
-        id=f"{lang}-counterfactual-{mode}",
-        title=ui(
-            lg,
-            "abpage.table_title",
-            ability=ui(lg, "ability.counterfactual"),
-            lang=ui(lg, f"lang.{lang}"),
-            mode=ui(lg, f"mode.{mode}"),
-        ),
+        id=table_id,
+        title=title,
         columns=cols,
-        rows=tuple(_counterfactual_row(s, lang, mode, prefix, lg) for s in models),
-        baseline_rows=tuple(_counterfactual_row(s, lang, mode, prefix, lg) for s in baselines),
+        rows=tuple(row(s) for s in models),
+        baseline_rows=tuple(row(s) for s in baselines),
         reported_rows=reported,
         note=ui(lg, "decision.rates_note"),
         ui=lg,

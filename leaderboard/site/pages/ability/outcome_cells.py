@@ -5,8 +5,7 @@ language, ability and mode that do not refuse, with its interval, read from resu
 from __future__ import annotations
 
 from leaderboard.board.load import Entry
-from leaderboard.site.render.i18n import ui
-from leaderboard.site.render.tables import Cell, Column
+from leaderboard.site.render.tables import Cell
 
 
 def outcome_cell(s: Entry, lang: str, ability: str, mode: str, metric: str) -> Cell:
@@ -21,7 +20,3 @@ def outcome_cell(s: Entry, lang: str, ability: str, mode: str, metric: str) -> C
 def answer_rate_cell(s: Entry, lang: str, ability: str, mode: str) -> Cell:
     """The answer rate with its CI."""
     return outcome_cell(s, lang, ability, mode, "answer_rate")
-
-
-def answer_rate_column(lg: str) -> Column:
-    return Column("answer_rate", ui(lg, "out.answer_rate"), True, ui(lg, "out.answer_rate_tip"))

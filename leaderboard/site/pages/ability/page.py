@@ -11,24 +11,20 @@ from leaderboard.board.reported import frac
 from leaderboard.core.types import DEFAULT_NOISE_RATES
 from leaderboard.site.pages.ability.decisions import (
     counterfactual_table,
+    names,
     ordered,
     rejection_table,
     reported_langs,
     score_cell,
 )
-from leaderboard.site.pages.ability.outcome_cells import answer_rate_cell, answer_rate_column
+from leaderboard.site.pages.ability.outcome_cells import answer_rate_cell
 from leaderboard.site.render import charts
+from leaderboard.site.render.columns import column, columns
 from leaderboard.site.render.facts import with_facts
 from leaderboard.site.render.fmt import esc, rate_key
 from leaderboard.site.render.i18n import DEFAULT, ui
 from leaderboard.site.render.page import Context, Output, front_matter, model_cell, prefix_for
 from leaderboard.site.render.tables import Cell, Column, Row, Table
-
-
-def _names(lg: str, lang: str, ability: str, mode: str | None = None) -> dict[str, str]:
-    """The display names of a page's language, ability and mode in interface language `lg`."""
-    names = {"ability": ui(lg, f"ability.{ability}"), "lang": ui(lg, f"lang.{lang}")}
-    return names | ({"mode": ui(lg, f"mode.{mode}")} if mode else {})
 
 
 def _rates(data: SiteData, lang: str, ability: str) -> list[float]:
@@ -42,22 +38,9 @@ def _rates(data: SiteData, lang: str, ability: str) -> list[float]:
 
 
 def _curve_columns(rates: list[float], lg: str) -> tuple[Column, ...]:
-    cols = [Column("model", ui(lg, "col.model"))]
-    cols += [
-        Column(
-            f"acc_{rate_key(r)}",
-            ui(lg, "abpage.col_acc", rate=rate_key(r)),
-            True,
-            ui(lg, "abpage.col_acc_tip", rate=rate_key(r)),
-        )
-        for r in rates
-    ]
-    cols += [
-        Column("score", ui(lg, "abpage.col_score"), True, ui(lg, "abpage.col_score_tip")),
-        answer_rate_column(lg),
-        Column("n", ui(lg, "col.n"), True, ui(lg, "abpage.col_n_tip")),
-    ]
-    return tuple(cols)
+    accs = tuple(column("abpage.acc", lg, rate=rate_key(r)) for r in rates)
+    tail = columns(lg, "abpage.score", "out.answer_rate", "abpage.n")
+    return (column("col.model", lg), *accs, *tail)
 
 
 def _curve_table(
@@ -114,7 +97,7 @@ def _curve_table(
             )
     table = Table(
         id=f"{lang}-{ability}-{mode}",
-        title=ui(lg, "abpage.table_title", **_names(lg, lang, ability, mode)),
+        title=ui(lg, "abpage.table_title", **names(lg, lang, ability, mode)),
         columns=_curve_columns(rates, lg),
         rows=tuple(rows),
         baseline_rows=tuple(band),
@@ -135,13 +118,13 @@ def _curve_chart(
     """The accuracy-against-noise chart of one mode (`where`: language, ability, mode), with
     its alt text, title and axis labels in `lg`."""
     lang, ability, mode = where
-    names = _names(lg, lang, ability, mode)
-    alt = ui(lg, "abpage.curve_alt", **(names | {"ability": names["ability"].lower()}))
+    shown = names(lg, lang, ability, mode)
+    alt = ui(lg, "abpage.curve_alt", **(shown | {"ability": shown["ability"].lower()}))
     if any(s.reported for s in series):
         alt += ui(lg, "abpage.curve_alt_reported")
     if ability == "noise":
         alt += ui(lg, "abpage.cliff_alt")
-    title = ui(lg, "abpage.chart_title", ability=names["ability"], lang=lang, mode=mode)
+    title = ui(lg, "abpage.chart_title", ability=shown["ability"], lang=lang, mode=mode)
     name = f"{lang}-{ability}-{mode}"
     return out.chart(name, charts.noise_curve, (series, title, lg), alt, prefix, lg)
 
@@ -165,7 +148,7 @@ def ability_page(ctx: Context, lang: str, ability: str) -> str:
     path = f"abilities/{lang}-{ability}.md"
     prefix = prefix_for(path)
     parts = [
-        front_matter() + f"# {ui(lg, 'abpage.title', **_names(lg, lang, ability))}\n",
+        front_matter() + f"# {ui(lg, 'abpage.title', **names(lg, lang, ability))}\n",
         ui(lg, f"abpage.intro_{ability}") + "\n",
     ]
     if data.reported:

@@ -9,10 +9,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from leaderboard.core.judge_schema import KappaEntry, LabelAgreement
+from leaderboard.site.render.columns import columns
 from leaderboard.site.render.fmt import decimal_ci_html, esc
 from leaderboard.site.render.i18n import DEFAULT, ui
 from leaderboard.site.render.page import Output, judge_name
-from leaderboard.site.render.tables import Cell, Column, Row, Table
+from leaderboard.site.render.tables import Cell, Row, Table
 
 TABLE_ID = "judge-label-agreement"
 TASK_NAMES = {"rejection": "Rej*", "error_detection": "ED*"}  # the metric each prompt decides
@@ -72,24 +73,14 @@ def _order(key: tuple[str, str]) -> tuple[int, int]:
 
 def judge_agreement_table(records: Sequence[LabelAgreement], lg: str = DEFAULT) -> Table:
     """One table, a row per judge, language and task (judges by id)."""
-    columns = [
-        Column("judge", ui(lg, "agree.judge_col_judge")),
-        Column("split", ui(lg, "agree.judge_col_split")),
-        Column("lang", ui(lg, "agree.col_lang")),
-        Column("task", ui(lg, "agree.judge_col_task")),
-        Column("n", "n", True, ui(lg, "agree.judge_col_n_tip")),
-        Column("judged", ui(lg, "agree.judge_col_judged"), True),
-        Column("unparsable", ui(lg, "agree.judge_col_unparsable"), True),
-    ]
-    columns += [
-        Column(f"kappa_{r}", ui(lg, f"agree.judge_col_kappa_{r}"), True, ui(lg, "agree.judge_tip"))
-        for r in RATERS
-    ]
+    ids = ("judge", "split", "lang", "task", "n", "judged", "unparsable")
+    ids += tuple(f"kappa_{r}" for r in RATERS)
+    cols = columns(lg, *(f"agree.{i}" if i == "lang" else f"judgeagree.{i}" for i in ids))
     rows = [row for rec in sorted(records, key=lambda r: r.judge_id) for row in _rows(rec, lg)]
     return Table(
         id=TABLE_ID,
         title=ui(lg, "agree.judge_title"),
-        columns=tuple(columns),
+        columns=cols,
         rows=tuple(rows),
         note=ui(lg, "agree.judge_note"),
         ui=lg,

@@ -8,13 +8,14 @@ from pathlib import Path
 
 from leaderboard.board.load import SiteData
 from leaderboard.board.ranking import is_trivial_baseline, score_entry
-from leaderboard.core.types import LANGS
+from leaderboard.core.types import ABILITIES, LANGS
 from leaderboard.scoring.audit import audit
 from leaderboard.site.pages.instructions import definitions_list as instruction_definitions
 from leaderboard.site.pages.instructions import texts_section as instruction_texts
 from leaderboard.site.pages.methodology.judge_agreement import judge_agreement_section
 from leaderboard.site.pages.methodology.outcomes import outcomes_section
 from leaderboard.site.pages.methodology.scorer_agreement import agreement_section
+from leaderboard.site.render.columns import COLUMNS, column, columns
 from leaderboard.site.render.fmt import esc
 from leaderboard.site.render.i18n import DEFAULT, ui
 from leaderboard.site.render.i18n import table as message_table
@@ -85,7 +86,7 @@ def audit_section(root: Path | None, out: Output, lg: str = DEFAULT) -> str:
     table = Table(
         id="data-audit",
         title=ui(lg, "method.audit_title"),
-        columns=tuple(Column(k, _audit_column(k, lg), k == "id") for k in keys),
+        columns=tuple(_audit_column(k, lg) for k in keys),
         rows=tuple(Row({k: _audit_cell(k, r.get(k)) for k in keys}) for r in rows),
         note=ui(lg, "method.audit_note_one") if n == 1 else ui(lg, "method.audit_note", n=n),
         ui=lg,
@@ -100,10 +101,10 @@ def audit_section(root: Path | None, out: Output, lg: str = DEFAULT) -> str:
     return head + f"\n{link} {esc(ui(lg, 'method.audit_raw'))} {raw}\n"
 
 
-def _audit_column(key: str, lg: str) -> str:
-    """A finding field's column label (method.audit_col_<key>), the field name when unknown."""
-    name = f"method.audit_col_{key}"
-    return ui(lg, name) if name in message_table(DEFAULT) else key
+def _audit_column(key: str, lg: str) -> Column:
+    """A finding field's column (render.columns audit.<key>), headed by its name when unknown."""
+    name = f"audit.{key}"
+    return column(name, lg) if name in COLUMNS else column("audit.field", lg, field=key)
 
 
 def _audit_cell(key: str, value: object) -> Cell:
@@ -123,15 +124,11 @@ def _plain(value: object) -> object:
     return json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
 
 
-BASELINE_COLUMNS = (  # (mode, ability, metric, message key of the column label)
-    ("rgb", "overall", "score", "method.baseline_rgb_overall"),
-    ("strict", "overall", "score", "method.baseline_strict_overall"),
-    ("strict", "noise", "score", "method.baseline_strict_noise"),
-    ("strict", "rejection", "score", "method.baseline_strict_rejection"),
-    ("strict", "integration", "score", "method.baseline_strict_integration"),
-    ("strict", "counterfactual", "score", "method.baseline_strict_counterfactual"),
-    ("strict", "rejection", "over_refusal", "method.baseline_over_refusal"),
-    ("strict", "counterfactual", "ed_false_alarm", "method.baseline_ed_false_alarm"),
+BASELINE_COLUMNS = (  # (mode, ability, metric): render.columns baseline.<mode>_<ability>_<metric>
+    ("rgb", "overall", "score"),
+    *(("strict", a, "score") for a in ("overall", *ABILITIES)),
+    ("strict", "rejection", "over_refusal"),
+    ("strict", "counterfactual", "ed_false_alarm"),
 )
 
 
@@ -145,7 +142,7 @@ def baseline_table(data: SiteData, lg: str = DEFAULT) -> Table | None:
         for lang in LANGS:
             name = entry_name(s, lg)
             cells = {"model": Cell.text(name, name), "lang": Cell.text(lang)}
-            for mode, ability, metric, _label in BASELINE_COLUMNS:
+            for mode, ability, metric in BASELINE_COLUMNS:
                 e = score_entry(s.results, lang, ability, mode, metric)
                 key = f"{mode}_{ability}_{metric}"
                 if e is None or e.value is None:
@@ -153,15 +150,12 @@ def baseline_table(data: SiteData, lg: str = DEFAULT) -> Table | None:
                 else:
                     cells[key] = Cell.rate(e.value, e.ci)
             rows.append(Row(cells))
-    cols = [
-        Column("model", ui(lg, "method.baseline_col_model")),
-        Column("lang", ui(lg, "method.baseline_col_lang")),
-    ]
-    cols += [Column(f"{m}_{a}_{k}", ui(lg, label), True) for m, a, k, label in BASELINE_COLUMNS]
+    ids = (f"baseline.{m}_{a}_{k}" for m, a, k in BASELINE_COLUMNS)
+    cols = columns(lg, "baseline.model", "baseline.lang", *ids)
     return Table(
         id="trivial-baselines",
         title=ui(lg, "method.baseline_title"),
-        columns=tuple(cols),
+        columns=cols,
         rows=tuple(rows),
         note=ui(lg, "method.baseline_note"),
         ui=lg,

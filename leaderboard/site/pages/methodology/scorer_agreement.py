@@ -3,14 +3,15 @@
 
 from __future__ import annotations
 
+from leaderboard.site.render.columns import columns
 from leaderboard.site.render.fmt import esc
 from leaderboard.site.render.i18n import DEFAULT, ui
 from leaderboard.site.render.i18n import table as message_table
 from leaderboard.site.render.page import Output
-from leaderboard.site.render.tables import Cell, Column, Row, Table
+from leaderboard.site.render.tables import Cell, Row, Table
 from leaderboard.stats.scorer_eval import evaluate
 
-MEASURES = ("p", "r", "f1", "acc")  # column key suffix, also the message key suffix (agree.col_*)
+MEASURES = ("p", "r", "f1", "acc")  # render.columns agree.<measure>: column key <mode>_<measure>
 
 
 def _detector(name: str, lg: str) -> str:
@@ -23,15 +24,9 @@ def agreement_table(lg: str = DEFAULT) -> Table:
     """The scorers-versus-labels table (test split), rgb beside strict, labels in language `lg`.
     Language codes stay as they are; detector names are translated (the export keeps the code)."""
     rows = {(r["lang"], r["detector"], r["mode"]): r for r in evaluate("test")}
-    columns = [
-        Column("lang", ui(lg, "agree.col_lang")),
-        Column("detector", ui(lg, "agree.col_detector")),
-        Column("n", "n", True),
-    ]
+    cols = columns(lg, "agree.lang", "agree.detector", "plain.n")
     for mode in ("rgb", "strict"):
-        columns += [
-            Column(f"{mode}_{m}", ui(lg, f"agree.col_{m}", mode=mode), True) for m in MEASURES
-        ]
+        cols += columns(lg, *(f"agree.{m}" for m in MEASURES), mode=mode)
     table_rows = []
     for lang, det, _ in sorted({k for k in rows if k[2] == "strict"}):
         cells = {
@@ -52,7 +47,7 @@ def agreement_table(lg: str = DEFAULT) -> Table:
     return Table(
         id="scorer-agreement",
         title=ui(lg, "agree.title"),
-        columns=tuple(columns),
+        columns=cols,
         rows=tuple(table_rows),
         note=ui(lg, "agree.note"),
         ui=lg,

@@ -11,12 +11,13 @@ from __future__ import annotations
 from leaderboard.board.load import Entry
 from leaderboard.core.schema import OutcomeScore, ProbeEntry
 from leaderboard.core.types import ABILITIES, CLOSED_BOOK, LANGS
-from leaderboard.site.pages.model.tables import ability_name
+from leaderboard.site.pages.model.tables import ability_name, model_table
 from leaderboard.site.render import charts
+from leaderboard.site.render.columns import column, columns
 from leaderboard.site.render.fmt import esc, pct
 from leaderboard.site.render.i18n import ui
 from leaderboard.site.render.page import Output, entry_name
-from leaderboard.site.render.tables import Cell, Column, Row, Table
+from leaderboard.site.render.tables import Cell, Row, Table
 
 MODE = "strict"
 SHARES = ("correct", "refused", "error_claimed", "wrong")
@@ -99,22 +100,10 @@ def outcomes_table(sub: Entry, lg: str) -> Table:
         n = got[(lang, a, "correct")].n_questions
         cells["n"] = Cell.text(n, n)
         rows.append(Row(cells))
-    columns = (
-        Column("lang", ui(lg, "col.lang")),
-        Column("ability", ui(lg, "model.col_ability")),
-        *(Column(k, ui(lg, f"out.{k}"), True, ui(lg, f"out.{k}_tip")) for k in SHARES),
-        Column("truthfulness", ui(lg, "out.truthfulness"), True, ui(lg, "out.truthfulness_tip")),
-        Column("answer_rate", ui(lg, "out.answer_rate"), True, ui(lg, "out.answer_rate_tip")),
-        Column("n", ui(lg, "model.col_questions"), True),
-    )
-    return Table(
-        id=f"model-{sub.id}-outcomes",
-        title=ui(lg, "out.table_title", name=entry_name(sub, lg)),
-        columns=columns,
-        rows=tuple(rows),
-        note=ui(lg, "out.table_note"),
-        filterable=False,
-        ui=lg,
+    ids = (*(f"out.{k}" for k in (*SHARES, "truthfulness", "answer_rate")), "model.questions")
+    cols = columns(lg, "col.lang", "model.ability", *ids)
+    return model_table(
+        sub, "outcomes", "out.table_title", cols, rows, lg, "out.table_note", filterable=False
     )
 
 
@@ -133,20 +122,8 @@ def shares_table(sub: Entry, lg: str) -> Table:
         for name in SHARES:
             cells[name] = Cell.rate(getattr(c, name), getattr(c, f"{name}_ci"))
         rows.append(Row(cells))
-    columns = (
-        Column("lang", ui(lg, "col.lang")),
-        Column("ability", ui(lg, "model.col_ability")),
-        Column("rate", ui(lg, "out.col_rate"), True),
-        *(Column(k, ui(lg, f"out.{k}"), True, ui(lg, f"out.{k}_tip")) for k in SHARES),
-        Column("n", ui(lg, "out.col_n"), True),
-    )
-    return Table(
-        id=f"model-{sub.id}-outcome-cells",
-        title=ui(lg, "out.cells_title", name=entry_name(sub, lg)),
-        columns=columns,
-        rows=tuple(rows),
-        ui=lg,
-    )
+    ids = ("col.lang", "model.ability", "out.rate", *(f"out.{k}" for k in SHARES), "out.n")
+    return model_table(sub, "outcome-cells", "out.cells_title", columns(lg, *ids), rows, lg)
 
 
 def _closed_book(sub: Entry) -> dict[tuple[str, str, tuple[float, ...]], ProbeEntry]:
@@ -185,19 +162,10 @@ def closed_book_table(sub: Entry, lg: str) -> Table | None:
             if e is not None:
                 cells[f"{metric}_n"] = Cell.text(e.n_questions, e.n_questions)
         rows.append(Row(cells))
-    columns = [Column("lang", ui(lg, "col.lang"))]
+    cols = [column("col.lang", lg)]
     for metric, _ in CLOSED_BOOK_COLUMNS:
-        columns.append(Column(metric, ui(lg, f"cb.{metric}"), True, ui(lg, f"cb.{metric}_tip")))
-        columns.append(Column(f"{metric}_n", ui(lg, "out.col_n"), True))
-    return Table(
-        id=f"model-{sub.id}-closed-book",
-        title=ui(lg, "cb.title", name=entry_name(sub, lg)),
-        columns=tuple(columns),
-        rows=tuple(rows),
-        note=ui(lg, "cb.note"),
-        filterable=False,
-        ui=lg,
-    )
+        cols += columns(lg, f"cb.{metric}", "cb.n", metric=metric)
+    return model_table(sub, "closed-book", "cb.title", cols, rows, lg, "cb.note", filterable=False)
 
 
 def closed_book_rates_table(sub: Entry, lg: str) -> Table | None:
@@ -220,20 +188,9 @@ def closed_book_rates_table(sub: Entry, lg: str) -> Table | None:
         e = got[(lang, "knew", rates)]
         cells["n"] = Cell.text(e.n_questions, e.n_questions)
         rows.append(Row(cells))
-    columns = (
-        Column("lang", ui(lg, "col.lang")),
-        Column("rate", ui(lg, "out.col_rate"), True),
-        *(Column(m, ui(lg, f"cb.{m}"), True, ui(lg, f"cb.{m}_tip")) for m in joined),
-        Column("n", ui(lg, "model.col_questions"), True),
-    )
-    return Table(
-        id=f"model-{sub.id}-closed-book-rates",
-        title=ui(lg, "cb.rates_title", name=entry_name(sub, lg)),
-        columns=columns,
-        rows=tuple(rows),
-        filterable=False,
-        ui=lg,
-    )
+    ids = ("col.lang", "out.rate", *(f"cb.{m}" for m in joined), "model.questions")
+    cols = columns(lg, *ids)
+    return model_table(sub, "closed-book-rates", "cb.rates_title", cols, rows, lg, filterable=False)
 
 
 def _lead(sub: Entry, lg: str) -> str:

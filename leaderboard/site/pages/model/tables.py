@@ -3,6 +3,8 @@ Rej* and ED* with their agreement with strict mode; labels in the page's interfa
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from leaderboard.board.load import Entry
 from leaderboard.board.ranking import score_entry, zh_minus_en
 from leaderboard.core.types import ABILITIES, LANGS, MODES, PROBES
@@ -12,14 +14,39 @@ from leaderboard.site.pages.zh_en.cells import (
     matched_abilities,
     matched_cells,
 )
+from leaderboard.site.render.columns import column, columns
 from leaderboard.site.render.fmt import esc
 from leaderboard.site.render.i18n import DEFAULT, table, ui
 from leaderboard.site.render.page import definition_text, entry_name, judged_cell
 from leaderboard.site.render.tables import Cell, Column, Row, Table
 
+# the scores and cells tables' columns after language and ability (render.columns model.<key>)
+SCORES = ("metric", "rgb", "strict", "questions", "complete")
+CELLS = ("noise_rate", "mode", "accuracy", "rejection", "over_refusal", "ed", "cr", "f1")
+CELLS += ("n_expected", "errors", "data", "chars")
 
-def _columns(lg: str, spec: tuple[tuple[str, str, bool], ...]) -> tuple[Column, ...]:
-    return tuple(Column(key, ui(lg, label), numeric) for key, label, numeric in spec)
+
+def model_table(
+    sub: Entry,
+    part: str,
+    title: str,
+    cols: Sequence[Column],
+    rows: Sequence[Row],
+    lg: str,
+    note: str | None = None,
+    filterable: bool = True,
+) -> Table:
+    """A table of a model page: id model-<entry>-<part> (also its download's name), titled by
+    message `title` with the entry's name, with message `note` under it."""
+    return Table(
+        id=f"model-{sub.id}-{part}",
+        title=ui(lg, title, name=entry_name(sub, lg)),
+        columns=tuple(cols),
+        rows=tuple(rows),
+        note=ui(lg, note) if note else "",
+        filterable=filterable,
+        ui=lg,
+    )
 
 
 def ability_name(ability: str, lg: str = DEFAULT) -> str:
@@ -66,24 +93,13 @@ def report_card(sub: Entry, lg: str = DEFAULT) -> Table:
             cells["n"] = got_matched["n"]
         rows.append(Row(cells))
     strict, rgb = ui(lg, "card.strict"), ui(lg, "card.rgb")
-    return Table(
-        id=f"model-{sub.id}-card",
-        title=ui(lg, "card.title", name=entry_name(sub, lg)),
-        columns=(
-            Column("ability", ui(lg, "model.col_ability")),
-            Column("zh_strict", f"zh {strict}", True),
-            Column("en_strict", f"en {strict}", True),
-            Column("diff", ui(lg, "zhen.col_diff"), True, ui(lg, "zhen.diff_tip")),
-            Column("better", ui(lg, "zhen.col_better")),
-            Column("n", ui(lg, "zhen.col_n"), False, ui(lg, "zhen.col_n_tip")),
-            Column("zh_rgb", f"zh {rgb}", True),
-            Column("en_rgb", f"en {rgb}", True),
-        ),
-        rows=tuple(rows),
-        note=ui(lg, "card.note"),
-        filterable=False,
-        ui=lg,
+    cols = (
+        column("model.ability", lg),
+        *(column("card.score", lg, lang=g, mode="strict", mode_name=strict) for g in LANGS),
+        *columns(lg, "zhen.diff", "zhen.better", "card.n"),
+        *(column("card.score", lg, lang=g, mode="rgb", mode_name=rgb) for g in LANGS),
     )
+    return model_table(sub, "card", "card.title", cols, rows, lg, "card.note", filterable=False)
 
 
 def scores_table(sub: Entry, lg: str = DEFAULT) -> Table:
@@ -117,23 +133,8 @@ def scores_table(sub: Entry, lg: str = DEFAULT) -> Table:
             e = by_mode.get(mode)
             cells[mode] = Cell.score(e)
         rows.append(Row(cells))
-    spec = (
-        ("lang", "col.lang", False),
-        ("ability", "model.col_ability", False),
-        ("metric", "model.col_metric", False),
-        ("rgb", "model.col_rgb", True),
-        ("strict", "model.col_strict", True),
-        ("n", "model.col_questions", True),
-        ("complete", "model.col_complete", False),
-    )
-    return Table(
-        id=f"model-{sub.id}-scores",
-        title=ui(lg, "model.scores_title", name=entry_name(sub, lg)),
-        columns=_columns(lg, spec),
-        rows=tuple(rows),
-        note=ui(lg, "model.scores_note"),
-        ui=lg,
-    )
+    cols = columns(lg, "col.lang", "model.ability", *(f"model.{k}" for k in SCORES))
+    return model_table(sub, "scores", "model.scores_title", cols, rows, lg, "model.scores_note")
 
 
 def cells_table(sub: Entry, lg: str = DEFAULT) -> Table:
@@ -170,29 +171,8 @@ def cells_table(sub: Entry, lg: str = DEFAULT) -> Table:
                 }
             )
         )
-    spec = (
-        ("lang", "col.lang", False),
-        ("ability", "model.col_ability", False),
-        ("noise_rate", "model.col_noise", True),
-        ("mode", "model.col_mode", False),
-        ("accuracy", "decision.accuracy", True),
-        ("rejection", "model.col_rejection", True),
-        ("over_refusal", "model.col_over_refusal", True),
-        ("ed", "decision.ed", True),
-        ("cr", "decision.cr", True),
-        ("f1", "model.col_f1", True),
-        ("n", "model.col_n_expected", True),
-        ("errors", "model.col_errors", True),
-        ("data", "model.col_data", False),
-        ("chars", "model.col_chars", True),
-    )
-    return Table(
-        id=f"model-{sub.id}-cells",
-        title=ui(lg, "model.cells_title", name=entry_name(sub, lg)),
-        columns=_columns(lg, spec),
-        rows=tuple(rows),
-        ui=lg,
-    )
+    cols = columns(lg, "col.lang", "model.ability", *(f"model.{k}" for k in CELLS))
+    return model_table(sub, "cells", "model.cells_title", cols, rows, lg)
 
 
 def judge_table(sub: Entry, lg: str = DEFAULT) -> Table:
@@ -224,16 +204,5 @@ def judge_table(sub: Entry, lg: str = DEFAULT) -> Table:
                     }
                 )
             )
-    return Table(
-        id=f"model-{sub.id}-judge",
-        title=ui(lg, "model.judge_title", name=entry_name(sub, lg)),
-        columns=(
-            Column("lang", ui(lg, "col.lang")),
-            Column("metric", ui(lg, "model.col_metric")),
-            Column("value", ui(lg, "model.col_judged"), True),
-            Column("kappa", ui(lg, "model.col_kappa"), True, ui(lg, "model.col_kappa_tip")),
-        ),
-        rows=tuple(rows),
-        note=ui(lg, "model.judge_note"),
-        ui=lg,
-    )
+    cols = columns(lg, "col.lang", "model.metric", "model.judged", "model.kappa")
+    return model_table(sub, "judge", "model.judge_title", cols, rows, lg, "model.judge_note")

@@ -20,10 +20,11 @@ from leaderboard.retrieval.results import (
     load_retrieval_board,
 )
 from leaderboard.site.render import charts
+from leaderboard.site.render.columns import column, columns
 from leaderboard.site.render.fmt import esc, slug
 from leaderboard.site.render.i18n import DEFAULT, table, ui
 from leaderboard.site.render.page import Context, Output, badge, front_matter
-from leaderboard.site.render.tables import Cell, Column, Row, Table
+from leaderboard.site.render.tables import Cell, Row, Table
 
 PAGE = "retrieval.md"
 SHOWN = ("P@1", "P@5", "R@5", "R@10", "MRR", "NDCG@5", "NDCG@10")
@@ -41,20 +42,10 @@ def question_page_path(r: RetrievalResult) -> str:
     return f"retrieval/{slug(r.split)}-{slug(r.setting)}-{slug(r.retriever)}.md"
 
 
-def _col(key: str, lg: str, numeric: bool = False, title: str | None = None) -> Column:
-    """A column labelled by message retr.col_<key>."""
-    return Column(key, ui(lg, f"retr.col_{key}"), numeric, title)
-
-
 def _metrics_table(results: list[RetrievalResult], setting: str, lg: str) -> Table:
-    cols = [
-        _col("split", lg),
-        _col("lang", lg),
-        _col("retriever", lg),
-        _col("n", lg, True, ui(lg, "retr.col_n_tip")),
-    ]
-    cols += [Column(m, m, True, ui(lg, "retr.metric_tip", metric=m)) for m in SHOWN]
-    cols.append(_col("view", lg))
+    cols = [*columns(lg, "retr.split", "retr.lang", "retr.retriever", "retr.n")]
+    cols += [column("retr.measure", lg, metric=m) for m in SHOWN]
+    cols.append(column("retr.view", lg))
     rows = []
     for r in results:
         link = ui(lg, "retr.view_link")
@@ -91,13 +82,9 @@ def retriever_name(retriever: str, lg: str) -> str:
 
 
 def _gap_table(results: list[RetrievalResult], lg: str) -> Table:
-    cols = [_col("setting", lg), _col("retriever", lg), Column("en", "en")]
+    cols = [*columns(lg, "retr.setting", "retr.retriever", "retr.en")]
     for m in GAP_METRICS:
-        cols += [
-            Column(f"{m}-zh", f"{m} zh", numeric=True),
-            Column(f"{m}-en", f"{m} en", numeric=True),
-            Column(f"{m}-gap", f"{m} zh − en", True, ui(lg, "retr.gap_tip")),
-        ]
+        cols += columns(lg, "retr.gap_zh", "retr.gap_en", "retr.gap", metric=m)
     rows = []
     by = {(r.setting, r.retriever, r.split): r for r in results}
     for r in results:
@@ -137,17 +124,8 @@ def _gap_table(results: list[RetrievalResult], lg: str) -> Table:
 
 
 def _paired_table(board: RetrievalBoard, lg: str) -> Table:
-    cols = (
-        _col("split", lg),
-        _col("setting", lg),
-        Column("a", "A"),
-        Column("b", "B"),
-        _col("metric", lg),
-        Column("n", "n", numeric=True),
-        Column("diff", "A − B", numeric=True),
-        _col("p", lg, True),
-        _col("wins", lg),
-    )
+    ids = ("retr.split", "retr.setting", "retr.a", "retr.b", "retr.metric", "plain.n")
+    cols = columns(lg, *ids, "retr.diff", "retr.p", "retr.wins")
     rows = []
     for p in board.paired:
         for c in p.comparisons:
@@ -209,13 +187,8 @@ def _grid_section(g: GridResult, out: Output, lg: str) -> str:
         retriever = retriever_name(g.retriever, lg)
         alt = ui(lg, "retr.grid_alt", split=g.split, retriever=retriever, metric=metric)
         text += out.chart(name, charts.heatmap, args, alt, "")
-    cols = (
-        _col("size", lg),
-        _col("overlap", lg),
-        _col("chunks", lg, True),
-        Column("R@5", "R@5", numeric=True),
-        Column("NDCG@5", "NDCG@5", numeric=True),
-    )
+    cols = columns(lg, "retr.size", "retr.overlap", "retr.chunks")
+    cols += tuple(column("retr.value", lg, metric=m) for m in ("R@5", "NDCG@5"))
     rows = tuple(
         Row(
             {

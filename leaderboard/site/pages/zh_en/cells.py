@@ -1,18 +1,22 @@
 """The cells the zh versus en page and a model's report card share: a score with its CI and
 n, the difference's verdict (a language named only when its interval excludes 0), and the
-"matched abilities" row that stands in for an overall difference when a language has no overall.
+"matched abilities" row that stands in for an overall difference when a language has no overall;
+the difference tables of both families (scores, truthfulness).
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from leaderboard.board.load import Entry
 from leaderboard.board.ranking import score_entry
 from leaderboard.core.schema import ScoreEntry
 from leaderboard.core.types import ABILITIES, LANGS
 from leaderboard.site.pages.zh_en.charts import beyond
+from leaderboard.site.render.columns import columns
 from leaderboard.site.render.fmt import esc
 from leaderboard.site.render.i18n import ui
-from leaderboard.site.render.tables import Cell, Column
+from leaderboard.site.render.tables import Cell, Row, Table
 
 
 def value_of(e: ScoreEntry | None) -> float | None:
@@ -66,15 +70,28 @@ def better_cell(lg: str, diff_value: float | None, ci: tuple[float, float] | Non
     return Cell.text("zh" if diff_value > 0 else "en")
 
 
-def diff_columns(lg: str, family: str, tip: str | None = None) -> tuple[Column, ...]:
-    """The columns of every zh-vs-en difference table (model, ability, zh, en, n, diff, better);
-    `family` ("zhen" or "zhtruth") names the diff tip and the better label, `tip` the zh/en one."""
-    return (
-        Column("model", ui(lg, "col.model")),
-        Column("ability", ui(lg, "zhen.col_ability")),
-        Column("zh", "zh", True, tip),
-        Column("en", "en", True, tip),
-        Column("n", ui(lg, "zhen.col_n"), True, ui(lg, "zhen.col_n_tip")),
-        Column("diff", ui(lg, "zhen.col_diff"), True, ui(lg, f"{family}.diff_tip")),
-        Column("better", ui(lg, f"{family}.col_better")),
+def diff_table(
+    family: str,
+    table_id: str,
+    title: str,
+    mode: str,
+    rows: Sequence[Row],
+    band: Sequence[Row],
+    lg: str,
+    reported: Sequence[Row] = (),
+) -> Table:
+    """A zh-vs-en difference table (model, ability, zh, en, n, diff, better), titled by message
+    `title` for `mode`: `family` ("zhen" or "zhtruth", render.columns) gives the zh/en and diff
+    tips, the better label and the note; the trivial baselines in `band`, the paper's rows last."""
+    fam = (f"{family}.{k}" for k in ("zh", "en"))
+    tail = (f"{family}.{k}" for k in ("diff", "better"))
+    return Table(
+        id=table_id,
+        title=ui(lg, title, mode=ui(lg, f"mode.{mode}")),
+        columns=columns(lg, "col.model", "zhen.ability", *fam, "zhen.n", *tail),
+        rows=tuple(rows),
+        baseline_rows=tuple(band),
+        reported_rows=tuple(reported),
+        note=ui(lg, f"{family}.note"),
+        ui=lg,
     )

@@ -26,7 +26,7 @@ from leaderboard.site.pages.zh_en.cells import (
     ability_label,
     better_cell,
     ci_of,
-    diff_columns,
+    diff_table,
     matched_abilities,
     matched_cells,
     n_of,
@@ -35,6 +35,7 @@ from leaderboard.site.pages.zh_en.cells import (
 from leaderboard.site.pages.zh_en.charts import ModelCurves, ZhEnRow, noise_both, zh_en_rows
 from leaderboard.site.pages.zh_en.truth import truthfulness_table
 from leaderboard.site.render import charts
+from leaderboard.site.render.columns import columns
 from leaderboard.site.render.fmt import esc
 from leaderboard.site.render.i18n import DEFAULT, ui
 from leaderboard.site.render.page import (
@@ -46,7 +47,7 @@ from leaderboard.site.render.page import (
     prefix_for,
     reported_cell,
 )
-from leaderboard.site.render.tables import Cell, Column, Row, Table
+from leaderboard.site.render.tables import Cell, Row, Table
 
 PATHS = {"strict": "zh-vs-en.md", "rgb": "zh-vs-en-rgb.md"}  # the ranked mode's page first
 MODES = tuple(PATHS)
@@ -128,16 +129,8 @@ def _diff_table(data: SiteData, mode: str, prefix: str, lg: str) -> Table:
             row = _diff_row(s, a, mode, prefix, lg)
             if row is not None:
                 (band if row.css == "lb-baseline-row" else rows).append(row)
-    return Table(
-        id=f"zh-vs-en-{mode}",
-        title=ui(lg, "zhen.table_title", mode=ui(lg, f"mode.{mode}")),
-        columns=diff_columns(lg, "zhen"),
-        rows=tuple(rows),
-        baseline_rows=tuple(band),
-        reported_rows=tuple(_paper_rows(data, mode, lg)),
-        note=ui(lg, "zhen.note"),
-        ui=lg,
-    )
+    paper = _paper_rows(data, mode, lg)
+    return diff_table("zhen", f"zh-vs-en-{mode}", "zhen.table_title", mode, rows, band, lg, paper)
 
 
 def _reliance_table(data: SiteData, mode: str, prefix: str, lg: str = DEFAULT) -> Table:
@@ -154,15 +147,10 @@ def _reliance_table(data: SiteData, mode: str, prefix: str, lg: str = DEFAULT) -
         for lang, e in got.items():
             row[lang] = Cell.score(e)
         rows.append(Row(row))
-    tip = ui(lg, "probes.reliance_tip")
     return Table(
         id=f"zh-vs-en-reliance-{mode}",
         title=ui(lg, "probes.reliance_title", mode=ui(lg, f"mode.{mode}")),
-        columns=(
-            Column("model", ui(lg, "col.model")),
-            Column("zh", ui(lg, "probes.reliance_col_zh"), True, tip),
-            Column("en", ui(lg, "probes.reliance_col_en"), True, tip),
-        ),
+        columns=columns(lg, "col.model", "reliance.zh", "reliance.en"),
         rows=tuple(rows),
         note=ui(lg, "probes.reliance_note"),
         ui=lg,

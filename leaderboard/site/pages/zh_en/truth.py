@@ -9,7 +9,7 @@ from leaderboard.board.load import SiteData
 from leaderboard.board.ranking import is_trivial_baseline
 from leaderboard.core.schema import DIFF_LANG, OutcomeScore
 from leaderboard.core.types import ABILITIES, LANGS
-from leaderboard.site.pages.zh_en.cells import better_cell, diff_columns
+from leaderboard.site.pages.zh_en.cells import better_cell, diff_table
 from leaderboard.site.render.i18n import ui
 from leaderboard.site.render.page import model_cell
 from leaderboard.site.render.tables import Cell, Row, Table
@@ -45,12 +45,6 @@ def truthfulness_table(data: SiteData, mode: str, prefix: str, lg: str) -> Table
             cells["better"] = better_cell(lg, d.value, d.ci)
             row = Row(cells, "lb-baseline-row" if is_trivial_baseline(s.results) else "")
             (band if row.css else rows).append(row)
-    return Table(
-        id=f"zh-vs-en-truthfulness-{mode}",
-        title=ui(lg, "zhtruth.title", mode=ui(lg, f"mode.{mode}")),
-        columns=diff_columns(lg, "zhtruth", ui(lg, "out.truthfulness_tip")),
-        rows=tuple(rows),
-        baseline_rows=tuple(band),
-        note=ui(lg, "zhtruth.note"),
-        ui=lg,
+    return diff_table(
+        "zhtruth", f"zh-vs-en-truthfulness-{mode}", "zhtruth.title", mode, rows, band, lg
     )
