@@ -8,6 +8,7 @@ from pathlib import Path
 import typer
 
 from leaderboard.cli.arguments import DATA_DIR_HELP, provenance_command, submission_folders
+from leaderboard.core.checkout import git_state
 from leaderboard.core.errors import ResultsError
 from leaderboard.data.manifest import data_root
 from leaderboard.run.store import RunStore
@@ -47,11 +48,16 @@ def rescore_cmd(
     loaded, nothing is generated); the run's provenance is kept and the rescoring recorded."""
 
     root = data_root(data_dir)
+    # The code's checkout as the command found it: read once, before this command writes the
+    # first results.json (a tracked file), so the second entry's record does not call the code
+    # "dirty" for the first entry's rewrite.
+    commit, dirty = git_state()
+    state: dict[str, object] = {"git_commit": commit, "git_dirty": dirty}
     for path in [p for p in submissions if is_retrieval_file(p)]:
         typer.echo(rescore_retrieval_file(path, provenance_command("rescore", [path])))
     folders = [p for p in submissions if not is_retrieval_file(p)]
     for folder in submission_folders(folders, instructions=True) if folders else []:
-        write_rescored(folder, root, provenance_command("rescore", [folder]))
+        write_rescored(folder, root, provenance_command("rescore", [folder]), state)
 
 
 def register(app: typer.Typer, data_app: typer.Typer) -> None:

@@ -104,6 +104,26 @@ def test_rescore_rewrites_and_records_then_verifies(
     assert out.exit_code == 0 and out.output.startswith("ok: sub"), out.output
 
 
+def test_rescore_of_several_entries_records_the_checkout_as_the_command_found_it(
+    sub: Path, data_root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One command, two entries: both records carry the checkout state read before the first
+    write (a rewrite of the first entry's tracked results.json must not make the second's code
+    look dirty)."""
+    import shutil
+
+    from leaderboard.core.checkout import git_state
+
+    shutil.copytree(sub, sub.parent / "sub2")
+    monkeypatch.chdir(sub.parent)
+    commit, dirty = git_state()
+    out = runner.invoke(app, ["rescore", "sub", "sub2", "--data-dir", str(data_root)])
+    assert out.exit_code == 0, out.output
+    for folder in (sub, sub.parent / "sub2"):
+        record = RunStore(folder).read_results().provenance.extra["rescored"][-1]
+        assert (record["git_commit"], record["git_dirty"]) == (commit, dirty)
+
+
 def test_rescore_loads_no_model(
     sub: Path, data_root: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
