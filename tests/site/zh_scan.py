@@ -93,6 +93,7 @@ SYMBOLS = frozenset(
         "SGLang",
         "AMD",
         "EPYC",
+        "NVIDIA",  # the GPU maker (docs/serving: one H200 measured)
         "llama-cpp-python",
         "KV",
         "Retry-After",
@@ -132,6 +133,7 @@ SYMBOLS = frozenset(
         "CRAG",  # Meta's RAG benchmark (issue 38: its +1 / 0 / -1 scoring)
         "AURC",  # area under the risk-coverage curve
         "GiB",  # the unit of memory
+        "GB",  # and of file sizes
         "git",
         "rgb-leaderboard",  # the tool's name (its commands: _IDS)
     ]
