@@ -58,7 +58,9 @@ for mode in ("none", "4bit", "8bit"):
     q = Quantization(mode=mode, compute_dtype=dtype)
     b = HFBackend(str(path), quantization=q, batch_size="auto", dtype=dtype)
     layer = type(b.model.model.layers[0].self_attn.q_proj).__name__
-    b.generate(reqs, GenerationConfig(max_new_tokens=2))  # warm-up at the measured batch shapes
+    # a whole unmeasured pass first: the first pass of a process decodes 2-3x slower on an H200,
+    # even after a short warm-up (benchmarks/README.md, bench_gpu_hf.py)
+    b.generate(reqs, gen)
     sync()
     start = dict(vars(b.stats))
     t0 = time.perf_counter()
