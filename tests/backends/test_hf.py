@@ -369,7 +369,7 @@ def test_mean_logprob_is_over_the_answer_tokens_only(tiny_backend: HFBackend) ->
     (c,) = tiny_backend.generate([request], GenerationConfig(max_new_tokens=6))
     assert c.mean_logprob is not None and c.mean_logprob <= 0.0
     ids, _ = tiny_backend.encode(request)
-    dev = tiny_backend.model.device  # cuda when this file runs on a GPU machine (benchmarks/README.md)
+    dev = tiny_backend.model.device  # cuda when run on a GPU machine (benchmarks/README.md)
     out = (
         tiny_backend.model.generate(
             input_ids=torch.tensor([ids], device=dev),
