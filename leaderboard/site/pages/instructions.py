@@ -112,9 +112,11 @@ def _cell(f: Figure | None, lg: str) -> Cell:
     }
     html = rate_html(f.value, f.ci, lg)
     if f.diff is not None:
-        ci = f"[{pct_ci(f.diff_ci, lg)}]" if f.diff_ci else ""
-        extra = esc(ui(lg, "instr.diff", diff=signed_pct(f.diff), ci=ci))
-        html += f'<br><span class="lb-ci">{extra}</span>'
+        # the difference and its interval on two short lines: seven such columns fit at 1400 px
+        html += f'<span class="lb-ci">{esc(ui(lg, "instr.diff", diff=signed_pct(f.diff)))}'
+        if f.diff_ci:
+            html += f"<br>[{esc(pct_ci(f.diff_ci, lg))}]"
+        html += "</span>"
         value |= {
             "diff": f.diff,
             "diff_ci_low": f.diff_ci[0] if f.diff_ci else None,
