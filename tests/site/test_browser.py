@@ -15,6 +15,7 @@ import pytest
 
 from leaderboard.site.build import build_site
 from leaderboard.site.serve import serve_in_thread
+from tests.site.chromium import launched, require_browser
 from tests.site_factory import (
     XSS,
     default_text,
@@ -26,8 +27,6 @@ from tests.site_factory import (
 
 pytestmark = pytest.mark.slow
 
-CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
 REPO = Path(__file__).resolve().parents[2]
 N = 4
 
@@ -82,14 +81,7 @@ def _add_baseline(root: Path, sub_id: str = "baseline-copy-all", skill: float = 
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    if not CHROMIUM.exists():
-        pytest.skip(
-            f"no browser at {CHROMIUM}: install Debian's chromium and fonts-noto-cjk "
-            "(apt-get install chromium fonts-noto-cjk) to run the browser tests"
-        )
-    pytest.importorskip(
-        "playwright.sync_api", reason="playwright not installed (pip install playwright)"
-    )
+    require_browser()
     root = make_repo(tmp_path_factory.mktemp("browser"), n_models=3, n=N)
     scored = _with_answers(root)
     _add_baseline(root)
@@ -104,12 +96,8 @@ def site(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser(site):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+    with launched() as b:
         yield b
-        b.close()
 
 
 class Visit:

@@ -14,7 +14,8 @@ import pytest
 
 from leaderboard.site.build import build_site
 from leaderboard.site.serve import serve_in_thread
-from tests.site.test_browser import ARGS, CHROMIUM, _add_baseline, _with_answers
+from tests.site.chromium import launched, require_browser
+from tests.site.test_browser import _add_baseline, _with_answers
 from tests.site_factory import make_repo
 
 pytestmark = pytest.mark.slow
@@ -23,9 +24,7 @@ N = 4
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
-    if not CHROMIUM.exists():
-        pytest.skip(f"no browser at {CHROMIUM}: apt-get install chromium fonts-noto-cjk")
-    pytest.importorskip("playwright.sync_api", reason="playwright not installed")
+    require_browser()
     root = make_repo(tmp_path_factory.mktemp("compare"), n_models=3, n=N)
     if not _with_answers(root):
         pytest.skip("RGB zh data not fetched: the paired comparisons need it")
@@ -40,13 +39,9 @@ def built(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def page(built):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+    with launched() as browser:
         context = browser.new_context(viewport={"width": 1400, "height": 900})
         yield context.new_page()
-        browser.close()
 
 
 def _pct(v: float, minus: str = "-") -> str:

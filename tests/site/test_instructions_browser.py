@@ -6,7 +6,6 @@ browser is installed."""
 
 from __future__ import annotations
 
-import os
 import shutil
 from pathlib import Path
 
@@ -17,12 +16,11 @@ from leaderboard.run.runner import RunOptions, run_submission
 from leaderboard.run.selection import Selection, panel_selection
 from leaderboard.site.build import build_site
 from leaderboard.site.serve import serve_in_thread
+from tests.site.chromium import launched, require_browser
 from tests.site_factory import make_repo
 
 pytestmark = pytest.mark.slow
 
-CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
 
 OVERFLOW = """() => {
     const right = document.querySelector('.md-content__inner').getBoundingClientRect().right;
@@ -34,9 +32,7 @@ OVERFLOW = """() => {
 
 @pytest.fixture(scope="module")
 def base(tmp_path_factory: pytest.TempPathFactory, repo_root: Path, data_root: Path):
-    if not CHROMIUM.exists():
-        pytest.skip(f"no browser at {CHROMIUM}: apt-get install chromium fonts-noto-cjk")
-    pytest.importorskip("playwright.sync_api", reason="playwright not installed")
+    require_browser()
     root = make_repo(tmp_path_factory.mktemp("instr-browser"), n_models=1, n=4)
     entry = root / "submissions" / "baseline-refuse"
     shutil.copytree(repo_root / "submissions" / "baseline-refuse", entry)
@@ -52,12 +48,8 @@ def base(tmp_path_factory: pytest.TempPathFactory, repo_root: Path, data_root: P
 
 @pytest.fixture(scope="module")
 def browser(base):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+    with launched() as b:
         yield b
-        b.close()
 
 
 @pytest.mark.parametrize("path", ["instructions.html", "zh/instructions.html"])

@@ -15,12 +15,11 @@ import pytest
 
 from leaderboard.site.build import build_site
 from leaderboard.site.serve import serve_in_thread
+from tests.site.chromium import launched, require_browser
 from tests.site_factory import make_repo, make_results, write_submission
 
 pytestmark = pytest.mark.slow
 
-CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
 SCREENS = {"desktop": {"width": 1400, "height": 1000}, "phone": {"width": 390, "height": 844}}
 LANG_PREFIX = {"en": "", "zh": "zh/"}
 REASONS_MAX = 300
@@ -38,9 +37,7 @@ def _add_baseline(root: Path) -> None:
 
 @pytest.fixture(scope="module")
 def base(tmp_path_factory):
-    if not CHROMIUM.exists():
-        pytest.skip(f"no browser at {CHROMIUM}: apt-get install chromium fonts-noto-cjk")
-    pytest.importorskip("playwright.sync_api", reason="playwright not installed")
+    require_browser()
     root = make_repo(tmp_path_factory.mktemp("zhen"), n_models=3, n=4, predictions=False)
     half = make_results("model-009", "Half model", seed=9, n=4, expected_n=8)
     write_submission(root, half, None)  # a partial entry: its reasons must stay short
@@ -53,12 +50,8 @@ def base(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser(base):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+    with launched() as b:
         yield b
-        b.close()
 
 
 def _open(browser, url: str, screen: str):
