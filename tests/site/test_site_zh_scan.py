@@ -22,7 +22,7 @@ import yaml
 from leaderboard.board.load import load_site_data
 from leaderboard.site.pages.methodology.page import methodology_page
 from leaderboard.site.pages.zh_en.page import zh_vs_en_page
-from leaderboard.site.render.fmt import pct_ci
+from leaderboard.site.render.fmt import pct_ci, signed_pct
 from leaderboard.site.render.i18n import SITE_LANGS, table, ui
 from leaderboard.site.render.page import Context, Output
 from leaderboard.site.render.tables import Cell, Column, Row, Table, render_html
@@ -66,6 +66,9 @@ def test_numbers_and_lists_in_the_page_language():
     assert pct_ci((-0.075, -0.008), "zh") == "\u22127.5 至 \u22120.8"
     assert pct_ci((-0.075, -0.008)) == "-7.5 to -0.8"  # English and the downloads as before
     assert pct_ci((0.1, 0.2), "zh") == "10.0–20.0"
+    # a paired difference (the instruction and systems tables) signs as the page's values do
+    assert signed_pct(-0.05, "zh") == "\u22125.0" and signed_pct(0.03, "zh") == "+3.0"
+    assert signed_pct(-0.05) == "-5.0" and signed_pct(None, "zh") == "—"
     notes = [Row({"m": Cell("SmolLM2", "SmolLM2", note="部分覆盖")}) for _ in range(3)]
     notes.append(Row({"m": Cell("Qwen", "Qwen", note="部分覆盖")}))
     rate = Row({"m": Cell.rate(-0.05, (-0.1, 0.0))})

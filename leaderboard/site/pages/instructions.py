@@ -84,7 +84,7 @@ def _answer(panel: ModelPanel, lang: str, lg: str) -> str:
         title=_title(best.instruction, lg),
         refused=pct(best.value, lg=lg),
         official=pct(best.value - best.diff, lg=lg),
-        diff=signed_pct(best.diff),
+        diff=signed_pct(best.diff, lg),
         diff_ci=f"[{pct_ci(best.diff_ci, lg)}]" if best.diff_ci else "",
         n=best.n_paired,
         accuracy=pct(acc.value if acc else None, lg=lg),
@@ -113,7 +113,7 @@ def _cell(f: Figure | None, lg: str) -> Cell:
     html = rate_html(f.value, f.ci, lg)
     if f.diff is not None:
         # the difference and its interval on two short lines: seven such columns fit at 1400 px
-        html += f'<span class="lb-ci">{esc(ui(lg, "instr.diff", diff=signed_pct(f.diff)))}'
+        html += f'<span class="lb-ci">{esc(ui(lg, "instr.diff", diff=signed_pct(f.diff, lg)))}'
         if f.diff_ci:
             html += f"<br>[{esc(pct_ci(f.diff_ci, lg))}]"
         html += "</span>"

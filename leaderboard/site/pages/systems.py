@@ -117,7 +117,7 @@ def systems_table(board: SystemsBoard, lang: str, prefix: str, lg: str = DEFAULT
 
 
 def _pair_row(p: SystemPair, names: dict[str, str], lg: str) -> Row:
-    diff = esc(signed_pct(p.diff))
+    diff = esc(signed_pct(p.diff, lg))
     if p.ci is not None:
         diff += f' <span class="lb-ci">{esc(pct_ci(p.ci, lg))}</span>'
     verdict = {1: "systems.verdict_a", -1: "systems.verdict_b", 0: "systems.verdict_tie"}[p.sign]

@@ -111,10 +111,13 @@ def rate_html(value: float | None, ci: tuple[float, float] | None, lg: str = "en
     return body
 
 
-def signed_pct(value: float | None) -> str:
+def signed_pct(value: float | None, lg: str = "en") -> str:
+    """A difference as a signed percentage ('+3.0', '-5.0'); on a page of another language than
+    English the minus is U+2212, as `pct` writes that page's values beside it."""
     if value is None:
         return "—"
-    return f"{100.0 * value:+.1f}"
+    text = f"{100.0 * value:+.1f}"
+    return text if lg == "en" else text.replace("-", MINUS)
 
 
 def rate_key(noise_rate: float) -> str:

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 from leaderboard.site.render.charts import _RC, MAX_TITLE, Series, _svg, ci_band, label, plt
-from leaderboard.site.render.fmt import MINUS, pct_ci, signed_pct
+from leaderboard.site.render.fmt import pct_ci, signed_pct
 from leaderboard.site.render.i18n import DEFAULT, ui
 
 ZH, EN = "#d62728", "#1f77b4"
@@ -60,9 +60,7 @@ def beyond(ci: tuple[float, float] | None) -> bool:
 def _diff_text(r: ZhEnRow, lg: str) -> str:
     if r.diff is None:
         return ui(lg, "zhenc.no_diff")
-    text = signed_pct(r.diff)
-    if lg != DEFAULT:  # the page language's minus sign, as its prose and tables write it
-        text = text.replace("-", MINUS)
+    text = signed_pct(r.diff, lg)  # the page language's minus sign, as its prose writes it
     if r.diff_ci is not None:
         text += f" [{pct_ci(r.diff_ci, lg)}]"
     elif r.kind == "reported":
