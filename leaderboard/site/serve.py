@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import functools
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -25,9 +27,15 @@ def make_server(directory: Path, port: int = 0, host: str = "127.0.0.1") -> Thre
     return _Server((host, port), handler)
 
 
-def serve_in_thread(directory: Path, port: int = 0) -> tuple[ThreadingHTTPServer, str]:
-    """Start a server in a daemon thread; returns it and its base URL (shut it down when done)."""
+@contextmanager
+def serve_in_thread(directory: Path, port: int = 0) -> Iterator[str]:
+    """Serve `directory` from a daemon thread for the `with` block, yielding its base URL; the
+    server is shut down and its socket closed on exit, so no caller repeats that."""
     server = make_server(directory, port)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     host, real_port = server.server_address[:2]
-    return server, f"http://{host}:{real_port}/"
+    try:
+        yield f"http://{host}:{real_port}/"
+    finally:
+        server.shutdown()
+        server.server_close()

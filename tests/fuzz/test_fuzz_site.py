@@ -27,11 +27,10 @@ from leaderboard.site.build import build_site
 from leaderboard.site.pages.instances.parts import SHOWN_CHARS
 from leaderboard.site.serve import serve_in_thread
 from tests.fuzz.harness import BIG, HOSTILE
+from tests.site.chromium import launched, require_browser
 from tests.site_factory import make_predictions, make_repo, make_results, write_submission
 
 pytestmark = pytest.mark.slow
-CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
 TITLE_XSS = "</title><script>alert(1)</script>"
 PAYLOAD_TAGS = re.compile(r"<\s*(script|img|svg|iframe|link|style|a\s+href\s*=\s*javascript)", re.I)
 
@@ -196,50 +195,37 @@ def _h1(page: Path) -> str:
 
 
 def test_every_page_in_chromium_runs_no_payload(hostile_site: Path) -> None:
-    if not CHROMIUM.exists():
-        pytest.skip(f"no browser at {CHROMIUM} (apt-get install chromium)")
-    sync_api = pytest.importorskip("playwright.sync_api")
-    server, base = serve_in_thread(hostile_site)
+    require_browser()
     requests: list[str] = []
     dialogs: list[str] = []
-    try:
-        with sync_api.sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-            page = browser.new_page(viewport={"width": 1280, "height": 900})
-            page.on("request", lambda r: requests.append(r.url))
-            page.on("dialog", lambda d: (dialogs.append(f"{page.url}: {d.message}"), d.dismiss()))
-            pages = sorted(
-                p.relative_to(hostile_site).as_posix() for p in hostile_site.rglob("*.html")
-            )
-            for rel in pages:
-                page.goto(base + rel, wait_until="load", timeout=90_000)
-                page.wait_for_timeout(30)  # lb.js renders the instance browser after load
-            # The 1 MB answer shows as its first SHOWN_CHARS characters and a note (the whole of
-            # it kept Chromium's renderer busy for minutes: the next page timed out).
-            page.goto(
-                base + _page_with_a_cut_answer(hostile_site), wait_until="load", timeout=90_000
-            )
-            page.wait_for_selector(".lb-clipped")
-            longest = page.eval_on_selector_all(
-                ".lb-output", "tds => Math.max(...tds.map(td => td.textContent.length))"
-            )
-            assert SHOWN_CHARS < longest < SHOWN_CHARS + 200
-            assert "1,000,000" in page.inner_text(".lb-clipped")
-            target = next(
-                p
-                for p in pages
-                if p.startswith("models/hostile-") and TITLE_XSS in _h1(hostile_site / p)
-            )
-            page.goto(base + target, wait_until="load", timeout=90_000)
-            assert page.title().startswith(TITLE_XSS)
-            assert TITLE_XSS in page.inner_text("h1")
-            shots = os.environ.get("SITE_SHOTS_DIR")
-            if shots:
-                _screenshot(page, Path(shots))
-            browser.close()
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serve_in_thread(hostile_site) as base, launched() as browser:
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.on("request", lambda r: requests.append(r.url))
+        page.on("dialog", lambda d: (dialogs.append(f"{page.url}: {d.message}"), d.dismiss()))
+        pages = sorted(p.relative_to(hostile_site).as_posix() for p in hostile_site.rglob("*.html"))
+        for rel in pages:
+            page.goto(base + rel, wait_until="load", timeout=90_000)
+            page.wait_for_timeout(30)  # lb.js renders the instance browser after load
+        # The 1 MB answer shows as its first SHOWN_CHARS characters and a note (the whole of
+        # it kept Chromium's renderer busy for minutes: the next page timed out).
+        page.goto(base + _page_with_a_cut_answer(hostile_site), wait_until="load", timeout=90_000)
+        page.wait_for_selector(".lb-clipped")
+        longest = page.eval_on_selector_all(
+            ".lb-output", "tds => Math.max(...tds.map(td => td.textContent.length))"
+        )
+        assert SHOWN_CHARS < longest < SHOWN_CHARS + 200
+        assert "1,000,000" in page.inner_text(".lb-clipped")
+        target = next(
+            p
+            for p in pages
+            if p.startswith("models/hostile-") and TITLE_XSS in _h1(hostile_site / p)
+        )
+        page.goto(base + target, wait_until="load", timeout=90_000)
+        assert page.title().startswith(TITLE_XSS)
+        assert TITLE_XSS in page.inner_text("h1")
+        shots = os.environ.get("SITE_SHOTS_DIR")
+        if shots:
+            _screenshot(page, Path(shots))
     external = [u for u in requests if not u.startswith((base, "data:", "blob:", "about:"))]
     assert external == [], external[:5]
     assert dialogs == [], dialogs[:5]

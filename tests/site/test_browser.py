@@ -88,10 +88,8 @@ def site(tmp_path_factory):
     with pytest.MonkeyPatch.context() as mp:  # tiny data parts: every instance page has several
         mp.setattr("leaderboard.site.pages.instances.parts.PART_BYTES", 1500)
         built = build_site(root)
-    server, base = serve_in_thread(built)
-    yield base, scored
-    server.shutdown()
-    server.server_close()
+    with serve_in_thread(built) as base:
+        yield base, scored
 
 
 @pytest.fixture(scope="module")

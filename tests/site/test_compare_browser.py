@@ -31,10 +31,8 @@ def built(tmp_path_factory):
     _add_baseline(root)
     _add_baseline(root, "baseline-copy-first", 0.5)
     out = build_site(root)
-    server, base = serve_in_thread(out)
-    yield out, base
-    server.shutdown()
-    server.server_close()
+    with serve_in_thread(out) as base:
+        yield out, base
 
 
 @pytest.fixture(scope="module")

@@ -14,10 +14,9 @@ from leaderboard.site.build import build_site
 from leaderboard.site.pages.home import ranking_table
 from leaderboard.site.render.filters import filter_bar
 from leaderboard.site.serve import serve_in_thread
+from tests.site.chromium import launched, require_browser
 from tests.site_factory import make_predictions, make_repo, make_results, write_submission
 
-CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
 N = 3
 # (id, name, params, backend, provenance quantization, licence, open weights)
 Q4_K_M = {"mode": "gguf", "file_type": "15"}
@@ -67,14 +66,10 @@ def test_rows_carry_their_facets_and_the_bar_lists_what_they_hold(tmp_path):
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    if not CHROMIUM.exists():
-        pytest.skip(f"no browser at {CHROMIUM}: apt-get install chromium fonts-noto-cjk")
-    pytest.importorskip("playwright.sync_api", reason="playwright not installed")
+    require_browser()
     built = build_site(_repo(tmp_path_factory.mktemp("filters")))
-    server, base = serve_in_thread(built)
-    yield base
-    server.shutdown()
-    server.server_close()
+    with serve_in_thread(built) as base:
+        yield base
 
 
 def _visible_rows(page, table_id: str) -> list[str]:
@@ -88,13 +83,10 @@ def _visible_rows(page, table_id: str) -> list[str]:
 @pytest.mark.parametrize("lang", ["zh", "en"])
 @pytest.mark.parametrize("viewport", [(1280, 900), (390, 844)], ids=["desktop", "phone"])
 def test_filtered_view_is_a_link_that_survives_a_reload(site, lang, viewport):
-    from playwright.sync_api import sync_playwright
-
     path = "zh/index.html" if lang == "zh" else "index.html"
     table = "ranking-zh-strict"
     shots = os.environ.get("SITE_SHOTS_DIR")
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+    with launched() as browser:
         page = browser.new_page(viewport={"width": viewport[0], "height": viewport[1]})
         page.goto(site + path, wait_until="networkidle")
         assert len(_visible_rows(page, table)) == len(MODELS)
@@ -135,4 +127,3 @@ def test_filtered_view_is_a_link_that_survives_a_reload(site, lang, viewport):
         again.locator("button[type='reset']").click()
         assert len(_visible_rows(fresh, table)) == len(MODELS)
         assert "quant=" not in fresh.url and "facts=all" in fresh.url
-        browser.close()

@@ -40,10 +40,8 @@ def base(tmp_path_factory: pytest.TempPathFactory, repo_root: Path, data_root: P
     for instruction in ("abstain_user", "no_refusal", "typo_fixed"):
         selection = panel_selection(Selection(instruction=instruction, limit=6))
         run_submission(sub, RunOptions(root=data_root, selection=selection, progress=False))
-    server, url = serve_in_thread(build_site(root))
-    yield url
-    server.shutdown()
-    server.server_close()
+    with serve_in_thread(build_site(root)) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

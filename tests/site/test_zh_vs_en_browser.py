@@ -42,10 +42,8 @@ def base(tmp_path_factory):
     half = make_results("model-009", "Half model", seed=9, n=4, expected_n=8)
     write_submission(root, half, None)  # a partial entry: its reasons must stay short
     _add_baseline(root)
-    server, url = serve_in_thread(build_site(root))
-    yield url
-    server.shutdown()
-    server.server_close()
+    with serve_in_thread(build_site(root)) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
