@@ -9,7 +9,7 @@ from pathlib import Path
 import typer
 
 from leaderboard.core.errors import ConfigError, ResultsError
-from leaderboard.core.submission import INSTRUCTIONS_DIR
+from leaderboard.core.submission import CONFLICTS_DIR, INSTRUCTIONS_DIR
 
 DATA_DIR_HELP = (
     "Folder holding data_en/ and data_zh/ (default: $RGB_DATA_DIR, else the current folder "
@@ -34,7 +34,8 @@ def comma_list(value: str | None, allowed: tuple[str, ...], option: str) -> list
 def submission_folders(paths: list[Path] | None, instructions: bool = False) -> list[Path]:
     """The submission folders named (a model.yaml or results.json stands for its folder), or
     every submissions/*/ holding a results.json; with `instructions`, each followed by its
-    instruction-track folders (submissions/*/instructions/*/, for `verify` and `rescore`)."""
+    instruction-track and conflict-track folders (submissions/*/instructions/*/,
+    submissions/*/conflicts/*/, for `verify` and `rescore`)."""
     if not paths:
         found = sorted(p.parent for p in Path("submissions").glob("*/results.json"))
         if instructions:
@@ -42,7 +43,8 @@ def submission_folders(paths: list[Path] | None, instructions: bool = False) -> 
                 found
                 + [
                     p.parent
-                    for p in Path("submissions").glob(f"*/{INSTRUCTIONS_DIR}/*/results.json")
+                    for folder in (INSTRUCTIONS_DIR, CONFLICTS_DIR)
+                    for p in Path("submissions").glob(f"*/{folder}/*/results.json")
                 ]
             )
         if not found:

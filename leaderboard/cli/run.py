@@ -8,6 +8,7 @@ import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 
@@ -16,9 +17,10 @@ import typer
 from leaderboard.cli.arguments import DATA_DIR_HELP, comma_list
 from leaderboard.core.checkout import PACKAGE_ROOT, git_state, repo_root
 from leaderboard.core.errors import ConfigError
-from leaderboard.core.submission import instruction_dir, load_submission
+from leaderboard.core.submission import conflict_dir, instruction_dir, load_submission
 from leaderboard.core.types import ABILITIES, LANGS, PROBES
 from leaderboard.data.manifest import data_root
+from leaderboard.protocol.conflicts import condition_ids, panel_conditions
 from leaderboard.run.distributed import world
 from leaderboard.run.dry_run import plan_submission
 from leaderboard.run.lock import folder_lock
@@ -118,6 +120,18 @@ def run(
         help="The instruction panel: zh/en rejection, noise 0.0 and counterfactual on their "
         "first 100/100/50 records (--limit caps each); --languages/--abilities narrow it.",
     ),
+    conflicts: bool = typer.Option(
+        False,
+        "--conflicts",
+        help="The knowledge-conflict track: the fact questions with true and altered passages "
+        "side by side, every condition of the instruction's panel (RGB's: all; conflict_aware: "
+        "t1f1, f1t1); answers go to <entry>/conflicts/<instruction>/.",
+    ),
+    conditions: str | None = typer.Option(
+        None,
+        "--conditions",
+        help="With --conflicts: a comma list of conditions (`rgb-leaderboard conflicts list`).",
+    ),
     shard: str | None = typer.Option(
         None,
         "--shard",
@@ -146,6 +160,16 @@ def run(
     )
     if panel:
         selection = panel_selection(selection)
+    if conflicts or conditions is not None:
+        if abilities is not None or panel or noise_rates is not None:
+            raise ConfigError(
+                "--conflicts runs the conflict conditions: leave out --abilities, --panel and "
+                "--noise-rates"
+            )
+        chosen = comma_list(conditions, condition_ids(), "--conditions") or panel_conditions(
+            instruction
+        )
+        selection = replace(selection, conflicts=tuple(chosen))
     command = "rgb-leaderboard " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     options = RunOptions(
         root=root,
@@ -172,7 +196,9 @@ def run(
             raise ConfigError("--shard is one job's part: start it as one process, not a launch")
         entry = partial(run_shard_job, spec=spec)
     folder = out or sub.source_path.parent  # type: ignore[union-attr]
-    if out is None and selection.instruction is not None:
+    if out is None and selection.conflicts is not None:
+        folder = conflict_dir(folder, selection.instruction)
+    elif out is None and selection.instruction is not None:
         folder = instruction_dir(folder, selection.instruction)
     try:
         with folder_lock(folder, command, wait=wait, dry_run=False), _sigterm_interrupts():

@@ -33,7 +33,7 @@ class _Strict(BaseModel):
 class PredictionRecord(_Strict):
     """One line of predictions.jsonl(.gz): append-only, one per generated instance."""
 
-    key: str  # TestInstance.key: "{lang}/{ability}/{noise_rate:.1f}/{id}"
+    key: str  # TestInstance.key: "{lang}/{ability}/{noise_rate:.1f}/{id}" (conflict: condition)
     fingerprint: str  # hash of everything that changes the output (model, revision, gen config...)
     lang: Lang
     ability: Ability
@@ -57,6 +57,12 @@ class PredictionRecord(_Strict):
     # mean natural-log probability of the generated tokens (core.types.Completion.mean_logprob);
     # optional: predictions written before it was recorded stay valid without it
     mean_logprob: float | None = Field(default=None, le=0.0)
+    # the conflict track (protocol/conflicts.py): the condition, each passage's role in the order
+    # shown ("true", "fake", "noise") and its source in the record ("positive[2]",
+    # "positive_wrong[0]", "negative[1]"); absent on every other answer
+    condition: str | None = None
+    roles: list[str] | None = None
+    sources: list[str] | None = None
 
 
 class CellMetrics(_Strict):

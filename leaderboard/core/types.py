@@ -25,6 +25,7 @@ Ability = Literal[
     "replacement",
     "closedbook",
     "closedbook_fact",
+    "conflict",
 ]
 Mode = Literal["rgb", "strict"]
 Role = Literal["system", "user", "assistant"]
@@ -34,6 +35,10 @@ ABILITIES: tuple[Ability, ...] = ("noise", "rejection", "integration", "counterf
 PROBES: tuple[Ability, ...] = ("chain", "replacement", "closedbook", "closedbook_fact")
 # the probes whose instances carry no passage (the model answers from what it knows)
 CLOSED_BOOK: tuple[Ability, ...] = ("closedbook", "closedbook_fact")
+# The knowledge-conflict track (protocol/conflicts.py): the fact files' questions asked with true
+# and altered passages side by side, one condition per passage mix. Like a probe it never enters
+# the RGB scores; unlike one, its instances are keyed by condition (TestInstance.key).
+CONFLICT: Ability = "conflict"
 MODES: tuple[Mode, ...] = ("rgb", "strict")
 
 # The RGB protocol: which noise rates each ability is evaluated at (paper, Section 4).
@@ -82,10 +87,18 @@ class TestInstance:
     # where each passage came from, for probes ("positive[2]", "zh_refine.json#17 positive[0]");
     # empty for the RGB abilities, whose passages come from the record itself
     sources: tuple[str, ...] = ()
+    # the conflict track only: the condition's id, the role of each passage in the order shown
+    # ("true", "fake", "noise") and the seed its slots were drawn with
+    condition: str = ""
+    roles: tuple[str, ...] = ()
+    seed: int | None = None
 
     @property
     def key(self) -> str:
-        """Stable identity of an instance within a submission (used for resume and joins)."""
+        """Stable identity of an instance within a submission (used for resume and joins); a
+        conflict instance is keyed by its condition where the others carry a noise rate."""
+        if self.condition:
+            return f"{self.lang}/{self.ability}/{self.condition}/{self.id}"
         return f"{self.lang}/{self.ability}/{self.noise_rate:.1f}/{self.id}"
 
 

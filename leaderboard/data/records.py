@@ -30,9 +30,12 @@ def kind_for_name(name: str) -> RecordKind:
 
 
 def kind_for_ability(ability: str) -> RecordKind:
-    return {"integration": "int", "counterfactual": "fact", "closedbook_fact": "fact"}.get(
-        ability, "plain"
-    )
+    return {
+        "integration": "int",
+        "counterfactual": "fact",
+        "closedbook_fact": "fact",
+        "conflict": "fact",
+    }.get(ability, "plain")
 
 
 class _Bad(Exception):

@@ -37,6 +37,8 @@ ROLE_OF_ABILITY: dict[str, str] = {
     # the closed-book probes ask a file's questions with no passage
     "closedbook": "noise_rejection",
     "closedbook_fact": "counterfactual",
+    # the conflict track mixes the fact file's true and altered passages
+    "conflict": "counterfactual",
 }
 _NOISE_FILE = ("noise", "rejection", "chain", "replacement", "closedbook")
 
@@ -70,7 +72,7 @@ def split_file_name(lang: Lang, ability: Ability, variant: Variant = "refine") -
         raise DataError(f"unknown variant {variant!r}: use 'refine' or 'original'")
     if ability == "integration":
         return f"{lang}_int.json"
-    if ability in ("counterfactual", "closedbook_fact"):
+    if ability in ("counterfactual", "closedbook_fact", "conflict"):
         return f"{lang}_fact.json"
     return f"{lang}_refine.json" if variant == "refine" else f"{lang}.json"
 

@@ -30,6 +30,9 @@ from leaderboard.core.types import LANGS, Ability, Lang
 
 OFFICIAL = "rgb"  # the id of RGB's instruction, the one the board ranks
 Part = Literal["system", "user"]
+# the track an alternative was written for: the instruction-sensitivity panel, or the
+# knowledge-conflict track (protocol/conflicts.py), whose instruction is asked only there
+Track = Literal["instructions", "conflicts"]
 _FOLDER = "instructions"
 
 
@@ -54,6 +57,7 @@ class _InstructionFile(BaseModel):
 
     id: str
     official: bool = False
+    track: Track = "instructions"
     title: _Bilingual
     purpose: _Bilingual
     changes: _Bilingual
@@ -83,6 +87,7 @@ class Instruction:
     # enters the fingerprint: RGB's file's sha256 for the official one (as before the track), the
     # canonical JSON of the prompt texts for a variant
     sha256: str
+    track: Track = "instructions"
 
     def system(self, lang: Lang) -> str | None:
         return self.texts[lang].system
@@ -118,9 +123,12 @@ def instruction_ids() -> tuple[str, ...]:
     return (OFFICIAL, *[n for n in names if n != OFFICIAL])
 
 
-def alternative_ids() -> tuple[str, ...]:
-    """The instructions of the sensitivity track other than the official one."""
-    return tuple(i for i in instruction_ids() if i != OFFICIAL)
+def alternative_ids(track: Track = "instructions") -> tuple[str, ...]:
+    """The alternatives written for one track (by default the sensitivity panel's), official
+    excluded."""
+    return tuple(
+        i for i in instruction_ids() if i != OFFICIAL and load_instruction(i).track == track
+    )
 
 
 @cache
@@ -166,6 +174,7 @@ def load_instruction(instruction_id: str) -> Instruction:
         differs_in=tuple(spec.differs_in),
         texts=texts,
         sha256=digest,
+        track=spec.track,
     )
 
 

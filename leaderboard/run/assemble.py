@@ -16,6 +16,7 @@ from leaderboard.core.schema import CellMetrics, PredictionRecord, Results
 from leaderboard.core.submission import Submission
 from leaderboard.core.types import PROBES
 from leaderboard.data.records import kind_for_ability, load_records
+from leaderboard.protocol.conflicts import condition_ids
 from leaderboard.protocol.corpus import corpus_from_records
 from leaderboard.run import provenance as prov
 from leaderboard.run.chain_retriever import probes_provenance
@@ -99,6 +100,8 @@ def _answer_shown(split: PlannedSplit) -> frozenset[int]:
 def _partial_reasons(
     plan: Plan, records: dict[str, PredictionRecord], cells: list[CellMetrics]
 ) -> list[str]:
+    if plan.conflicts is not None:
+        return _conflict_coverage(plan, records)
     reasons = [repo_relative(r) for r in plan.partial_reasons]
     missing = [it.instance.key for it in plan.items if it.instance.key not in records]
     if missing:
@@ -107,6 +110,22 @@ def _partial_reasons(
         if c.mode == "rgb" and c.n < c.expected_n:
             reasons.append(f"{c.lang}/{c.ability}/{c.noise_rate:.1f}: n={c.n} of {c.expected_n}")
     return reasons
+
+
+def _conflict_coverage(plan: Plan, records: dict[str, PredictionRecord]) -> list[str]:
+    """What a conflict folder's answers lack of the instruction's whole panel, in the languages
+    it has answers in: one line per (language, condition) short of its eligible questions."""
+    answered: dict[tuple[str, str], int] = {}
+    for it in plan.items:
+        if it.instance.key in records:
+            k = (it.instance.lang, it.instance.condition)
+            answered[k] = answered.get(k, 0) + 1
+    langs = {lang for lang, _ in answered}
+    return [
+        f"{lang}/conflict/{cond}: n={answered.get((lang, cond), 0)} of {n}"
+        for (lang, cond), n in plan.expected.items()
+        if lang in langs and answered.get((lang, cond), 0) < n
+    ]
 
 
 def _probes_extra(sub: Submission, plan: Plan) -> dict[str, object]:
@@ -128,6 +147,9 @@ def _data_choices(plan: Plan) -> dict[str, object]:
     }
     if plan.instruction is not None:
         choices["instruction"] = plan.instruction
+    if plan.conflicts is not None:
+        # every condition the folder may hold: its answers are rebuilt over all of them
+        choices["conflicts"] = list(condition_ids())
     return choices
 
 

@@ -19,6 +19,7 @@ from leaderboard.backends.registry import backend_traits
 from leaderboard.core.schema import Results
 from leaderboard.core.submission import Submission
 from leaderboard.core.weights import file_sha256
+from leaderboard.protocol.conflicts import conditions_sha256
 from leaderboard.protocol.instructions import is_official, load_instruction
 
 FINGERPRINT_VERSION = 1
@@ -91,11 +92,15 @@ def prompts_sha256() -> str:
 
 
 def fingerprint_inputs(
-    sub: Submission, read_weights: bool = True, instruction: str | None = None
+    sub: Submission,
+    read_weights: bool = True,
+    instruction: str | None = None,
+    conflicts: bool = False,
 ) -> dict[str, object]:
     """What changes answers. An alternative instruction (protocol/instructions.py) replaces the
     prompt file's hash by its own file's and adds its id; RGB's own adds nothing, so every
-    fingerprint recorded before the instruction track stays valid."""
+    fingerprint recorded before the instruction track stays valid. A conflict run adds the hash
+    of what builds the conditions' instances (protocol/conflicts.conditions_sha256)."""
     template = sub.resolve_chat_template()
     variant = None if is_official(instruction) else load_instruction(instruction)  # type: ignore[arg-type]
     return {
@@ -111,6 +116,7 @@ def fingerprint_inputs(
         "truncation": sub.truncation,
         "prompts_sha256": prompts_sha256() if variant is None else variant.sha256,
         **({} if variant is None else {"instruction": variant.id}),
+        **({"conflicts": conditions_sha256()} if conflicts else {}),
         "passage_num": sub.run.passage_num,
         "variant": sub.run.variant,
         # the key keeps the scripted backend's former name, and empty `rules` are left out (they
@@ -133,25 +139,32 @@ def _scripted_inputs(sub: Submission) -> dict[str, object] | None:
     return sub.scripted.model_dump(exclude=None if sub.scripted.rules else {"rules"})
 
 
-def fingerprint(sub: Submission, instruction: str | None = None) -> str:
+def fingerprint(sub: Submission, instruction: str | None = None, conflicts: bool = False) -> str:
     """sha256 (first 16 hex) of the canonical JSON of `fingerprint_inputs`."""
     canon = json.dumps(
-        fingerprint_inputs(sub, instruction=instruction), sort_keys=True, ensure_ascii=True
+        fingerprint_inputs(sub, instruction=instruction, conflicts=conflicts),
+        sort_keys=True,
+        ensure_ascii=True,
     )
     return hashlib.sha256(canon.encode()).hexdigest()[:16]
 
 
 def dry_run_fingerprint(
-    sub: Submission, recorded: Results | None, instruction: str | None = None
+    sub: Submission,
+    recorded: Results | None,
+    instruction: str | None = None,
+    conflicts: bool = False,
 ) -> str:
     """The fingerprint a dry run shows, reading no weights: the real one when the identity
     needs no hash; else the one results.json records when its inputs equal this model.yaml's
     in everything but the weights' hash (the weights are taken to be the same file); else a
     note saying why it is not known (a run hashes the weights first)."""
-    light = jsonable(fingerprint_inputs(sub, read_weights=False, instruction=instruction))
+    light = jsonable(
+        fingerprint_inputs(sub, read_weights=False, instruction=instruction, conflicts=conflicts)
+    )
     model = light.get("model") if isinstance(light, dict) else None
     if not (isinstance(model, dict) and "sha256" in model and model["sha256"] is None):
-        return fingerprint(sub, instruction)
+        return fingerprint(sub, instruction, conflicts)
     if recorded is not None:
         inputs = recorded.provenance.extra.get("fingerprint_inputs")
         if isinstance(inputs, dict) and _without_weights_hash(inputs) == _without_weights_hash(

@@ -15,7 +15,7 @@ from leaderboard.core.files import PredictionWriter
 from leaderboard.core.schema import PredictionRecord
 from leaderboard.core.submission import Submission
 from leaderboard.core.text import TRIM_FIELD
-from leaderboard.core.types import Completion
+from leaderboard.core.types import Completion, TestInstance
 from leaderboard.run.plan import WorkItem
 
 
@@ -59,7 +59,16 @@ def make_record(
         trimmed_incomplete_char=bool(c.extra.get(TRIM_FIELD, False)),
         passage_ids=_ids(c),
         mean_logprob=c.mean_logprob,
+        **_conflict_fields(inst),
     )
+
+
+def _conflict_fields(inst: TestInstance) -> dict[str, object]:
+    """A conflict instance's condition, passage roles and sources, as the prediction records
+    them (nothing for any other instance, whose lines stay as they were)."""
+    if not inst.condition:
+        return {}
+    return {"condition": inst.condition, "roles": list(inst.roles), "sources": list(inst.sources)}
 
 
 def _progress_bar(total: int, enabled: bool):

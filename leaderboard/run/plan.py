@@ -19,6 +19,7 @@ from leaderboard.core.submission import Submission
 from leaderboard.core.types import (
     ABILITIES,
     CLOSED_BOOK,
+    CONFLICT,
     DEFAULT_NOISE_RATES,
     LANGS,
     PROBES,
@@ -28,13 +29,20 @@ from leaderboard.core.types import (
     TestInstance,
 )
 from leaderboard.data.manifest import lang_dir
-from leaderboard.data.splits import SplitSource, Variant, split_file_name
+from leaderboard.data.splits import SplitSource, Variant, load_split, split_file_name
+from leaderboard.protocol.conflicts import (
+    LeftOut,
+    build_conflict_instances,
+    condition_ids,
+    panel_conditions,
+)
 from leaderboard.protocol.instances import build_instances
 from leaderboard.protocol.instructions import load_instruction
 from leaderboard.protocol.probe_instances import build_probe_instances
 from leaderboard.protocol.prompts import build_request, passage_sha256, prompt_sha256
 from leaderboard.run.chain_retriever import chain_rank
 from leaderboard.run.selection import Selection
+from leaderboard.scoring.conflict_check import check_records
 
 ALL = Selection()  # the submission's own run plan
 
@@ -70,6 +78,10 @@ class Plan:
     allow_partial_data: bool = False
     limit: int | None = None
     instruction: str | None = None  # an alternative of the instruction track; None: RGB's
+    conflicts: tuple[str, ...] | None = None  # a conflict run's conditions; None: not one
+    left_out: list[LeftOut] = field(default_factory=list)  # records a condition cannot use
+    # a conflict run: (lang, condition) -> the instances the instruction's whole panel has there
+    expected: dict[tuple[str, str], int] = field(default_factory=dict)
 
 
 def _effective_rates(
@@ -162,6 +174,46 @@ def split_instances(
     )
 
 
+def conflict_instances(
+    root: Path, lang: Lang, conditions: Sequence[str], *, limit: int | None = None
+) -> tuple[SplitSource, list[TestInstance], list[LeftOut]]:
+    """The conflict track's instances of one language as a run builds them (the one home of that
+    choice, for the runner, `verify` and the site): the fact file checked for conflict use
+    (scoring.conflict_check), then every condition built from the passages it may show; a record
+    left out of a condition because of a data-check finding says which."""
+    source, records = load_split(root, lang, CONFLICT)
+    findings, use = check_records(records, lang)
+    instances, left = build_conflict_instances(records, lang, conditions, use, limit)
+    kinds: dict[int, set[str]] = {}
+    for f in findings:
+        kinds.setdefault(f.id, set()).add(f.kind)
+    left = [
+        LeftOut(
+            o.lang, o.condition, o.id, f"{o.reason} (data check: {', '.join(sorted(kinds[o.id]))})"
+        )
+        if o.id in kinds
+        else o
+        for o in left
+    ]
+    return source, instances, left
+
+
+def _plan_conflicts(plan: Plan, root: Path, lang: Lang, limit: int | None) -> None:
+    """Add one language's conflict instances (every condition of the selection) to the plan."""
+    conditions = plan.conflicts or ()
+    panel = panel_conditions(plan.instruction)
+    source, whole, left = conflict_instances(root, lang, sorted({*conditions, *panel}))
+    for cid in panel:
+        plan.expected[(lang, cid)] = sum(1 for i in whole if i.condition == cid)
+    kept = {r.id for r in load_split(root, lang, CONFLICT)[1][:limit]} if limit else None
+    instances = [i for i in whole if i.condition in conditions and (kept is None or i.id in kept)]
+    left = [o for o in left if o.condition in conditions and (kept is None or o.id in kept)]
+    items = _work_items(instances, plan.instruction)
+    plan.splits.append(PlannedSplit(lang, CONFLICT, source, items))
+    plan.items.extend(items)
+    plan.left_out.extend(left)
+
+
 def _plan_split(
     plan: Plan,
     sub: Submission,
@@ -217,12 +269,42 @@ def build_plan(sub: Submission, root: Path, selection: Selection = ALL) -> Plan:
     """Instances and requests for the run, plus why the results will be partial (if they are)."""
     limit = selection.limit
     if selection.instruction is not None:
-        load_instruction(selection.instruction)  # an unknown id fails here, naming the choices
+        # an unknown id fails here, naming the choices
+        track = load_instruction(selection.instruction).track
+        if track == "conflicts" and selection.conflicts is None:
+            raise ConfigError(
+                f"instruction {selection.instruction!r} is written for the conflict track: "
+                "run it with --conflicts"
+            )
     langs = list(selection.languages or sub.run.languages)
     abls = list(selection.abilities or sub.run.abilities)
     rates = _effective_rates(sub, selection.noise_rates)
     allow = selection.allow_partial_data
     allow = sub.run.allow_partial_data if allow is None else allow
+    if selection.conflicts is not None:
+        for cid in selection.conflicts:
+            if cid not in condition_ids():
+                raise ConfigError(
+                    f"unknown conflict condition {cid!r}: use one of {', '.join(condition_ids())}"
+                )
+        plan = Plan(
+            splits=[],
+            skipped=[],
+            # what the answers cover is said from the answers (run.assemble), not the options
+            partial_reasons=[],
+            allow_partial_data=allow,
+            limit=limit,
+            instruction=selection.instruction,
+            conflicts=selection.conflicts,
+        )
+        for lang in langs:
+            _plan_conflicts(plan, root, lang, limit)
+        if not plan.items:
+            raise ConfigError(
+                f"{sub.source_path or sub.id}: the conflict run selects no instances "
+                f"(languages {langs}, conditions {list(selection.conflicts)})"
+            )
+        return plan
     plan = Plan(
         splits=[],
         skipped=[],
@@ -279,16 +361,17 @@ def widen_to_records(
     if all(key in planned for key in records):
         return plan
     abls = protocol_abilities(sub, records.values())
-    try:
-        full = build_plan(
-            sub,
-            root,
-            Selection(
-                abilities=tuple(abls),
-                allow_partial_data=allow_partial_data,
-                instruction=plan.instruction,
-            ),
+    widest = (
+        Selection(conflicts=condition_ids(), instruction=plan.instruction)
+        if plan.conflicts is not None
+        else Selection(
+            abilities=tuple(abls),
+            allow_partial_data=allow_partial_data,
+            instruction=plan.instruction,
         )
+    )
+    try:
+        full = build_plan(sub, root, widest)
     except (ConfigError, DataError):
         return plan  # the protocol cannot be rebuilt here (data gone): score what was planned
     extra, stale = [], 0
@@ -320,4 +403,7 @@ def widen_to_records(
         plan.allow_partial_data,
         plan.limit,
         plan.instruction,
+        plan.conflicts,
+        full.left_out if plan.conflicts is not None else plan.left_out,
+        full.expected if plan.conflicts is not None else plan.expected,
     )

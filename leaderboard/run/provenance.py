@@ -26,6 +26,14 @@ from leaderboard.stats.version import scoring_version
 DATA_CHOICES = "data_choices"  # provenance.extra: the run's allow_partial_data and limit
 
 
+def recorded_conflicts(results: Results) -> tuple[str, ...] | None:
+    """The conflict conditions a results.json's answers were made under (None: not a conflict
+    run), as the run recorded them among its data choices."""
+    choices = results.provenance.extra.get(DATA_CHOICES)
+    value = choices.get("conflicts") if isinstance(choices, dict) else None
+    return tuple(str(c) for c in value) if isinstance(value, list) else None
+
+
 def recorded_instruction(results: Results) -> str | None:
     """The alternative instruction a results.json's answers were made under (None: RGB's own),
     as the run recorded it among its data choices."""
@@ -210,7 +218,11 @@ def build_provenance(facts: RunFacts) -> Provenance:
             "hub_id": sub.hub_id,
             "revision_pinned": sub.revision_pinned,
             "fingerprint_inputs": jsonable(
-                fingerprint_inputs(sub, instruction=facts.data_choices.get("instruction"))  # type: ignore[arg-type]
+                fingerprint_inputs(
+                    sub,
+                    instruction=facts.data_choices.get("instruction"),  # type: ignore[arg-type]
+                    conflicts="conflicts" in facts.data_choices,
+                )
             ),
             "this_invocation": _invocation_extra(stats, facts.wall_s),
             # every invocation that generated answers, and on which machine (a resumed run)

@@ -25,7 +25,12 @@ from leaderboard.backends.registry import load_backend
 from leaderboard.core.checkout import now_iso
 from leaderboard.core.errors import BackendUnavailable, ConfigError, LeaderboardError
 from leaderboard.core.schema import PredictionRecord, Results
-from leaderboard.core.submission import Submission, instruction_dir, submission_dir
+from leaderboard.core.submission import (
+    Submission,
+    conflict_dir,
+    instruction_dir,
+    submission_dir,
+)
 from leaderboard.run import distributed as parallel
 from leaderboard.run.assemble import assemble_results, system_corpus
 from leaderboard.run.fingerprint import dry_run_fingerprint, fingerprint
@@ -80,7 +85,9 @@ def _resolve_out_dir(sub: Submission, out_dir: Path | None, selection: Selection
     folder inside it (instructions/<id>/), never beside the ranked predictions."""
     limit = selection.limit
     resolved = Path(out_dir) if out_dir is not None else submission_dir(sub)
-    if out_dir is None and resolved is not None and selection.instruction is not None:
+    if out_dir is None and resolved is not None and selection.conflicts is not None:
+        resolved = conflict_dir(resolved, selection.instruction)
+    elif out_dir is None and resolved is not None and selection.instruction is not None:
         resolved = instruction_dir(resolved, selection.instruction)
     if resolved is None:
         raise ConfigError(
@@ -108,10 +115,11 @@ def prepare(sub: Submission, options: RunOptions, *, dry_run: bool) -> Prepared:
     store = RunStore(folder)
     # a dry run reads no weights (a local .gguf without a declared sha256 would be hashed whole)
     instruction = options.selection.instruction
+    conflicts = options.selection.conflicts is not None
     fp = (
-        dry_run_fingerprint(sub, _recorded(store), instruction)
+        dry_run_fingerprint(sub, _recorded(store), instruction, conflicts)
         if dry_run
-        else fingerprint(sub, instruction)
+        else fingerprint(sub, instruction, conflicts)
     )
     existing = load_existing(
         store, fp, overwrite=options.overwrite, dry_run=dry_run, progress=options.progress

@@ -36,6 +36,9 @@ class Selection:
     instruction: str | None = None
     # records per ability, over `limit` for the abilities it names (the instruction panel)
     limits: Mapping[Ability, int] | None = None
+    # the knowledge-conflict track (protocol/conflicts.py): the conditions to run, instead of the
+    # abilities; None: not a conflict run
+    conflicts: tuple[str, ...] | None = None
 
     def __post_init__(self) -> None:
         # callers pass lists (from the CLI's comma lists, from tests); freeze them
@@ -48,6 +51,8 @@ class Selection:
             object.__setattr__(self, "noise_rates", MappingProxyType(frozen))
         if self.limits is not None:
             object.__setattr__(self, "limits", MappingProxyType(dict(self.limits)))
+        if self.conflicts is not None:
+            object.__setattr__(self, "conflicts", tuple(self.conflicts))
         if self.instruction == OFFICIAL:
             object.__setattr__(self, "instruction", None)  # one spelling of "RGB's own"
 

@@ -20,7 +20,7 @@ from leaderboard.core.schema import (
     RiskCoverage,
     ScoreEntry,
 )
-from leaderboard.core.types import ABILITIES, LANGS, MODES, PROBES, Ability, Lang, Mode
+from leaderboard.core.types import ABILITIES, CONFLICT, LANGS, MODES, PROBES, Ability, Lang, Mode
 from leaderboard.scoring.outcome import ScoredItem, SplitInfo
 from leaderboard.stats.aggregate import score_entries
 from leaderboard.stats.attribution import chain_entries, replacement_entries
@@ -118,7 +118,9 @@ def compute_results(
 ) -> Metrics:
     """Cells for every (lang, ability or probe, noise rate, mode) present, ability/overall scores
     (the four RGB abilities only), probe figures (the closed-book ones included), bootstrap info,
-    and what the answers did (stats.outcomes, stats.risk_coverage)."""
+    and what the answers did (stats.outcomes, stats.risk_coverage). The conflict track's answers
+    have figures of their own (stats.conflicts), never cells."""
+    items = [it for it in items if it.instance.ability != CONFLICT]
     cells, rows, langs = build_cells(items, splits, resamples, seed)
     entries = score_entries(cells, langs)
     boot = Bootstrap(method=METHOD, resamples=resamples, seed=seed, confidence=CONFIDENCE)

@@ -24,10 +24,12 @@ from leaderboard.core.checks import same
 from leaderboard.core.errors import ConfigError, DataError, LeaderboardError
 from leaderboard.core.schema import PredictionRecord, Results
 from leaderboard.core.submission import (
+    CONFLICTS_DIR,
     INSTRUCTIONS_DIR,
     SUBMISSION_FILE,
     Submission,
     instruction_folder_entry,
+    is_conflict_folder,
     load_submission,
 )
 from leaderboard.core.text import REPLACEMENT
@@ -225,7 +227,7 @@ def recompute(folder: Path, data_root: Path) -> Recomputed:
     sub, instruction = run_submission_of(folder, old)
     rc = Recomputed(folder, old, None)
     fp = old.provenance.fingerprint
-    now = fingerprint(sub, instruction)
+    now = fingerprint(sub, instruction, prov.recorded_conflicts(old) is not None)
     if now != fp:
         rc.problems.append(
             f"fingerprint: results.json records {fp}, model.yaml gives {now} now (a setting "
@@ -253,6 +255,19 @@ def run_submission_of(folder: Path, old: Results) -> tuple[Submission, str | Non
     if not (entry / SUBMISSION_FILE).is_file():
         raise ConfigError(f"{folder}: no {SUBMISSION_FILE}; cannot rebuild the instances")
     instruction = prov.recorded_instruction(old)
+    conflicts = prov.recorded_conflicts(old) is not None
+    if conflicts != is_conflict_folder(folder):
+        raise ConfigError(
+            f"{folder}: the conflict track's answers belong in <entry>/{CONFLICTS_DIR}/<id>/ "
+            "and only there"
+        )
+    if conflicts:
+        if folder.name != (instruction or "rgb"):
+            raise ConfigError(
+                f"{folder}: results.json records instruction {instruction or 'rgb'!r}, the "
+                f"folder is named {folder.name!r}"
+            )
+        return load_submission(entry), instruction
     if entry != folder and instruction is None:
         raise ConfigError(
             f"{folder}: results.json records instruction {instruction or 'rgb'!r}; an "
@@ -290,11 +305,13 @@ def _rescored(
         langs = tuple(lang for lang in LANGS if lang in held_langs)
         abilities = tuple(a for a in protocol_abilities(sub, records) if a in held_abilities)
         allow = _recorded_allow_partial(old)
+        conflicts = prov.recorded_conflicts(old)
         selection = Selection(
             languages=langs,
-            abilities=abilities,
+            abilities=None if conflicts is not None else abilities,
             allow_partial_data=allow,
             instruction=prov.recorded_instruction(old),
+            conflicts=conflicts,
         )
         full = build_plan(sub, view, selection)
     except (ConfigError, DataError) as exc:
@@ -309,6 +326,10 @@ def _rescored(
         skipped=full.skipped,
         partial_reasons=full.partial_reasons,
         items=[it for it in full.items if it.instance.key in kept],
+        instruction=full.instruction,
+        conflicts=full.conflicts,
+        left_out=full.left_out,
+        expected=full.expected,
     )
     rc.new = assemble_results(
         sub,

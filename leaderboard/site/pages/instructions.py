@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from leaderboard.board.instructions import ModelPanel
 from leaderboard.core.types import LANGS
-from leaderboard.protocol.instructions import OFFICIAL, instruction_ids, load_instruction
+from leaderboard.protocol.instructions import OFFICIAL, alternative_ids, load_instruction
 from leaderboard.site.render.charts import Point, scatter
 from leaderboard.site.render.columns import columns
 from leaderboard.site.render.fmt import esc, pct, pct_ci, rate_html, signed_pct
@@ -198,7 +198,7 @@ def definitions_list(lg: str) -> str:
 def texts_section(lg: str) -> str:
     """Every instruction's purpose, change and texts in both RGB languages (collapsed)."""
     parts = [f"<details><summary>{esc(ui(lg, 'instr.texts_summary'))}</summary>\n"]
-    for iid in instruction_ids():
+    for iid in (OFFICIAL, *alternative_ids()):
         ins = load_instruction(iid)
         parts.append(
             f"<h4>{esc(ins.title[lg])} <code>{esc(iid)}</code></h4>"
