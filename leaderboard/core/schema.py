@@ -179,6 +179,45 @@ class RiskCoverage(_Strict):
     definition: str
 
 
+class ConflictFigure(_Strict):
+    """One figure of the knowledge-conflict track for one (language, condition): an outcome's
+    share (stats.conflicts.METRICS: the seven labels, truthful, misled, flagged) over n answers,
+    with its interval. Never part of the RGB scores."""
+
+    lang: Lang
+    condition: str
+    metric: str
+    value: Rate
+    ci: RateCI | None = None
+    n: Count
+    definition: str
+
+
+class ConflictEffect(_Strict):
+    """A paired effect of the conflict track (stats.conflicts.EFFECTS), first condition minus
+    second on the n questions both answered; lang "zh-en": the zh effect minus the en one."""
+
+    lang: Lang | Literal["zh-en"]
+    effect: str
+    metric: str
+    value: Annotated[float, Field(ge=-2.0, le=2.0)] | None
+    ci: CI | None = None
+    n: Count
+    definition: str
+
+
+class ConflictCoverage(_Strict):
+    """What a conflict folder covers of one (language, condition): the questions the condition
+    can be built for (eligible), those it leaves out (the record cannot fill it; never padded),
+    and the answers held."""
+
+    lang: Lang
+    condition: str
+    eligible: Count
+    left_out: Count
+    answered: Count
+
+
 class Bootstrap(_Strict):
     method: str  # e.g. "percentile, cluster over question ids"
     resamples: Count
@@ -234,3 +273,7 @@ class Results(_Strict):
     outcomes: list[OutcomeCell] = Field(default_factory=list)
     truthfulness: list[OutcomeScore] = Field(default_factory=list)
     risk_coverage: list[RiskCoverage] = Field(default_factory=list)
+    # the knowledge-conflict track (entry/conflicts/<instruction>/ only); absent elsewhere
+    conflicts: list[ConflictFigure] = Field(default_factory=list)
+    conflict_effects: list[ConflictEffect] = Field(default_factory=list)
+    conflict_coverage: list[ConflictCoverage] = Field(default_factory=list)

@@ -12,7 +12,7 @@ from pathlib import Path
 from leaderboard.backends.base import Backend
 from leaderboard.backends.registry import backend_traits
 from leaderboard.core.checkout import repo_relative
-from leaderboard.core.schema import CellMetrics, PredictionRecord, Results
+from leaderboard.core.schema import CellMetrics, ConflictCoverage, PredictionRecord, Results
 from leaderboard.core.submission import Submission
 from leaderboard.core.types import PROBES
 from leaderboard.data.records import kind_for_ability, load_records
@@ -216,4 +216,36 @@ def assemble_results(
         outcomes=metrics.outcomes,
         truthfulness=metrics.truthfulness,
         risk_coverage=metrics.risk_coverage,
+        conflicts=metrics.conflicts,
+        conflict_effects=metrics.conflict_effects,
+        conflict_coverage=_conflict_coverage_rows(plan, records),
     )
+
+
+def _conflict_coverage_rows(
+    plan: Plan, records: dict[str, PredictionRecord]
+) -> list[ConflictCoverage]:
+    """Per (language, condition) of a conflict folder's panel, in the languages it has answers
+    in: eligible questions, those left out, the answers held."""
+    if plan.conflicts is None:
+        return []
+    answered: dict[tuple[str, str], int] = {}
+    for it in plan.items:
+        if it.instance.key in records:
+            k = (it.instance.lang, it.instance.condition)
+            answered[k] = answered.get(k, 0) + 1
+    langs = {lang for lang, _ in answered}
+    left: dict[tuple[str, str], int] = {}
+    for o in plan.left_out:
+        left[(o.lang, o.condition)] = left.get((o.lang, o.condition), 0) + 1
+    return [
+        ConflictCoverage(
+            lang=lang,  # type: ignore[arg-type]
+            condition=cond,
+            eligible=n,
+            left_out=left.get((lang, cond), 0),
+            answered=answered.get((lang, cond), 0),
+        )
+        for (lang, cond), n in plan.expected.items()
+        if lang in langs
+    ]

@@ -207,11 +207,11 @@ def _plan_conflicts(plan: Plan, root: Path, lang: Lang, limit: int | None) -> No
         plan.expected[(lang, cid)] = sum(1 for i in whole if i.condition == cid)
     kept = {r.id for r in load_split(root, lang, CONFLICT)[1][:limit]} if limit else None
     instances = [i for i in whole if i.condition in conditions and (kept is None or i.id in kept)]
-    left = [o for o in left if o.condition in conditions and (kept is None or o.id in kept)]
     items = _work_items(instances, plan.instruction)
     plan.splits.append(PlannedSplit(lang, CONFLICT, source, items))
     plan.items.extend(items)
-    plan.left_out.extend(left)
+    # what the whole panel leaves out, whatever this invocation's limit and conditions
+    plan.left_out.extend(o for o in left if o.condition in panel)
 
 
 def _plan_split(

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from leaderboard.core.schema import (
     Bootstrap,
     CellMetrics,
+    ConflictEffect,
+    ConflictFigure,
     OutcomeCell,
     OutcomeScore,
     ProbeEntry,
@@ -28,6 +30,10 @@ from leaderboard.stats.bootstrap import CONFIDENCE
 from leaderboard.stats.cells import Cell, build_cell, check_items, groups
 from leaderboard.stats.cliff import cliff_entries
 from leaderboard.stats.closed_book import closed_book_entries
+from leaderboard.stats.conflicts import DEFINITIONS as CONFLICT_DEFINITIONS
+from leaderboard.stats.conflicts import EFFECT_DEFINITIONS, Answered, answered
+from leaderboard.stats.conflicts import effects as conflict_effects
+from leaderboard.stats.conflicts import figures as conflict_figures
 from leaderboard.stats.intervals import METHOD
 from leaderboard.stats.outcomes import outcome_rows, outcome_vectors, truthfulness_entries
 from leaderboard.stats.risk_coverage import risk_coverage_entries
@@ -91,6 +97,9 @@ class Metrics:
     outcomes: list[OutcomeCell]
     truthfulness: list[OutcomeScore]
     risk_coverage: list[RiskCoverage]
+    # the knowledge-conflict track's figures and paired effects (stats.conflicts)
+    conflicts: list[ConflictFigure]
+    conflict_effects: list[ConflictEffect]
 
 
 def probe_entries(cells: CellsByKey, langs: list[Lang]) -> list[ProbeEntry]:
@@ -120,6 +129,7 @@ def compute_results(
     (the four RGB abilities only), probe figures (the closed-book ones included), bootstrap info,
     and what the answers did (stats.outcomes, stats.risk_coverage). The conflict track's answers
     have figures of their own (stats.conflicts), never cells."""
+    conflict = answered(items)
     items = [it for it in items if it.instance.ability != CONFLICT]
     cells, rows, langs = build_cells(items, splits, resamples, seed)
     entries = score_entries(cells, langs)
@@ -133,7 +143,42 @@ def compute_results(
         outcome_rows(vectors),
         truthfulness_entries(vectors),
         risk_coverage_entries(items),
+        conflict_figure_rows(conflict),
+        conflict_effect_rows(conflict),
     )
+
+
+def conflict_figure_rows(answers: Sequence[Answered]) -> list[ConflictFigure]:
+    """The conflict track's outcome shares per (language, condition), as results.json stores
+    them."""
+    return [
+        ConflictFigure(
+            lang=f.lang,
+            condition=f.condition,
+            metric=f.metric,
+            value=f.value,
+            ci=f.ci,
+            n=f.n,
+            definition=CONFLICT_DEFINITIONS[f.metric],
+        )
+        for f in conflict_figures(answers)
+    ]
+
+
+def conflict_effect_rows(answers: Sequence[Answered]) -> list[ConflictEffect]:
+    """The conflict track's paired effects within one folder (one instruction)."""
+    return [
+        ConflictEffect(
+            lang=e.lang,  # type: ignore[arg-type]
+            effect=e.effect,
+            metric=e.metric,
+            value=e.value,
+            ci=e.ci,
+            n=e.n,
+            definition=EFFECT_DEFINITIONS[e.effect],
+        )
+        for e in conflict_effects(answers)
+    ]
 
 
 def compute_metrics(

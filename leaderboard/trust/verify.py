@@ -162,6 +162,13 @@ def compare_results(old: Results, new: Results) -> list[Mismatch]:
     out += _compare_rows(
         "risk-coverage", old.risk_coverage, new.risk_coverage, ("lang", "mode", "ability")
     )
+    out += _compare_rows("conflict", old.conflicts, new.conflicts, ("lang", "condition", "metric"))
+    out += _compare_rows(
+        "conflict-effect", old.conflict_effects, new.conflict_effects, ("lang", "effect", "metric")
+    )
+    out += _compare_rows(
+        "conflict-coverage", old.conflict_coverage, new.conflict_coverage, ("lang", "condition")
+    )
     for name in ("submission_id", "partial"):
         if getattr(old, name) != getattr(new, name):
             out.append(Mismatch(name, getattr(old, name), getattr(new, name)))
