@@ -22,7 +22,7 @@ from leaderboard.core.files import format_validation
 from leaderboard.core.judge_schema import JudgeResults, JudgeSummary, LabelAgreement
 from leaderboard.core.safe_io import json_loads, read_text
 from leaderboard.core.schema import PredictionRecord, Results
-from leaderboard.core.submission import INSTRUCTIONS_DIR, is_slug
+from leaderboard.core.submission import CONFLICTS_DIR, INSTRUCTIONS_DIR, is_slug
 from leaderboard.core.yaml_safe import MAX_YAML_BYTES, parse_yaml
 from leaderboard.judge.agreement import agreement_paths, read_agreement
 from leaderboard.run.provenance import recorded_instruction
@@ -68,6 +68,37 @@ def load_instruction_runs(
 
 
 @dataclass(frozen=True)
+class ConflictRun:
+    """An entry's answers in the knowledge-conflict track under one instruction:
+    <entry>/conflicts/<instruction id>/ (RGB's: conflicts/rgb/), read as the entry's are."""
+
+    instruction: str
+    dir: Path
+    results: Results
+    predictions: tuple[PredictionRecord, ...] = ()
+
+
+def load_conflict_runs(directory: Path, with_predictions: bool = True) -> tuple[ConflictRun, ...]:
+    """Every <entry>/conflicts/<id>/ holding a results.json, by id; a folder whose results record
+    another instruction is an error (its answers would be shown under the wrong one)."""
+    runs = []
+    for path in sorted((directory / CONFLICTS_DIR).glob("*/results.json")):
+        folder = path.parent
+        results = RunStore(folder).read_results()
+        recorded = recorded_instruction(results) or "rgb"
+        if recorded != folder.name:
+            raise ResultsError(
+                f"{path}: field provenance.extra.data_choices.instruction is {recorded!r} but the "
+                f"folder is {folder.name!r}"
+            )
+        predictions = (
+            load_predictions(folder, results.provenance.fingerprint) if with_predictions else ()
+        )
+        runs.append(ConflictRun(folder.name, folder, results, predictions))
+    return tuple(runs)
+
+
+@dataclass(frozen=True)
 class Entry:
     """One measured submission as the site sees it."""
 
@@ -82,6 +113,8 @@ class Entry:
     reproduced: ReproduceFile | None = None  # reproduce.json, when it checked this run
     # the same model under the alternative instructions of the instruction track (never ranked)
     instructions: tuple[InstructionRun, ...] = ()
+    # the knowledge-conflict track's folders, one per instruction (never ranked)
+    conflicts: tuple[ConflictRun, ...] = ()
     attestation: AttestationFile | None = None  # attestation.json (trust.attest), if any
 
     @property
@@ -192,6 +225,7 @@ def load_entry(directory: Path, with_predictions: bool = True) -> Entry:
         judges=load_judges(directory / JUDGE_RESULTS_FILE, results.provenance.fingerprint),
         reproduced=load_reproduced(directory, results.provenance.fingerprint),
         instructions=load_instruction_runs(directory, with_predictions),
+        conflicts=load_conflict_runs(directory, with_predictions),
         attestation=read_attestation(directory / ATTEST_NAME),
     )
 

@@ -14,6 +14,7 @@ from leaderboard import __version__
 from leaderboard.cli import (
     attest,
     compare,
+    conflicts,
     corpus,
     cost,
     data,
@@ -78,6 +79,7 @@ def _register() -> None:
         scorers,
         run,
         instructions,
+        conflicts,
         merge,
         judge,
         model,

@@ -11,7 +11,9 @@
 - `true_only`, `fake_only`: one of them given;
 - `other`: neither.
 
-"Given" is strict scoring's matching, language-aware: the normal form (numbers, dates, script,
+"Given" is strict scoring's reading: a pasted passage or a list of every candidate gives nothing,
+an answer offered as one option among others is not given (scoring.hedge), and the matching is
+language-aware: the normal form (numbers, dates, script,
 width), number boundaries (70 never matches 170, nor 2.3% 12.3%), word boundaries in English,
 every alternative of `answer` and of `fakeanswer`, not negated ("not Sweden"), and an answer
 inside the other one masked (true "10", planted "10万"). The surface forms strict scoring misses
@@ -30,9 +32,10 @@ from typing import Literal
 import yaml
 
 from leaderboard.core.types import Answer, Lang, TestInstance
-from leaderboard.scoring.answer import found
+from leaderboard.scoring.answer import found, is_candidate_list, is_copy
 from leaderboard.scoring.claims import own_error_claim, own_full_refusal, own_refusal
 from leaderboard.scoring.conflict_check import surface
+from leaderboard.scoring.hedge import committed
 from leaderboard.scoring.normalize import normalize
 
 Label = Literal[
@@ -119,6 +122,11 @@ def gives(norm: str, answer: Answer, other: Answer, lang: Lang) -> bool:
     return True
 
 
+def _committed(prediction: str, answer: Answer, lang: Lang) -> bool:
+    """Not offered only as one option among others (scoring.hedge, strict scoring's rule)."""
+    return all(committed(prediction, answer, (1,) * len(answer), lang))
+
+
 def flags_conflict(text_norm: str, query_norm: str, lang: Lang) -> bool:
     """Does the answer say its sources disagree (a phrase of the list, not one the question
     itself uses)?"""
@@ -132,8 +140,19 @@ def conflict_outcome(prediction: str, instance: TestInstance) -> ConflictOutcome
     lang = instance.lang
     norm = surface(prediction, lang)
     plain = normalize(prediction, lang)
-    true = gives(norm, instance.answer, instance.fakeanswer, lang)
-    fake = gives(norm, instance.fakeanswer, instance.answer, lang)
+    if is_copy(prediction, plain, instance.docs, lang) or is_candidate_list(
+        prediction, instance.answer, lang
+    ):
+        # a pasted passage or a list of every candidate asserts nothing of its own (as in strict
+        # scoring): copying the first passage must not read as taking its side
+        true = fake = False
+    else:
+        true = _committed(prediction, instance.answer, lang) and gives(
+            norm, instance.answer, instance.fakeanswer, lang
+        )
+        fake = _committed(prediction, instance.fakeanswer, lang) and gives(
+            norm, instance.fakeanswer, instance.answer, lang
+        )
     flag = flags_conflict(norm, surface(instance.query, lang), lang)
     unflagged = _raw_flag_regex(lang).sub(" ", prediction)
     if own_error_claim(unflagged, lang, normalize(unflagged, lang)):
