@@ -12,6 +12,9 @@ Checks (each finding names language, file, record id, kind and a detail in words
 - answer_not_in_positive: an answer element is not found (strict matching) in any positive passage,
   so the item may be unanswerable even with no noise, or the answer is phrased differently there.
 - duplicate_query: two records of one file ask the same (normalised) question.
+- conflict_* (fact files): a record or passage unfit for the knowledge-conflict track
+  (scoring/conflict_check.py: a planted answer containing the true one, an altered passage
+  identical to its true passage or still stating the true answer, ...); the passage is named.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from pathlib import Path
 
 from leaderboard.core.types import LANGS, Answer, Lang, Record
 from leaderboard.data.records import load_records
+from leaderboard.scoring.conflict_check import check_records
 from leaderboard.scoring.normalize import find_normalized, normalize
 
 REJECTION_PASSAGES = 5  # the reference shows negative[:passage_num] at noise rate 1.0
@@ -146,7 +150,25 @@ def audit_file(path: Path, lang: Lang, name: str) -> list[AuditFinding]:
         for check in (_fake_finding, _negative_finding, _positive_finding)
         if (found := check(lang, r)) is not None
     ]
-    return out + _duplicates(lang, name, records)
+    return out + _duplicates(lang, name, records) + _conflict_findings(lang, name, records)
+
+
+def _conflict_findings(lang: Lang, name: str, records: tuple[Record, ...]) -> list[AuditFinding]:
+    """A fact file checked for the conflict track (scoring.conflict_check), as findings of kind
+    conflict_<kind> whose detail names the passage first ("positive_wrong[1]: ...")."""
+    if not records or not any(r.positive_wrong for r in records):
+        return []
+    findings, _ = check_records(records, lang)
+    return [
+        AuditFinding(
+            lang,
+            name,
+            f.id,
+            f"conflict_{f.kind}",
+            f"{f.passage}: {f.detail}" if f.passage else f.detail,
+        )
+        for f in findings
+    ]
 
 
 def data_files(root: Path) -> list[tuple[Lang, str, Path]]:

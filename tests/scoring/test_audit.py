@@ -110,6 +110,9 @@ def test_each_check_on_written_files(tmp_path: Path) -> None:
         ("en", "en_fact.json", 0, "answer_in_fake"),
         ("en", "en_fact.json", 1, "fake_equals_answer"),
         ("en", "en_fact.json", 2, "answer_not_in_positive"),  # '2' is not a word of 'in 2022'
+        # the conflict track's check (70 is not inside 170 at a number boundary: no finding)
+        ("en", "en_fact.json", 1, "conflict_fake_contains_true"),
+        ("en", "en_fact.json", 2, "conflict_true_lacks_answer"),
     }
 
 

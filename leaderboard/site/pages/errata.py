@@ -29,6 +29,12 @@ KINDS = (
     "answer_in_fake",
     "answer_not_in_positive",
     "duplicate_query",
+    "conflict_fake_contains_true",
+    "conflict_fake_unaligned",
+    "conflict_fake_identical",
+    "conflict_fake_states_true",
+    "conflict_fake_lacks_fake",
+    "conflict_true_lacks_answer",
 )
 _SHAPES = {
     "fake_equals_answer": re.compile(
@@ -45,6 +51,23 @@ _SHAPES = {
     "duplicate_query": re.compile(r"^same question as id (?P<other>\d+): (?P<query>.+)$", re.S),
 }
 _SHAPES["partial_answer_in_negative"] = _SHAPES["answer_in_negative"]
+_PASSAGE = r"^(?P<passage>positive(?:_wrong)?\[\d+\]): "
+_SHAPES |= {
+    "conflict_fake_contains_true": re.compile(
+        r"^the planted answer (?P<fake>.+) contains the answer (?P<answer>.+)$"
+    ),
+    "conflict_fake_unaligned": re.compile(
+        r"^(?P<n>\d+) positive passages but (?P<other>\d+) positive_wrong$"
+    ),
+    "conflict_fake_identical": re.compile(_PASSAGE + r"identical to positive\[\d+\]$"),
+    "conflict_fake_states_true": re.compile(_PASSAGE + r"still states the answer (?P<answer>.+)$"),
+    "conflict_fake_lacks_fake": re.compile(
+        _PASSAGE + r"does not state the planted answer (?P<fake>.+)$"
+    ),
+    "conflict_true_lacks_answer": re.compile(
+        _PASSAGE + r"does not state the answer (?P<answer>.+)$"
+    ),
+}
 
 
 @dataclass(frozen=True)
@@ -90,10 +113,13 @@ def reason_html(e: Erratum, lg: str) -> str:
     f, p = e.finding, e.parts
     if p is None:
         return f'<span class="lb-quote" lang="en">{esc(f.detail)}</span>'
-    q = {k: _quote(_data_value(v), f.lang, lg) for k, v in p.items() if k not in ("where", "n")}
+    raw = ("where", "n", "other", "passage")  # numbers and passage names, not data to quote
+    q = {k: _quote(_data_value(v), f.lang, lg) for k, v in p.items() if k not in raw}
     if f.kind == "duplicate_query":
         q["query"] = _quote(_data_value(p["query"]), f.lang, lg)
     values = {**q, **{k: esc(p[k]) for k in ("n", "other") if k in p}}
+    if "passage" in p:
+        values["passage"] = f"<code>{esc(p['passage'])}</code>"
     if "where" in p:
         values["where"] = esc(_passages(p["where"], lg))
     return ui(lg, f"errata.reason_{f.kind}", **values)
