@@ -21,7 +21,9 @@ from leaderboard.data.splits import load_split
 from leaderboard.protocol.conflicts import PANEL, condition_ids, conditions_sha256, load_condition
 from leaderboard.run.plan import conflict_instances
 from leaderboard.scoring.conflict_check import check_records
+from leaderboard.scoring.conflict_labelled import agreement, conflict_labels
 from leaderboard.scoring.conflict_outcome import LABELS
+from leaderboard.stats.intervals import wilson_share
 
 conflicts_app = typer.Typer(
     help="The knowledge-conflict track: conditions, the data check, the panel table.",
@@ -169,3 +171,26 @@ def panel_cmd(
 def register(app: typer.Typer, data_app: typer.Typer) -> None:
     """Add the `conflicts` group."""
     app.add_typer(conflicts_app, name="conflicts")
+
+
+@conflicts_app.command("agreement")
+def agreement_cmd() -> None:
+    """The outcome reader's agreement with the hand labels (scoring/labels/conflict_*.jsonl),
+    per language, on the dev part and on the held-out test part, with Wilson intervals and the
+    commonest confusions."""
+    for lang in LANGS:
+        items = conflict_labels(lang)  # type: ignore[arg-type]
+        if not items:
+            typer.echo(f"{lang}: no labelled conflict answers")
+            continue
+        for split in ("dev", "test", "all"):
+            a = agreement(items, lang, split)  # type: ignore[arg-type]
+            if not a.n:
+                continue
+            lo, hi = wilson_share(a.share, a.n)
+            top = "; ".join(f"{h}->{g} {n}" for h, g, n in a.confusions[:4]) or "none"
+            typer.echo(
+                f"{lang} {split:<4} agreement {100 * a.share:.1f}% "
+                f"[{100 * lo:.1f}, {100 * hi:.1f}] ({a.agree} of {a.n}); "
+                f"confusions (hand->reader): {top}"
+            )
