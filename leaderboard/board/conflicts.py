@@ -73,10 +73,12 @@ class ConflictPanel:
                 return e
         return None
 
-    def complete(self) -> bool:
-        """Every condition of every instruction's panel answered on every eligible question, in
-        both languages."""
-        for instruction, chosen in PANEL.items():
+    def complete(self, instructions: Sequence[str] | None = None) -> bool:
+        """Every condition of each instruction's panel answered on every eligible question, in
+        both languages (default: the instructions this entry has a folder for; a model's panel
+        is whole with `PANEL`'s every instruction)."""
+        for instruction in instructions if instructions is not None else self.instructions:
+            chosen = PANEL[instruction]
             rows = {(c.lang, c.condition): c for c in self.coverage.get(instruction, ())}
             for lang in LANGS:
                 for cond in chosen or condition_ids():
