@@ -1,7 +1,8 @@
 """What a translated Markdown page must keep of its English original: its headings, its code blocks
 and the commands it names. A translation may reword every sentence, but a reader who copies a
 command from the Chinese page must run what the English page runs, and the two pages must have the
-same sections. Used by tests/site/test_docs.py (docs/*.md against docs/zh/*.md) and
+same sections. And the typography a Chinese page must keep (the zh review's style, §4): one line per
+paragraph, full-width marks in Chinese sentences, no space after them. Used by tests/site/test_docs.py (docs/*.md against docs/zh/*.md) and
 tests/test_repository_docs.py (README.md against README_zh.md)."""
 
 from __future__ import annotations
@@ -94,4 +95,34 @@ def differences(english: Outline, chinese: Outline) -> list[str]:
         out.append(f"command only in en: {command}")
     for command in sorted(chinese.commands - english.commands):
         out.append(f"command only in zh: {command}")
+    return out
+
+
+_CJK = "\u3400-\u9fff"
+_FULL_WIDTH = "，。：；？！（）、“”"
+_HALF_WIDTH = re.compile(rf"[{_CJK}][,;:?!][{_CJK}]")
+_SPACE_AFTER = re.compile(rf"[{_FULL_WIDTH}] +(?!\|)\S")
+_BLOCK_START = re.compile(r"^\s*(?:#|\||[-*+] |\d+\. |>|!!!|<|$)")
+
+
+def chinese_style_problems(text: str) -> list[str]:
+    """`line N: rule` for each line of a Chinese page that breaks a typography rule; code blocks
+    and code spans are left out (they stay as the English has them)."""
+    out = []
+    fence = False
+    previous = ""
+    for n, line in enumerate(text.splitlines(), 1):
+        if _FENCE.match(line):
+            fence, previous = not fence, ""
+            continue
+        if fence:
+            continue
+        prose = re.sub(r"`[^`]*`", "`…`", line)
+        if previous and not _BLOCK_START.match(line) and not previous.lstrip().startswith(("#", "|", "!!!")):
+            out.append(f"line {n - 1}: a hard line break inside a paragraph")
+        if _HALF_WIDTH.search(prose):
+            out.append(f"line {n}: a half-width mark between Chinese characters")
+        if _SPACE_AFTER.search(prose):
+            out.append(f"line {n}: a space after a full-width mark")
+        previous = line if line.strip() else ""
     return out
