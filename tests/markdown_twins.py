@@ -1,9 +1,10 @@
 """What a translated Markdown page must keep of its English original: its headings, its code blocks
 and the commands it names. A translation may reword every sentence, but a reader who copies a
 command from the Chinese page must run what the English page runs, and the two pages must have the
-same sections. And the typography a Chinese page must keep (the zh review's style, §4): one line per
-paragraph, full-width marks in Chinese sentences, no space after them. Used by tests/site/test_docs.py (docs/*.md against docs/zh/*.md) and
-tests/test_repository_docs.py (README.md against README_zh.md)."""
+same sections. And the typography a Chinese page must keep (the zh review's style, §4): one line
+per paragraph, full-width marks in Chinese sentences, no space after them. Used by
+tests/site/test_docs.py (docs/*.md against docs/zh/*.md) and tests/test_repository_docs.py
+(README.md against README_zh.md)."""
 
 from __future__ import annotations
 
@@ -16,8 +17,19 @@ _INLINE_CODE = re.compile(r"(`+)(.+?)\1", re.S)
 _COMMENT = re.compile(r"(^|\s)#(?!!).*$")  # a shell, Python or YAML comment (not a #! line)
 # the programs a page tells the reader to run: an inline code span or a code line that starts with
 # one of them is a command
-PROGRAMS = ("rgb-leaderboard", "python", "python3", "pip", "bash", "accelerate", "pytest", "git [a-z]+ -")
-_COMMAND = re.compile(r"^(?:[A-Z_]+=\S+\s+)*(?:nice -n \d+\s+)?(?:\S*/)?(?:" + "|".join(PROGRAMS) + r")\s")
+PROGRAMS = (
+    "rgb-leaderboard",
+    "python",
+    "python3",
+    "pip",
+    "bash",
+    "accelerate",
+    "pytest",
+    "git [a-z]+ -",
+)
+_COMMAND = re.compile(
+    r"^(?:[A-Z_]+=\S+\s+)*(?:nice -n \d+\s+)?(?:\S*/)?(?:" + "|".join(PROGRAMS) + r")\s"
+)
 
 
 @dataclass(frozen=True)
@@ -58,7 +70,8 @@ def outline(text: str) -> Outline:
             headings.append(len(heading.group(1)))
         prose.append(line)
     commands = {c for b in blocks for c in _joined(b.lines) if _COMMAND.match(c + " ")}
-    spans = (" ".join(m.group(2).split()) for m in _INLINE_CODE.finditer("\n".join(prose)))
+    shown = re.sub(r"<!--.*?-->", "", "\n".join(prose), flags=re.S)  # a comment is not read
+    spans = (" ".join(m.group(2).split()) for m in _INLINE_CODE.finditer(shown))
     commands |= {s for s in spans if _COMMAND.match(s + " ")}
     return Outline(tuple(headings), tuple(blocks), frozenset(commands))
 
@@ -118,7 +131,11 @@ def chinese_style_problems(text: str) -> list[str]:
         if fence:
             continue
         prose = re.sub(r"`[^`]*`", "`…`", line)
-        if previous and not _BLOCK_START.match(line) and not previous.lstrip().startswith(("#", "|", "!!!")):
+        if (
+            previous
+            and not _BLOCK_START.match(line)
+            and not previous.lstrip().startswith(("#", "|", "!!!"))
+        ):
             out.append(f"line {n - 1}: a hard line break inside a paragraph")
         if _HALF_WIDTH.search(prose):
             out.append(f"line {n}: a half-width mark between Chinese characters")
