@@ -57,12 +57,17 @@ def test_a_repository_without_docs_uses_this_checkouts(tmp_path: Path) -> None:
 
 
 def test_the_project_documents_the_topics_the_readme_links() -> None:
-    """The README's documentation links, and the submission guide in Chinese."""
+    """The README's documentation links, and the submission guide in Chinese; README_zh.md links
+    the Chinese twin of every page README.md links."""
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     linked = set(re.findall(r"\]\((docs/[\w/.-]+\.md)\)", readme))
     assert {"docs/submit.md", "docs/zh/submit.md", "docs/scoring.md"} <= linked
     for path in linked:
         assert (REPO / path).is_file(), path
+    chinese = (REPO / "README_zh.md").read_text(encoding="utf-8")
+    linked_zh = set(re.findall(r"\]\((docs/[\w/.-]+\.md)\)", chinese))
+    english = {p for p in linked if not p.startswith("docs/zh/")}
+    assert linked_zh == {p.replace("docs/", "docs/zh/", 1) for p in english}, "README_zh.md"
 
 
 ENGLISH_PAGES = sorted(p.name for p in PROJECT_DOCS.glob("*.md"))
