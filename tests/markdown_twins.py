@@ -16,7 +16,7 @@ _HEADING = re.compile(r"^(#{1,6})\s+\S")
 _INLINE_CODE = re.compile(r"(`+)(.+?)\1", re.S)
 _COMMENT = re.compile(r"(^|\s)#(?!!).*$")  # a shell, Python or YAML comment (not a #! line)
 # the programs a page tells the reader to run: an inline code span or a code line that starts with
-# one of them is a command
+# one of them and gives it an argument is a command (`pip` alone names the tool)
 PROGRAMS = (
     "rgb-leaderboard",
     "python",
@@ -25,10 +25,10 @@ PROGRAMS = (
     "bash",
     "accelerate",
     "pytest",
-    "git [a-z]+ -",
+    "git (?:add|commit|tag|status|clone|checkout|worktree|log|diff|push|pull)",
 )
 _COMMAND = re.compile(
-    r"^(?:[A-Z_]+=\S+\s+)*(?:nice -n \d+\s+)?(?:\S*/)?(?:" + "|".join(PROGRAMS) + r")\s"
+    r"^(?:[A-Z_]+=\S+\s+)*(?:nice -n \d+\s+)?(?:\S*/)?(?:" + "|".join(PROGRAMS) + r")\s+\S"
 )
 
 
@@ -69,10 +69,10 @@ def outline(text: str) -> Outline:
         if heading:
             headings.append(len(heading.group(1)))
         prose.append(line)
-    commands = {c for b in blocks for c in _joined(b.lines) if _COMMAND.match(c + " ")}
+    commands = {c for b in blocks for c in _joined(b.lines) if _COMMAND.match(c)}
     shown = re.sub(r"<!--.*?-->", "", "\n".join(prose), flags=re.S)  # a comment is not read
     spans = (" ".join(m.group(2).split()) for m in _INLINE_CODE.finditer(shown))
-    commands |= {s for s in spans if _COMMAND.match(s + " ")}
+    commands |= {s for s in spans if _COMMAND.match(s)}
     return Outline(tuple(headings), tuple(blocks), frozenset(commands))
 
 

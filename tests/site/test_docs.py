@@ -82,7 +82,15 @@ def test_every_english_page_has_a_chinese_twin_and_no_page_is_only_chinese() -> 
     for page in doc_pages(PROJECT_DOCS):
         zh = page.texts["zh"]
         assert ui("zh", "docs.untranslated") not in zh, page.name
-        assert page.titles["zh"] == zh.partition("\n")[0].removeprefix("# "), page.name
+        assert re.search("[\u4e00-\u9fff]", page.titles["zh"]), page.name  # its own H1
+
+
+def test_a_title_is_the_heading_as_plain_text(tmp_path: Path) -> None:
+    """The nav shows the first heading's text: a Markdown escape (`Rej\\*`, which keeps the page's
+    H1 from turning `*, ED*` into italics) is not shown."""
+    (tmp_path / "judge.md").write_text("# The judge (Rej\\*, ED\\*)\n\nText.\n", "utf-8")
+    (page,) = doc_pages(tmp_path)
+    assert page.titles == {"en": "The judge (Rej*, ED*)"}
 
 
 @pytest.mark.parametrize("name", ENGLISH_PAGES)

@@ -23,6 +23,7 @@ from leaderboard.site.render.i18n import DEFAULT, SITE_LANGS, localized, ui
 SECTION = "docs"  # the folder of the pages under the site's docs_dir
 NAV_TITLE = "Docs"  # translated by nav_translations in site/mkdocs.yml
 PROJECT_DOCS = Path(__file__).resolve().parents[3] / "docs"
+_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!])")  # a Markdown backslash escape
 _UP_LINK = re.compile(r"\]\(\.\./([^)/]+\.md(?:#[^)]*)?)\)")
 
 
@@ -71,8 +72,9 @@ def page_texts(pages: list[DocPage]) -> dict[str, str]:
 
 
 def _heading(text: str) -> str | None:
+    """The page's first heading as plain text (a nav title is not Markdown: `Rej\\*` is `Rej*`)."""
     first = text.lstrip().partition("\n")[0]
-    return first[2:].strip() if first.startswith("# ") else None
+    return _ESCAPE.sub(r"\1", first[2:].strip()) if first.startswith("# ") else None
 
 
 def _untranslated(english: str, lg: str) -> str:
