@@ -67,15 +67,41 @@ def test_board_summary_row_is_what_results_json_holds(sub_id: str) -> None:
         assert cells[5].startswith("0.0 ") and cells[6].startswith("100.0 ")
 
 
-def test_the_readmes_board_table_is_what_the_script_prints(capsys, monkeypatch) -> None:
-    """The README's table is the script's output from the committed results, character for
-    character: rerun `python scripts/board_summary.py` and paste it when a result changes."""
-    monkeypatch.setattr("sys.argv", ["board_summary.py"])
+@pytest.mark.parametrize(
+    ("readme", "args"), [("README.md", []), ("README_zh.md", ["--lang", "zh"])]
+)
+def test_the_readmes_board_table_is_what_the_script_prints(
+    capsys, monkeypatch, readme: str, args: list[str]
+) -> None:
+    """Each README's table is the script's output from the committed results, character for
+    character: rerun `python scripts/board_summary.py` (with `--lang zh` for README_zh.md) and
+    paste it when a result changes."""
+    monkeypatch.setattr("sys.argv", ["board_summary.py", *args])
     _script("board_summary").main()
     printed = capsys.readouterr().out.strip()
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    marker = "<!-- printed by `python scripts/board_summary.py`"
-    assert marker in readme, "README.md: the board table's marker line is missing"
-    after = readme[readme.index(marker) :].split("\n", 1)[1]
+    text = (REPO / readme).read_text(encoding="utf-8")
+    marker = " ".join(["<!-- printed by `python scripts/board_summary.py", *args]) + "`"
+    assert marker in text, f"{readme}: the board table's marker line is missing"
+    after = text[text.index(marker) :].split("\n", 1)[1]
     table = after.split("\n\n", 1)[0].strip()
     assert table == printed
+
+
+def test_the_chinese_table_states_the_english_tables_figures(capsys, monkeypatch) -> None:
+    """The two READMEs' tables differ only in language and typography: the same rows, and in
+    every cell the same numbers (2,200 = 2200; the zh intervals' ～ and U+2212 for [a, b] and -)."""
+    tables = []
+    for args in ([], ["--lang", "zh"]):
+        monkeypatch.setattr("sys.argv", ["board_summary.py", *args])
+        _script("board_summary").main()
+        tables.append(capsys.readouterr().out.strip().splitlines()[2:])
+    number = re.compile(r"\d[\d,]*(?:\.\d+)?")
+    en, zh = tables
+    assert len(en) == len(zh) > 1
+    for row_en, row_zh in zip(en, zh, strict=True):
+        cells_en, cells_zh = row_en.split(" | ")[1:], row_zh.split(" | ")[1:]
+        for a, b in zip(cells_en, cells_zh, strict=True):
+            assert number.findall(a.replace(",", "")) == number.findall(b), (a, b)
+            assert a.count("-") == b.count("\u2212"), (a, b)
+    names = _script("board_summary").HEADS
+    assert len(names["zh"]) == len(names["en"])

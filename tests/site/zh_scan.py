@@ -136,6 +136,27 @@ SYMBOLS = frozenset(
         "GB",  # and of file sizes
         "git",
         "rgb-leaderboard",  # the tool's name (its commands: _IDS)
+        # the docs pages (docs/zh/): hardware, libraries and tools by name, units and formats
+        "Intel",
+        "Xeon",
+        "AMX",
+        "CUDA",
+        "GFLOPS",
+        "RSS",  # resident set size, the peak memory of a process
+        "KB",
+        "MB",
+        "MiB",
+        "JSONL",
+        "AWQ",
+        "FlashAttention",
+        "llamafile",
+        "torch",
+        "pandas",
+        "OpenCC",
+        "PyStemmer",
+        "PyPI",
+        "OpenAPI",
+        "AlpacaEval",
     ]
 )
 # Ids of the data written into text: a split or cell (en/noise, zh/noise/0.2), a data file path

@@ -1,13 +1,14 @@
 """The hand-written documentation (the repository's docs/ folder) as the site's "Docs" section.
 
-docs/<page>.md is English; docs/zh/<page>.md its Chinese translation, where one exists. Every
-docs/*.md becomes a page of the section without a code change: the pages are copied into the
-site's docs/docs/ folder in the suffix layout of the i18n plugin, and the section's nav entries
-are written into the build's mkdocs configuration (`with_docs_nav`), titled by each page's own
-first heading, in each language. A page without a translation is shown in the Chinese site in
-English, under a line saying so, and marked `lang="en"` (what a Chinese reader sees is said to be
-English, and tests/site/zh_scan.py reads it as quoted text). Links from docs/zh/ to an English page
-(`../gpus.md`) point at the same page in the site's one folder.
+docs/<page>.md is English; docs/zh/<page>.md its Chinese translation (this repository has one
+for every page, and tests/site/test_docs.py keeps the two in step). Every docs/*.md becomes a page
+of the section without a code change: the pages are copied into the site's docs/docs/ folder in
+the suffix layout of the i18n plugin, and the section's nav entries are written into the build's
+mkdocs configuration (`with_docs_nav`), titled by each page's own first heading, in each language.
+A page without a translation (a fork's new page) is built in the Chinese site in English, under a
+line saying so, and marked `lang="en"` (what a Chinese reader sees is said to be English, and
+tests/site/zh_scan.py reads it as quoted text); it has no entry in the Chinese nav. Links from
+docs/zh/ to an English page (`../gpus.md`) point at the same page in the site's one folder.
 """
 
 from __future__ import annotations
@@ -17,14 +18,12 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from leaderboard.core.errors import ConfigError
-from leaderboard.core.yaml_safe import load_yaml
 from leaderboard.site.render.i18n import DEFAULT, SITE_LANGS, localized, ui
 
 SECTION = "docs"  # the folder of the pages under the site's docs_dir
 NAV_TITLE = "Docs"  # translated by nav_translations in site/mkdocs.yml
-TITLES = "titles.yaml"  # docs/<lang>/titles.yaml: page file name -> its title in that language
 PROJECT_DOCS = Path(__file__).resolve().parents[3] / "docs"
+_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!])")  # a Markdown backslash escape
 _UP_LINK = re.compile(r"\]\(\.\./([^)/]+\.md(?:#[^)]*)?)\)")
 
 
@@ -50,23 +49,19 @@ def docs_folder(repo_root: Path) -> Path | None:
 
 def doc_pages(folder: Path) -> list[DocPage]:
     """Every docs/*.md in every site language, by file name."""
-    titled = {lg: _titles(folder / lg / TITLES) for lg in SITE_LANGS if lg != DEFAULT}
     pages = []
     for source in sorted(folder.glob("*.md")):
         english = source.read_text(encoding="utf-8")
         titles = {DEFAULT: _heading(english) or source.stem}
         texts = {DEFAULT: english}
-        for lg, named in titled.items():
+        for lg in (lg for lg in SITE_LANGS if lg != DEFAULT):
             own = folder / lg / source.name
             if own.is_file():
                 text = own.read_text(encoding="utf-8")
                 texts[lg] = _UP_LINK.sub(r"](\1)", text)
-                titles[lg] = named.get(source.name) or _heading(text) or source.stem
+                titles[lg] = _heading(text) or source.stem
             else:
-                title = named.get(source.name)
-                texts[lg] = _untranslated(english, lg, title)
-                if title is not None:
-                    titles[lg] = ui(lg, "docs.in_english", title=title)
+                texts[lg] = _untranslated(english, lg)
         pages.append(DocPage(source.name, titles, texts))
     return pages
 
@@ -77,24 +72,16 @@ def page_texts(pages: list[DocPage]) -> dict[str, str]:
 
 
 def _heading(text: str) -> str | None:
+    """The page's first heading as plain text (a nav title is not Markdown: `Rej\\*` is `Rej*`)."""
     first = text.lstrip().partition("\n")[0]
-    return first[2:].strip() if first.startswith("# ") else None
+    return _ESCAPE.sub(r"\1", first[2:].strip()) if first.startswith("# ") else None
 
 
-def _titles(path: Path) -> dict[str, str]:
-    if not path.is_file():
-        return {}
-    _, data = load_yaml(path)
-    if not isinstance(data, dict):
-        raise ConfigError(f"{path}:1: expected a mapping of page file name -> title")
-    return {str(k): str(v) for k, v in data.items()}
-
-
-def _untranslated(english: str, lg: str, title: str | None) -> str:
+def _untranslated(english: str, lg: str) -> str:
     """The English page in another site language: a title in that language, a line saying the
     text is English, then the text marked as English (no table of contents: its entries would
     be English words outside the marked text)."""
-    shown = ui(lg, "docs.in_english", title=title) if title else ui(lg, "docs.untranslated_title")
+    shown = ui(lg, "docs.untranslated_title")
     front = f"---\ntitle: {json.dumps(shown, ensure_ascii=False)}\nhide:\n  - toc\n---\n\n"
     note = f'!!! note ""\n    {ui(lg, "docs.untranslated")}\n'
     return f'{front}{note}\n<div lang="en" markdown="1">\n\n{english.strip()}\n\n</div>\n'
