@@ -39,6 +39,7 @@ CHART_ORDER = ("t1f1", "f1t1", "t1f1_same", "t2f1", "t1f2", "true_only", "fake_o
 FIRST_SCREEN = ("t1f1", "f1t1", "t1f1_same", "t2f1", "t1f2")
 EFFECTS = ("fake_cost", "order", "majority", "instruction:t1f1", "instruction:f1t1")
 SUMMARY = ("truthful", "misled", "flagged")
+LEGEND_COLS = 4  # the seven outcomes' legend in two rows (a chart is half the page wide)
 # one colour per outcome (stacked in LABELS order): the true side green, the planted side red
 COLOURS = {
     "error_claimed": "#8e6bbf",
@@ -135,18 +136,18 @@ def _bar_rows(
         if any(f is None for f in figs):
             return
         n = figs[0].n  # type: ignore[union-attr]
-        labels.append(f"{label} (n = {n})")
+        labels.append(f"{label} (n = {n})")  # "name\nwhat", two lines in the chart
         shares.append([f.value for f in figs])  # type: ignore[union-attr]
 
     for p in models:
         for cond in FIRST_SCREEN:
             short = ui(lg, f"conf.short.{cond}")
-            add(p, cond, OFFICIAL, f"{_name(p, lg)} · {short}")
+            add(p, cond, OFFICIAL, f"{_name(p, lg)}\n{short}")
         short = ui(lg, "conf.short.aware", cond=ui(lg, "conf.short.t1f1"))
-        add(p, "t1f1", TRACK_INSTRUCTION, f"{_name(p, lg)} · {short}")
+        add(p, "t1f1", TRACK_INSTRUCTION, f"{_name(p, lg)}\n{short}")
     if not models:
         for p in floor:
-            add(p, "t1f1", OFFICIAL, f"{_name(p, lg)} · {ui(lg, 'conf.short.t1f1')}")
+            add(p, "t1f1", OFFICIAL, f"{_name(p, lg)}\n{ui(lg, 'conf.short.t1f1')}")
     return labels, shares
 
 
@@ -162,7 +163,7 @@ def _chart(ctx: Context, lang: str, prefix: str) -> str:
         for i, m in enumerate(LABELS)
     ]
     key = "conf.chart_title" if models else "conf.chart_title_floor"
-    args = (labels, parts, ui(lg, key, lang=lang_name), ui(lg, "conf.chart_x"))
+    args = (labels, parts, ui(lg, key, lang=lang_name), ui(lg, "conf.chart_x"), LEGEND_COLS)
     alt = ui(lg, "conf.chart_alt" if models else "conf.chart_alt_floor", lang=lang_name)
     return ctx.out.chart(f"conflicts-{lang}", stacked_bars, args, alt, prefix, lg)
 
