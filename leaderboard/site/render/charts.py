@@ -285,7 +285,8 @@ def _stacked_wrapped(
         ax.set_xlim(0, 100)
         ax.set_ylim(-0.6, len(labels) - 0.4)
         ax.set_xlabel(xlabel)
-        ax.set_title(label(title, MAX_TITLE), loc="left", fontsize=8)
+        # the title from the figure's left edge: over the axis alone a long one runs off the right
+        fig.suptitle(label(title, MAX_TITLE), x=0.01, y=1 - 0.08 / height, ha="left", fontsize=8)
         fig.legend(
             loc="lower center",
             bbox_to_anchor=(0.5, 0.04 / height),
