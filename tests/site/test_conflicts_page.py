@@ -14,7 +14,7 @@ import pytest
 
 from leaderboard.board.conflicts import ConflictPanel, conflict_panels
 from leaderboard.board.load import load_site_data
-from leaderboard.core.schema import ConflictCoverage, ConflictFigure
+from leaderboard.core.schema import ConflictCoverage, ConflictEffect, ConflictFigure
 from leaderboard.scoring.conflict_outcome import LABELS
 from leaderboard.site.pages.conflicts.examples import (
     EXAMPLES,
@@ -79,12 +79,21 @@ def _synthetic(examples: list[Example]) -> tuple[ConflictPanel, Example]:
             ("flagged", 0.0),
         ]
     )
+    order = ConflictEffect(
+        lang="zh",
+        effect="order",
+        metric="truthful",
+        value=0.1,
+        ci=(-0.05, 0.25),
+        n=10,
+        definition="",
+    )
     cover = ConflictCoverage(lang="zh", condition="t1f1", eligible=79, left_out=21, answered=10)
     panel = ConflictPanel(
         entry_id=SYNTH,
         name="Synthetic <b>model</b>",
         figures={"rgb": figures},
-        effects={"rgb": ()},
+        effects={"rgb": (order,)},
         coverage={"rgb": (cover,)},
     )
     base = next(e for e in examples if e.instance.lang == "zh" and e.instance.condition == "t1f1")
@@ -122,13 +131,14 @@ def test_baselines_only_first_screen_then_details(built, lg: str) -> None:
     # no model yet: said in a few words; the baselines are the floor band, never model rows
     assert esc(ui(lg, "conf.no_models")) in page
     table = next(t for t in out.tables if t.id == "conflict-effects")
-    assert not table.rows and table.baseline_rows
-    effects_shown = {r.cells["effect"].sort for r in table.baseline_rows}
+    assert table.rows and not table.baseline_rows  # no model: the floor's rows, every one shown
+    assert all(r.css == "lb-baseline-row" for r in table.rows)
+    effects_shown = {r.cells["effect"].sort for r in table.rows}
     assert {"fake_cost", "order", "majority"} <= effects_shown
     ids = {t.id for t in out.tables}
     assert {"conflict-figures-zh", "conflict-figures-en", "conflict-coverage"} <= ids
     # the effects carry intervals and n in every language column (zh, en, zh − en)
-    order = next(r for r in table.baseline_rows if r.cells["effect"].sort == "order")
+    order = next(r for r in table.rows if r.cells["effect"].sort == "order")
     for key in ("truthful_zh", "truthful_en", "truthful_zh_en"):
         cell = order.cells[key].value
         assert cell["ci_low"] is not None and cell["n"] > 0
@@ -165,6 +175,8 @@ def test_a_partial_model_is_said_and_its_answer_escaped(with_model, lg: str) -> 
     name = "Synthetic <b>model</b>"
     assert esc(ui(lg, "conf.partial", name=name, done=done, expected=expected)) in page
     assert esc(ui(lg, "conf.no_models")) not in page  # a model is measured now
+    effects = next(t for t in out.tables if t.id == "conflict-effects")
+    assert effects.baseline_rows and all(r.css != "lb-baseline-row" for r in effects.rows)
     # its bars give n; the baselines stay out of the model bars
     charts = out.pending_charts.items()
     labels = next(args for path, (_, args) in charts if "conflicts-zh" in path)[0]

@@ -216,14 +216,16 @@ def _effects_table(ctx: Context, prefix: str) -> str:
     models, floor = split_panels(ctx)
     ids = ["model", "effect"]
     ids += [f"{m}_{lang}" for m in ("truthful", "misled") for lang in ("zh", "en", "zh_en")]
+    floor_rows = tuple(r for p in floor for r in _effect_rows(p, prefix, lg, "lb-baseline-row"))
+    model_rows = tuple(r for p in models for r in _effect_rows(p, prefix, lg))
+    # under the models, the floor is the band (collapsed to its first row); with no model yet
+    # (the page says so above) its rows are the table, every one shown
     table = Table(
         id="conflict-effects",
         title=ui(lg, "conf.effects_title"),
         columns=columns(lg, *(f"conf.{k}" for k in ids)),
-        rows=tuple(r for p in models for r in _effect_rows(p, prefix, lg)),
-        baseline_rows=tuple(
-            r for p in floor for r in _effect_rows(p, prefix, lg, "lb-baseline-row")
-        ),
+        rows=model_rows or floor_rows,
+        baseline_rows=floor_rows if model_rows else (),
         note=ui(lg, "conf.effects_note"),
         filterable=False,
         ui=lg,
