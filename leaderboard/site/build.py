@@ -21,6 +21,7 @@ from pathlib import Path
 
 import yaml
 
+from leaderboard.board.conflicts import conflict_panels
 from leaderboard.board.frames import board_from
 from leaderboard.board.instructions import instruction_panels
 from leaderboard.board.load import SiteData, load_site_data
@@ -35,6 +36,11 @@ from leaderboard.site.languages import finish_languages
 from leaderboard.site.pages.ability.page import ability_page
 from leaderboard.site.pages.compare import PATH as COMPARE_PATH
 from leaderboard.site.pages.compare import compare_page
+from leaderboard.site.pages.conflicts.examples import EXAMPLES as CONFLICT_EXAMPLES
+from leaderboard.site.pages.conflicts.examples import pick_examples
+from leaderboard.site.pages.conflicts.page import PANELS as CONFLICT_PANELS
+from leaderboard.site.pages.conflicts.page import PATH as CONFLICTS_PATH
+from leaderboard.site.pages.conflicts.page import conflicts_page
 from leaderboard.site.pages.docs import DocPage, doc_pages, docs_folder, page_texts, with_docs_nav
 from leaderboard.site.pages.downloads import board_downloads, downloads_page, models_index_page
 from leaderboard.site.pages.errata import PATH as ERRATA_PATH
@@ -85,6 +91,7 @@ PAGES: tuple[Page | Family, ...] = (
     Page("zh-vs-en.md", zh_vs_en_page),
     Page("zh-vs-en-rgb.md", partial(zh_vs_en_page, mode="rgb")),
     Page(INSTRUCTIONS_PATH, instructions_page),
+    Page(CONFLICTS_PATH, conflicts_page),
     Page(COMPARE_PATH, compare_page),
     Page(SYSTEMS_PATH, _systems),
     Page(PROBES_PATH, probes_page),
@@ -262,10 +269,13 @@ def build_site(
     data = load_site_data(repo_root)
     root = repo_root if (repo_root / "data_zh").is_dir() else data_root()
     models = models_only(data).submissions
+    conflicts = conflict_panels(models, root)  # the knowledge-conflict track, with the data
     extra = {
         **data.extra,
         "systems": systems_board(data, root),
         PANELS: instruction_panels(models, root),  # the instruction track, scored with the data
+        CONFLICT_PANELS: conflicts,
+        CONFLICT_EXAMPLES: pick_examples(models, conflicts, root),
     }
     comparisons = compare_all(models, root)
     if warn is not None:

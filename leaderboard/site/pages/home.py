@@ -17,6 +17,7 @@ from leaderboard.board.ranking import (
 from leaderboard.board.reported import frac
 from leaderboard.core.schema import ScoreEntry
 from leaderboard.core.types import ABILITIES, LANGS
+from leaderboard.site.pages.conflicts.page import home_link as conflicts_link
 from leaderboard.site.pages.cost_section import cost_section
 from leaderboard.site.pages.releases import cite_section
 from leaderboard.site.pages.trust_columns import trust_cells, trust_columns
@@ -274,6 +275,8 @@ def home_page(ctx: Context, mode: str = RANKED_MODE) -> str:
         "\n" + ui(lg, "home.intro") if ranked else "",
         other + "\n",
     ]
+    if ranked:
+        parts.append(conflicts_link(ctx, prefix))
     if not data.submissions:
         parts.append("\n" + ui(lg, "home.empty") + "\n")
     for lang in (*LANGS, "all"):

@@ -227,9 +227,13 @@ def stacked_bars(
     parts: list[tuple[str, str, list[float]]],
     title: str,
     xlabel: str = "share of questions (%)",
+    legend_cols: int | None = None,
 ) -> str:
     """One horizontal bar per label split into shares (name, colour, values summing to 1 per
-    bar): the chain attribution per model and language. Legend under the axis."""
+    bar): the chain attribution per model and language, the conflict outcomes. Legend under the
+    axis, in one row, or in rows of `legend_cols` (many or long names: the conflict outcomes)."""
+    if legend_cols is not None:
+        return _stacked_wrapped(labels, parts, title, xlabel, legend_cols)
     with plt.rc_context(_RC):
         height = max(2.2, 0.32 * len(labels) + 1.6)
         fig, ax = plt.subplots(figsize=(7.5, height), dpi=100)
@@ -252,6 +256,45 @@ def stacked_bars(
             fontsize=7,
         )
         fig.subplots_adjust(left=0.36, right=0.97, bottom=1.3 / height, top=1 - 0.4 / height)
+        return _svg(fig)
+
+
+def _stacked_wrapped(
+    labels: list[str],
+    parts: list[tuple[str, str, list[float]]],
+    title: str,
+    xlabel: str,
+    cols: int,
+) -> str:
+    """stacked_bars with its legend in rows of `cols`, placed in figure inches so it never
+    overlaps the axis label whatever the number of bars."""
+    rows = -(-len(parts) // max(cols, 1))
+    below = 0.55 + 0.2 * rows  # the axis label, then the legend's rows (inches)
+    with plt.rc_context(_RC):
+        height = max(2.2, 0.34 * len(labels) + 0.45 + below)
+        fig, ax = plt.subplots(figsize=(7.5, height), dpi=100)
+        ys = list(range(len(labels)))[::-1]
+        left = [0.0] * len(labels)
+        for name, color, values in parts:
+            widths = [100 * v for v in values]
+            ax.barh(ys, widths, left=left, color=color, label=label(name), height=0.7)
+            left = [a + b for a, b in zip(left, widths, strict=True)]
+        ax.set_yticks(ys)
+        # a label of two lines (a name, then what the bar is) keeps both readable
+        ax.set_yticklabels(["\n".join(label(p) for p in x.split("\n")) for x in labels], fontsize=7)
+        ax.set_xlim(0, 100)
+        ax.set_ylim(-0.6, len(labels) - 0.4)
+        ax.set_xlabel(xlabel)
+        # the title from the figure's left edge: over the axis alone a long one runs off the right
+        fig.suptitle(label(title, MAX_TITLE), x=0.01, y=1 - 0.08 / height, ha="left", fontsize=8)
+        fig.legend(
+            loc="lower center",
+            bbox_to_anchor=(0.5, 0.04 / height),
+            ncol=cols,
+            frameon=False,
+            fontsize=7,
+        )
+        fig.subplots_adjust(left=0.4, right=0.97, bottom=below / height, top=1 - 0.4 / height)
         return _svg(fig)
 
 

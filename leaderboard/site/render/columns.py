@@ -198,6 +198,22 @@ COLUMNS: dict[str, Spec] = {
        for m in ("refused", "made_up", "truthfulness", "accuracy", "over_refusal",
                  "error_detection", "repeated_fake")},
     "instr.n": Spec("instr.col.n", "instr.tip.n"),
+    # knowledge-conflict track
+    "conf.model": Spec("conf.col.model"),
+    "conf.effect": Spec("conf.col.effect"),
+    **{f"conf.{m}_{lang}": _num(f"conf.col.{m}_{lang}", f"conf.tip.effect_{m}")
+       for m in ("truthful", "misled") for lang in ("zh", "en")},
+    **{f"conf.{m}_zh_en": _num(f"conf.col.{m}_zh_en", "conf.tip.effect_gap")
+       for m in ("truthful", "misled")},
+    "conf.condition": Spec("conf.col.condition"),
+    **{f"conf.{m}": _num(f"conf.label.{m}", f"conf.tip.{m}")
+       for m in ("truthful", "misled", "flagged", "error_claimed", "refused", "both_flagged",
+                 "both_merged", "true_only", "fake_only", "other")},
+    "conf.n": _num("conf.col.n", "conf.tip.n"),
+    "conf.lang": Spec("col.lang"),
+    "conf.prior": Spec("conf.col.prior", "conf.tip.prior"),
+    **{f"conf.{k}": _num(f"conf.col.{k}", f"conf.tip.{k}")
+       for k in ("eligible", "left_out", "answered")},
 }
 # fmt: on
 

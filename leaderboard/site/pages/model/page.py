@@ -11,6 +11,7 @@ from leaderboard.board.load import Entry
 from leaderboard.board.ranking import cells_for, cliff_marks, coverage
 from leaderboard.core.types import ABILITIES, LANGS, MODES
 from leaderboard.run.invocations import HISTORY_KEY, machines
+from leaderboard.site.pages.conflicts.page import model_line as conflict_line
 from leaderboard.site.pages.instructions import model_row as instruction_row
 from leaderboard.site.pages.model.outcomes import outcome_section
 from leaderboard.site.pages.model.tables import (
@@ -195,6 +196,7 @@ def model_page(ctx: Context, sub: Entry) -> str:
     parts.append(f"\n## {ui(lg, 'model.h_scores')}\n")
     parts.append(out.table(report_card(sub, lg), prefix))
     parts.append(instruction_row(ctx, sub.id, prefix))
+    parts.append(conflict_line(ctx, sub.id, prefix))
     chart = _noise_chart(sub, out, prefix, lg)
     if chart:
         parts.append(chart)
