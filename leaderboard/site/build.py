@@ -39,6 +39,8 @@ from leaderboard.site.pages.docs import DocPage, doc_pages, docs_folder, page_te
 from leaderboard.site.pages.downloads import board_downloads, downloads_page, models_index_page
 from leaderboard.site.pages.errata import PATH as ERRATA_PATH
 from leaderboard.site.pages.errata import errata_page
+from leaderboard.site.pages.glossary import PATH as GLOSSARY_PATH
+from leaderboard.site.pages.glossary import glossary_page
 from leaderboard.site.pages.home import home_page
 from leaderboard.site.pages.instances.page import instance_pages
 from leaderboard.site.pages.instructions import PANELS, instructions_page
@@ -100,6 +102,7 @@ PAGES: tuple[Page | Family, ...] = (
     Family(question_pages),
     Page("methodology.md", methodology_page),
     Page(ERRATA_PATH, errata_page),
+    Page(GLOSSARY_PATH, glossary_page),
     Page(RELEASES_PATH, releases_page),
     Page(REFERENCE_PAGE, reference_page),
     Page("downloads.md", downloads_page),
