@@ -271,8 +271,10 @@ def test_home_tables_fit_a_phone_and_the_rest_is_one_tap_away(request, browser, 
     """At 390 px every table of the home page fits the screen in both languages (the columns a
     phone folds away are behind the table's "All columns" switch); one tap shows them, and the
     wider table then scrolls inside its wrapper, never the page."""
-    base = request.getfixturevalue("site")[0] if board == "synthetic" else request.getfixturevalue(
-        "repository_site"
+    base = (
+        request.getfixturevalue("site")[0]
+        if board == "synthetic"
+        else request.getfixturevalue("repository_site")
     )
     v = Visit(browser, base, viewport=PHONE, is_mobile=True, has_touch=True)
     try:
@@ -283,7 +285,7 @@ def test_home_tables_fit_a_phone_and_the_rest_is_one_tap_away(request, browser, 
         table = "#ranking-zh-strict"
         folded = page.locator(f"{table} thead th.lb-narrow-hide")
         assert folded.count() > 0 and not folded.first.is_visible()
-        page.locator(f"form.lb-facets[data-table='ranking-zh-strict'] .lb-facet-more").tap()
+        page.locator("form.lb-facets[data-table='ranking-zh-strict'] .lb-facet-more").tap()
         assert folded.first.is_visible()
         assert page.locator(f"{table} thead th.lb-extra").first.is_visible()
         wide = page.evaluate(
@@ -292,7 +294,7 @@ def test_home_tables_fit_a_phone_and_the_rest_is_one_tap_away(request, browser, 
         )
         assert wide, "all columns shown: the table scrolls inside its wrapper"
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-        page.locator(f"form.lb-facets[data-table='ranking-zh-strict'] .lb-facet-more").tap()
+        page.locator("form.lb-facets[data-table='ranking-zh-strict'] .lb-facet-more").tap()
         assert not folded.first.is_visible()
         assert v.external == []
     finally:

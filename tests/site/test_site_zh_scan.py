@@ -27,7 +27,14 @@ from leaderboard.site.render.i18n import SITE_LANGS, table, ui
 from leaderboard.site.render.page import Context, Output
 from leaderboard.site.render.tables import Cell, Column, Row, Table, render_html
 from tests.helpers import write_agreement
-from tests.site.zh_scan import english_parts, english_words, pages, repository_data, scan, scan_terms
+from tests.site.zh_scan import (
+    english_parts,
+    english_words,
+    pages,
+    repository_data,
+    scan,
+    scan_terms,
+)
 from tests.site_factory import make_repo
 
 REPO = Path(__file__).resolve().parents[2]

@@ -104,7 +104,11 @@ def summary_lines(
         lines.append(ui(lg, "relsum.values_changed", entries=_names(lg, moved, names)))
     same = [r for r in changes.rescored if not r.changed]
     if same:
-        key = "relsum.rescore_same" if all(r.reason == "rescored" for r in same) else "relsum.changed_same"
+        key = (
+            "relsum.rescore_same"
+            if all(r.reason == "rescored" for r in same)
+            else "relsum.changed_same"
+        )
         lines.append(ui_count(lg, key, len(same)))
     return lines or [ui(lg, "relsum.nothing")]
 

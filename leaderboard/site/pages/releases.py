@@ -10,7 +10,6 @@ from dataclasses import dataclass
 
 from leaderboard.board.cite import RGB_BIBTEX, TAG_PREFIX, release_bibtex
 from leaderboard.board.load import SiteData
-from leaderboard.core.schema import DIFF_LANG
 from leaderboard.board.release import (
     BOARD_CSV,
     BOARD_JSON,
@@ -24,6 +23,7 @@ from leaderboard.board.release import (
     history,
     read_releases,
 )
+from leaderboard.core.schema import DIFF_LANG
 from leaderboard.site.pages.release_summary import summary_html
 from leaderboard.site.render.fmt import esc, pct
 from leaderboard.site.render.i18n import ui

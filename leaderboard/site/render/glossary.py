@@ -103,8 +103,7 @@ def read_glossary(path: Path = GLOSSARY_FILE) -> tuple[Section, ...]:
                 raise ConfigError(f"{path}:{line}: field 'id': term {t.id!r} is defined twice")
             seen.add(t.id)
             used_zh += [t.zh, t.definition.zh]
-    for i, section in enumerate(model.sections):
-        used_zh.append(section.title.zh)
+    used_zh += [section.title.zh for section in model.sections]
     for i, section in enumerate(model.sections):
         for j, t in enumerate(section.terms):
             for k, word in enumerate(t.avoid_zh):

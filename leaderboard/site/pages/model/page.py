@@ -175,7 +175,9 @@ def _machines(sub: Entry, lg: str) -> str | None:
         flags = [f for f in _BUILD_FLAGS if build and f"{f} = 1" in build]
         named = f'<span lang="en">{esc(" + ".join(flags))}</span>'
         shown = ui(lg, "model.machine_build", flags=named) if flags else ""
-        items.append(ui(lg, "model.machine_item", device=device_html(device, lg), build=shown, n=f"{n:,}"))
+        items.append(
+            ui(lg, "model.machine_item", device=device_html(device, lg), build=shown, n=f"{n:,}")
+        )
     if any(isinstance(h, dict) and h.get("seeded") for h in history):
         items[0] += ui(lg, "model.machine_seeded")
     total = extra.get("predictions_in_results")
