@@ -35,7 +35,14 @@ from leaderboard.site.languages import finish_languages
 from leaderboard.site.pages.ability.page import ability_page
 from leaderboard.site.pages.compare import PATH as COMPARE_PATH
 from leaderboard.site.pages.compare import compare_page
-from leaderboard.site.pages.docs import DocPage, doc_pages, docs_folder, page_texts, with_docs_nav
+from leaderboard.site.pages.docs import (
+    DocPage,
+    doc_pages,
+    docs_folder,
+    index_texts,
+    page_texts,
+    with_docs_nav,
+)
 from leaderboard.site.pages.downloads import board_downloads, downloads_page, models_index_page
 from leaderboard.site.pages.errata import PATH as ERRATA_PATH
 from leaderboard.site.pages.errata import errata_page
@@ -279,6 +286,8 @@ def build_site(
     folder = docs_folder(repo_root)
     docs = doc_pages(folder) if folder is not None else []
     out.pages.update(page_texts(docs))
+    if docs and not any(p.name == "index.md" for p in docs):
+        out.pages.update(index_texts(docs))
     write_docs(config.parent / "docs", out)
     out_dir = Path(out_dir).resolve() if out_dir else config.parent / "build"
     run_mkdocs(docs_config(config, docs), out_dir, strict, source_date_epoch(data))
