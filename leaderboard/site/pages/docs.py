@@ -127,7 +127,7 @@ def index_texts(pages: list[DocPage]) -> dict[str, str]:
             if first and not own:
                 first = f'<span lang="en">{first}</span>'
             items.append(
-                f"- [{p.titles[lg]}]({p.name})"
+                f"- [{_no_emphasis(p.titles[lg])}]({p.name})"
                 + (f"：{first}" if lg == "zh" and first else f": {first}" if first else "")
             )
         head = f"# {ui(lg, 'docs.index_title')}\n\n{ui(lg, 'docs.index_intro')}\n\n"
@@ -156,5 +156,11 @@ def _first_sentence(text: str, lg: str, limit: int = 180) -> str:
         para += ("" if cjk else " ") + line
     para = _LINK.sub(r"\1", para)
     end = para.find("。") + 1 if lg == "zh" else para.find(". ") + 1
-    sentence = para[:end] if end > 0 else para
-    return sentence if len(sentence) <= limit else ""
+    sentence = _no_emphasis(para[:end] if end > 0 else para)
+    # a sentence that opens a list or a table (ends with a colon) says nothing on its own
+    return sentence if len(sentence) <= limit and not sentence.endswith((":", "：")) else ""
+
+
+def _no_emphasis(text: str) -> str:
+    """A title or sentence as Markdown: Rej* and ED* keep their stars (not emphasis)."""
+    return text.replace("*", "\\*")
