@@ -87,6 +87,7 @@ class Rescored:
     entry: str
     reason: str  # "rescored" (same answers) or "rerun" (other settings: a new fingerprint)
     changelog: tuple[str, ...]  # the CHANGELOG lines added since the previous release naming it
+    changed: int = 0  # its values (every metric) that differ between the two releases
 
 
 @dataclass(frozen=True)
@@ -242,22 +243,47 @@ def _indexed(scores: pd.DataFrame) -> dict[tuple, tuple[float, float, float]]:
     return out
 
 
+def _values(scores: pd.DataFrame) -> dict[tuple, float | None]:
+    """Every value of a release (all metrics), by key; a missing value is None."""
+    if scores.empty:
+        return {}
+    out = {}
+    for r in scores.itertuples(index=False):
+        key = tuple(str(getattr(r, k)) for k in SCORE_KEY)
+        value = r.value
+        out[key] = None if value is None or value != value else float(value)
+    return out
+
+
+def changed_values(previous: Release, current: Release) -> dict[str, int]:
+    """Per entry, how many of its values differ between the two releases (a value added or
+    removed counts): a rescore that changed none is no change for a reader."""
+    old, new = _values(previous.scores), _values(current.scores)
+    counts: dict[str, int] = {}
+    for key in set(old) | set(new):
+        if old.get(key, "absent") != new.get(key, "absent"):
+            counts[key[0]] = counts.get(key[0], 0) + 1
+    return counts
+
+
 def compare(previous: Release | None, current: Release) -> Changes:
     """What changed from `previous` to `current`: entries added and removed, entries whose
     results changed (rescored: same answers; rerun: another fingerprint) with the CHANGELOG lines
-    added since that name them, and every score now outside its interval at `previous`."""
+    added since that name them and how many of their values changed, and every score now
+    outside its interval at `previous`."""
     if previous is None:
         return Changes(None, current.id, added=tuple(e.id for e in current.entries))
     before = {e.id: e for e in previous.entries}
     after = {e.id: e for e in current.entries}
     new_lines = tuple(line for line in current.changelog if line not in set(previous.changelog))
     rescored = []
+    counts = changed_values(previous, current)
     for key in sorted(set(before) & set(after)):
         a, b = before[key], after[key]
         if a.results_sha256 == b.results_sha256:
             continue
         reason = "rescored" if a.fingerprint == b.fingerprint else "rerun"
-        rescored.append(Rescored(key, reason, _explaining(b, new_lines)))
+        rescored.append(Rescored(key, reason, _explaining(b, new_lines), counts.get(key, 0)))
     old, new = _indexed(previous.scores), _indexed(current.scores)
     moved = []
     for key in sorted(set(old) & set(new)):

@@ -41,10 +41,19 @@ from leaderboard.site.pages.conflicts.examples import pick_examples
 from leaderboard.site.pages.conflicts.page import PANELS as CONFLICT_PANELS
 from leaderboard.site.pages.conflicts.page import PATH as CONFLICTS_PATH
 from leaderboard.site.pages.conflicts.page import conflicts_page
-from leaderboard.site.pages.docs import DocPage, doc_pages, docs_folder, page_texts, with_docs_nav
+from leaderboard.site.pages.docs import (
+    DocPage,
+    doc_pages,
+    docs_folder,
+    index_texts,
+    page_texts,
+    with_docs_nav,
+)
 from leaderboard.site.pages.downloads import board_downloads, downloads_page, models_index_page
 from leaderboard.site.pages.errata import PATH as ERRATA_PATH
 from leaderboard.site.pages.errata import errata_page
+from leaderboard.site.pages.glossary import PATH as GLOSSARY_PATH
+from leaderboard.site.pages.glossary import glossary_page
 from leaderboard.site.pages.home import home_page
 from leaderboard.site.pages.instances.page import instance_pages
 from leaderboard.site.pages.instructions import PANELS, instructions_page
@@ -107,6 +116,7 @@ PAGES: tuple[Page | Family, ...] = (
     Family(question_pages),
     Page("methodology.md", methodology_page),
     Page(ERRATA_PATH, errata_page),
+    Page(GLOSSARY_PATH, glossary_page),
     Page(RELEASES_PATH, releases_page),
     Page(REFERENCE_PAGE, reference_page),
     Page("downloads.md", downloads_page),
@@ -286,6 +296,8 @@ def build_site(
     folder = docs_folder(repo_root)
     docs = doc_pages(folder) if folder is not None else []
     out.pages.update(page_texts(docs))
+    if docs and not any(p.name == "index.md" for p in docs):
+        out.pages.update(index_texts(docs))
     write_docs(config.parent / "docs", out)
     out_dir = Path(out_dir).resolve() if out_dir else config.parent / "build"
     run_mkdocs(docs_config(config, docs), out_dir, strict, source_date_epoch(data))

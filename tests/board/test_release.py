@@ -62,6 +62,7 @@ def test_rescoring_one_entry_is_a_change_on_the_next_release(tmp_path):
     assert [(r.entry, r.reason, r.changelog) for r in changes.rescored] == [
         ("model-001", "rescored", (line,))
     ]
+    assert changes.rescored[0].changed > 0  # its zh and en scores moved
     assert changes.moved and {m.entry for m in changes.moved} == {"model-001"}
     assert all(m.after > m.interval[1] for m in changes.moved)
     assert current_release(load_site_data(root, with_predictions=False), releases)[1]
@@ -77,9 +78,9 @@ def test_a_line_naming_the_new_scoring_version_explains_every_rescored_entry(tmp
     line = "Every results.json rescored for the new scoring version (rescored-0001)."
     data = load_site_data(root, with_predictions=False)
     second = freeze(data, "r2", "2026-12-02", CHANGELOG + f"- {line}\n- Unrelated.\n")
-    assert [(r.entry, r.changelog) for r in compare(first, second).rescored] == [
-        ("model-000", (line,)),
-        ("model-001", (line,)),
+    assert [(r.entry, r.changelog, r.changed) for r in compare(first, second).rescored] == [
+        ("model-000", (line,), 0),  # rescored, no value moved: no change for a reader
+        ("model-001", (line,), 0),
     ]
 
 

@@ -251,17 +251,51 @@ def test_dark_mode_toggle(visit):
     assert page.evaluate(scheme) == "slate"
 
 
-def test_phone_width_scrolls_tables_not_the_page(site, browser):
-    base, _ = site
-    v = Visit(browser, base, viewport={"width": 390, "height": 844}, is_mobile=True)
+PHONE = {"width": 390, "height": 844}
+_FITS = """() => Array.from(document.querySelectorAll('.lb-scroll'))
+    .filter(e => e.querySelector('table.lb-facts-js'))
+    .map(e => [e.querySelector('table').id, e.scrollWidth - e.clientWidth])"""
+
+
+@pytest.fixture(scope="module")
+def repository_site(repository_build):
+    """This repository's own site (tests/site/conftest.py), served: the real board's tables."""
+    require_browser()
+    with serve_in_thread(repository_build) as base:
+        yield base
+
+
+@pytest.mark.parametrize("board", ["synthetic", "repository"])
+@pytest.mark.parametrize("path", ["index.html", "zh/index.html"])
+def test_home_tables_fit_a_phone_and_the_rest_is_one_tap_away(request, browser, board, path):
+    """At 390 px every table of the home page fits the screen in both languages (the columns a
+    phone folds away are behind the table's "All columns" switch); one tap shows them, and the
+    wider table then scrolls inside its wrapper, never the page."""
+    base = (
+        request.getfixturevalue("site")[0]
+        if board == "synthetic"
+        else request.getfixturevalue("repository_site")
+    )
+    v = Visit(browser, base, viewport=PHONE, is_mobile=True, has_touch=True)
     try:
-        page = v.go("index.html")
-        assert page.evaluate("document.documentElement.scrollWidth") <= 392
+        page = v.go(path)
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        over = [(t, px) for t, px in page.evaluate(_FITS) if px > 1]
+        assert over == [], f"{path}: tables wider than the screen (px): {over}"
+        table = "#ranking-zh-strict"
+        folded = page.locator(f"{table} thead th.lb-narrow-hide")
+        assert folded.count() > 0 and not folded.first.is_visible()
+        page.locator("form.lb-facets[data-table='ranking-zh-strict'] .lb-facet-more").tap()
+        assert folded.first.is_visible()
+        assert page.locator(f"{table} thead th.lb-extra").first.is_visible()
         wide = page.evaluate(
-            "Array.from(document.querySelectorAll('.lb-scroll'))"
-            ".some(e => e.scrollWidth > e.clientWidth)"
+            f"(() => {{ const w = document.querySelector('{table}').closest('.lb-scroll');"
+            " return w.scrollWidth > w.clientWidth; })()"
         )
-        assert wide, "the ranking table should scroll inside its wrapper on a phone"
+        assert wide, "all columns shown: the table scrolls inside its wrapper"
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        page.locator("form.lb-facets[data-table='ranking-zh-strict'] .lb-facet-more").tap()
+        assert not folded.first.is_visible()
         assert v.external == []
     finally:
         v.close()

@@ -126,7 +126,7 @@ def test_cli_site_build(tmp_path):
     assert "<script>alert" not in home  # the names are data: escaped
     assert "Rank ranges not narrowed for Model 000 &lt;script&gt;alert(1)&lt;/script&gt;" in home
     zh_home = (out / "zh" / "index.html").read_text(encoding="utf-8")
-    assert "以下条目的排名区间未能通过配对比较收窄：Model 000 &lt;script&gt;" in zh_home
+    assert "以下条目的名次区间未能通过配对比较收窄：Model 000 &lt;script&gt;" in zh_home
 
 
 def test_cli_reports_bad_results_without_traceback(tmp_path):

@@ -13,7 +13,14 @@ from pathlib import Path
 import pytest
 
 from leaderboard.site.build import build_site
-from leaderboard.site.pages.docs import PROJECT_DOCS, doc_pages, docs_folder, page_texts
+from leaderboard.site.pages.docs import (
+    PROJECT_DOCS,
+    doc_pages,
+    docs_folder,
+    index_texts,
+    page_texts,
+    with_docs_nav,
+)
 from leaderboard.site.render.i18n import ui
 from tests.markdown_twins import chinese_style_problems, differences, outline
 from tests.site_factory import make_repo
@@ -49,6 +56,22 @@ def test_every_page_in_both_languages(tmp_path: Path) -> None:
     assert ui("zh", "docs.untranslated") in fallback
     assert '<div lang="en" markdown="1">\n\n# Serving\n\n## Start\n\nRun it.\n\n</div>' in fallback
     assert ui("zh", "docs.untranslated_title") in fallback
+
+
+def test_the_section_has_an_index_in_both_languages(tmp_path: Path) -> None:
+    """Each page's title and first sentence, in the page language; a page not translated yet is
+    said to be English and its sentence marked so; the index opens the section's nav."""
+    pages = doc_pages(_docs(tmp_path))
+    texts = index_texts(pages)
+    assert set(texts) == {"docs/index.md", "docs/index.zh.md"}
+    assert texts["docs/index.md"].startswith("# Documentation\n")
+    assert "- [Submitting](submit.md): See serving." in texts["docs/index.md"]
+    zh = texts["docs/index.zh.md"]
+    assert zh.startswith("# 文档\n") and "- [提交](submit.md)：见服务。" in zh
+    assert '- [服务（英文）](serving.md)：<span lang="en">Run it.</span>' not in zh  # a heading
+    assert "- [服务（英文）](serving.md)" in zh
+    (docs,) = [e for e in with_docs_nav([], pages, "zh") if "Docs" in e]
+    assert docs["Docs"][0] == {"概览": "docs/index.md"}
 
 
 def test_a_repository_without_docs_uses_this_checkouts(tmp_path: Path) -> None:
@@ -193,6 +216,8 @@ def test_a_real_build_has_the_docs_section_in_both_languages(tmp_path: Path) -> 
     )
     assert "文档" in home_zh and "提交模型" in home_zh
     assert "example-page.html" not in home_zh  # no Chinese title: built, but not in the zh nav
+    index = (site / "zh" / "docs" / "index.html").read_text(encoding="utf-8")
+    assert (site / "docs" / "index.html").is_file() and "提交模型" in index  # the section's index
     submit = (site / "zh" / "docs" / "submit.html").read_text(encoding="utf-8")
     assert "<title>提交模型" in submit and ui("zh", "docs.untranslated") not in submit
     serving = (site / "zh" / "docs" / "example-page.html").read_text(encoding="utf-8")

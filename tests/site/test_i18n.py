@@ -251,7 +251,7 @@ def test_no_english_interface_text_of_group_b_in_the_zh_pages(probed, board):
     [
         ("method.measured", TERMS),
         ("method.strict", ("严格模式", "约登指数", "过度拒答率")),
-        ("method.modes", ("参考（rgb）模式", "严格模式")),
+        ("method.modes", ("参考模式（rgb）", "严格模式")),
         ("probes.intro", ("检索失误", "生成失误", "上下文依赖度", "否定拒答")),
         ("retr.intro", ("P@k", "R@k", "MRR", "NDCG@k")),
     ],
@@ -311,7 +311,7 @@ GROUP_A_PAGES = (
     (r"abilities/(zh|en)-rejection\.md", "过度拒答率"),
     (r"abilities/(zh|en)-counterfactual\.md", "错误检测率"),
     (r"models/model-\d+\.md", "全部评测单元"),
-    (r"models/index\.md", "个实测提交"),
+    (r"models/index\.md", "个实测条目"),
     (r"instances/(zh|en)-[a-z]+-\d\.\d\.md", "个实例"),
     (r"instances/index\.md", "实例浏览器"),
     (r"downloads\.md", "每张表格"),

@@ -336,7 +336,7 @@ def test_ranked_entries_without_a_comparison_are_named_under_the_table(tmp_path)
     )
     zh = ranking_table(compared, "en", "strict", "", lg="zh").note
     assert (
-        f"。以下条目的排名区间未能通过配对比较收窄：Model 000 {XSS}、Model 001、Model 002。" in zh
+        f"。以下条目的名次区间未能通过配对比较收窄：Model 000 {XSS}、Model 001、Model 002。" in zh
     )
     assert "narrowed" not in ranking_table(data, "en", "strict", "").note  # no comparisons run
 
@@ -419,10 +419,14 @@ def test_model_page_says_which_machines_generated_the_answers(tmp_path):
         model_page(Context(data, Output(), lg="zh"), entry),
     )
     line = next(p for p in en.split("<p>") if p.startswith("Where the answers"))
-    assert "cpu: Intel (llama.cpp build: AVX512 + AVX2 + LLAMAFILE): 820 answers" in line
-    assert "cpu: &lt;b&gt;AMD&lt;/b&gt; (llama.cpp build: AVX2): 250 answers" in line
+    intel = '<span lang="en">Intel</span>'
+    flags = '<span lang="en">AVX512 + AVX2 + LLAMAFILE</span>'
+    assert f"CPU: {intel} (llama.cpp build: {flags}): 820 answers" in line
+    amd = '<span lang="en">&lt;b&gt;AMD&lt;/b&gt;</span>'
+    assert f'CPU: {amd} (llama.cpp build: <span lang="en">AVX2</span>): 250 answers' in line
     assert "the last of those runs recorded" in line and "30 answers from runs" in line
     assert "回答的生成环境：" in zh and "820 个回答" in zh and "；" in zh
+    assert f"CPU：{intel}（llama.cpp 编译选项：{flags}）：820 个回答" in zh
     # no history recorded: no line
     plain = make_repo(tmp_path / "p", n_models=1, n=4, predictions=False)
     pdata = load_site_data(plain)

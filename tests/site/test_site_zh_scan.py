@@ -1,10 +1,11 @@
 """The Chinese pages say everything in Chinese (issue 26): code-written English cannot come back.
 
-The scan (tests/site/zh_scan.py) reads every built zh page (text, title, alt, aria-label and the
-SVG charts) for English outside data and symbols. It builds a synthetic repository with two real
-trivial baselines and a judge agreement (judges/agreement/) once; with
-RGB_ZH_SCAN_BUILD=site/build it scans that build of this repository instead (the real site:
-`python -m leaderboard site build` first).
+The scan (tests/site/zh_scan.py, its allow-list tests/site/zh_allowlist.yaml) reads every built
+zh page, the docs pages included (text, title, alt, aria-label and the SVG charts), for English
+outside data and symbols, and for the glossary's avoided words (site/glossary.yaml). It scans two
+builds: a synthetic repository with two real trivial baselines and a judge agreement
+(judges/agreement/), and this repository (with RGB_ZH_SCAN_BUILD=site/build, that build of it
+instead of a new one: `python -m leaderboard site build` first).
 
 The other tests pin the pieces: the two sentences the review found false, the page language's
 separators and numbers, and the message entries that mirror code (definitions, names, methods).
@@ -12,7 +13,6 @@ separators and numbers, and the message entries that mirror code (definitions, n
 
 from __future__ import annotations
 
-import os
 import shutil
 from pathlib import Path
 
@@ -27,7 +27,14 @@ from leaderboard.site.render.i18n import SITE_LANGS, table, ui
 from leaderboard.site.render.page import Context, Output
 from leaderboard.site.render.tables import Cell, Column, Row, Table, render_html
 from tests.helpers import write_agreement
-from tests.site.zh_scan import english_words, repository_data, scan
+from tests.site.zh_scan import (
+    english_parts,
+    english_words,
+    pages,
+    repository_data,
+    scan,
+    scan_terms,
+)
 from tests.site_factory import make_repo
 
 REPO = Path(__file__).resolve().parents[2]
@@ -129,15 +136,15 @@ def test_the_theme_text_of_the_zh_build_is_the_zh_table():
     assert config["extra"]["generator"] is False
 
 
-@pytest.fixture(scope="module")
-def zh_build(tmp_path_factory) -> tuple[Path, list[str]]:
-    """A build to scan and its data strings: the one named by RGB_ZH_SCAN_BUILD (of this
-    repository), else a synthetic repository with two real trivial baselines, built here."""
-    given = os.environ.get("RGB_ZH_SCAN_BUILD")
-    if given:
-        return Path(given), repository_data(REPO)
+@pytest.fixture(scope="module", params=["synthetic", "repository"])
+def zh_build(request, tmp_path_factory) -> tuple[Path, list[str]]:
+    """A build to scan and its data strings: a synthetic repository with two real trivial
+    baselines and a judge agreement, built here, and this repository's own site (the session's
+    `repository_build`, tests/site/conftest.py)."""
     from leaderboard.site.build import build_site
 
+    if request.param == "repository":
+        return request.getfixturevalue("repository_build"), repository_data(REPO)
     root = make_repo(tmp_path_factory.mktemp("zhscan"), n_models=2, n=3)
     for b in BASELINES:
         shutil.copytree(REPO / "submissions" / b, root / "submissions" / b)
@@ -145,13 +152,48 @@ def zh_build(tmp_path_factory) -> tuple[Path, list[str]]:
     return build_site(root), repository_data(root)
 
 
+def _docs_page(rel: str) -> bool:
+    return rel.startswith("docs/")
+
+
 @pytest.mark.slow
 def test_no_english_outside_data_and_symbols_on_any_zh_page(zh_build):
+    """Every built zh page, the docs pages included (a docs page shown in English as a whole is
+    marked so and listed by the next test)."""
     build, data = zh_build
     found = scan(build, data)
     shown = "\n".join(f"{f.page} [{f.where}] {f.word}: {f.context}" for f in found[:60])
     assert not found, f"{len(found)} English words on the zh pages:\n{shown}"
     assert (build / "zh" / "index.html").is_file()
+    assert any(rel.startswith("docs/") for rel, _ in pages(build))
+
+
+@pytest.mark.slow
+def test_no_zh_page_names_a_concept_by_an_avoided_glossary_word(zh_build):
+    """The site's own pages and charts use the glossary's words (site/glossary.yaml); the docs
+    pages are checked by the next test, their sources by tests/site/test_glossary.py."""
+    build, _ = zh_build
+    found = scan_terms(build, skip_page=_docs_page)
+    shown = "\n".join(f"{f.page} [{f.where}] {f.word}: {f.context}" for f in found[:60])
+    assert not found, f"{len(found)} avoided words on the zh pages:\n{shown}"
+
+
+# The docs pages are translated and rewritten in the glossary's words on another branch: the
+# integrator removes these two marks once it is merged (today 11 pages are English, and
+# docs/zh/instructions.md and reading-the-board.md use 噪声率, 面板, 排名区间...).
+@pytest.mark.slow
+@pytest.mark.xfail(reason="docs/zh rewritten on another branch; remove this mark after merging it")
+def test_the_zh_docs_pages_use_the_glossary_words(zh_build):
+    build, _ = zh_build
+    found = scan_terms(build, skip_page=lambda rel: not _docs_page(rel))
+    assert not found, "\n".join(f"{f.page}: {f.word}: {f.context}" for f in found[:60])
+
+
+@pytest.mark.slow
+@pytest.mark.xfail(reason="docs translated on another branch; remove this mark after merging it")
+def test_no_zh_page_is_shown_in_english(zh_build):
+    build, _ = zh_build
+    assert english_parts(build) == []
 
 
 def test_the_coverage_phrase_names_the_probes_in_the_page_language() -> None:

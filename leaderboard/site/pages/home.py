@@ -61,18 +61,26 @@ def _ranking_columns(
     ]
     # per language, whom to trust beside how often right; the rest one click away (extra)
     cols += trust_columns(lg) if per_lang else []
+    # the combined table keeps rank, model and overall on a phone; the rest is one tap away
     cols += [
         column("rank.coverage", lg, narrow=True),
         column(
             "rank.overall_other",
             lg,
             extra=per_lang,
+            narrow=not per_lang,
             mode=ui(lg, f"modecode.{other}"),
             mode_name=ui(lg, f"mode.{other}"),
         ),
     ]
     cols += [
-        column(f"rank.{p}", lg, definition=defs.get(p) if per_lang else None, extra=per_lang)
+        column(
+            f"rank.{p}",
+            lg,
+            definition=defs.get(p) if per_lang else None,
+            extra=per_lang,
+            narrow=not per_lang,
+        )
         for p in parts
     ]
     cols += [
@@ -252,7 +260,11 @@ def reported_table(data: SiteData, prefix: str, lg: str = DEFAULT) -> Table | No
     table = Table(
         id="reported-paper",
         title=ui(lg, "reported.title"),
-        columns=columns(lg, "col.model", "col.lang", *(f"reported.{k}" for k in REPORTED)),
+        # on a phone: model, language and the first two abilities; the rest one tap away
+        columns=(
+            *columns(lg, "col.model", "col.lang", *(f"reported.{k}" for k in REPORTED[:2])),
+            *(column(f"reported.{k}", lg, narrow=True) for k in REPORTED[2:]),
+        ),
         rows=(),
         reported_rows=tuple(rows),
         note=ui(lg, "reported.note"),

@@ -206,10 +206,15 @@ def texts_section(lg: str) -> str:
         )
         for lang in LANGS:
             system = ins.system(lang)
-            shown = ui(lg, "instr.no_system") if system is None else system
+            # the prompt is quoted in its own language; "no system message" is the page's
+            shown = (
+                esc(ui(lg, "instr.no_system"))
+                if system is None
+                else f'<span class="lb-quote" lang="{lang}">{esc(system)}</span>'
+            )
             parts.append(
                 f"<p><strong>{esc(ui(lg, f'lang.{lang}'))} · {esc(ui(lg, 'instr.system'))}</strong>"
-                f'<br><span class="lb-quote" lang="{lang}">{esc(shown)}</span></p>'
+                f"<br>{shown}</p>"
             )
             if ins.user_preamble(lang):
                 preamble = esc(ins.user_preamble(lang))

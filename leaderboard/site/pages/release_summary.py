@@ -4,8 +4,9 @@ on the Releases page (pages.releases puts the CHANGELOG lines and the identifier
 From the two releases' frozen scores (board.release): per language, which models gained or lost
 a strict overall score (the ranked figure: a model needs every ability measured in full to have
 one), whose place in the order of those scores changed, and which scores moved outside their
-interval at the earlier release (board.release.compare). A board-wide rescore that changed no
-value is one line. Places are by the frozen values, so two models within each other's intervals
+interval at the earlier release (board.release.compare). Entries with new results files are
+named only where their values moved; those whose values did not (a board-wide rescore) are one
+line. Places are by the frozen values, so two models within each other's intervals
 can swap places here while their rank ranges on the home page overlap: the line says "place", not
 "rank range".
 """
@@ -13,9 +14,10 @@ can swap places here while their rank ranges on the home page overlap: the line 
 from __future__ import annotations
 
 from leaderboard.board.release import Changes, Release
+from leaderboard.core.schema import DIFF_LANG
 from leaderboard.core.types import LANGS
 from leaderboard.site.render.fmt import esc, pct
-from leaderboard.site.render.i18n import ui
+from leaderboard.site.render.i18n import ui, ui_count
 
 MODE = "strict"
 _SHOWN_MOVES = 5  # scores outside their interval named on the first screen; the rest counted
@@ -83,7 +85,11 @@ def summary_lines(
                 lg,
                 "relsum.moved",
                 entry=names.get(m.entry, m.entry),
-                lang=ui(lg, f"lang.{m.lang}") if m.lang in (*LANGS, "all") else m.lang,
+                lang=ui(lg, f"lang.{m.lang}")
+                if m.lang in (*LANGS, "all")
+                else ui(lg, f"langcode.{m.lang}")
+                if m.lang == DIFF_LANG
+                else m.lang,
                 ability=ability,
                 mode=ui(lg, f"modecode.{m.mode}"),
                 before=pct(m.before, lg=lg),
@@ -92,12 +98,18 @@ def summary_lines(
         )
     if len(changes.moved) > _SHOWN_MOVES:
         lines.append(ui(lg, "relsum.more_moved", n=len(changes.moved) - _SHOWN_MOVES))
-    if changes.rescored and not lines:
-        reruns = [r.entry for r in changes.rescored if r.reason == "rerun"]
-        key = "relsum.rescore_same" if not reruns else "relsum.changed_same"
-        lines.append(ui(lg, key, n=len(changes.rescored)))
-    elif changes.rescored:
-        lines.append(ui(lg, "relsum.also_rescored", n=len(changes.rescored)))
+    # new results files: only the entries whose values moved are named; the rest is one line
+    moved = [r.entry for r in changes.rescored if r.changed]
+    if moved:
+        lines.append(ui(lg, "relsum.values_changed", entries=_names(lg, moved, names)))
+    same = [r for r in changes.rescored if not r.changed]
+    if same:
+        key = (
+            "relsum.rescore_same"
+            if all(r.reason == "rescored" for r in same)
+            else "relsum.changed_same"
+        )
+        lines.append(ui_count(lg, key, len(same)))
     return lines or [ui(lg, "relsum.nothing")]
 
 

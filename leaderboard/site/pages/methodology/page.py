@@ -187,6 +187,7 @@ def _prose(lg: str) -> str:
     return "\n".join(
         [
             f"\n# {ui(lg, 'method.title')}\n",
+            ui(lg, "method.glossary_link"),  # the words of this page: site/glossary.yaml
             ui(lg, "method.measured"),
             ui(lg, "method.modes"),
             ui(lg, "method.hedge"),

@@ -25,7 +25,7 @@ from leaderboard.site.pages.model.tables import (
 from leaderboard.site.pages.retrieval_to_answer import PATH as PROBES_PATH
 from leaderboard.site.render import charts
 from leaderboard.site.render.coverage import coverage_phrase
-from leaderboard.site.render.facts import facts_section
+from leaderboard.site.render.facts import device_html, facts_section
 from leaderboard.site.render.fmt import esc, md_text, pct
 from leaderboard.site.render.i18n import DEFAULT, ui
 from leaderboard.site.render.page import (
@@ -174,8 +174,11 @@ def _machines(sub: Entry, lg: str) -> str | None:
     items = []
     for device, build, n in per_machine:
         flags = [f for f in _BUILD_FLAGS if build and f"{f} = 1" in build]
-        shown = ui(lg, "model.machine_build", flags=" + ".join(flags)) if flags else ""
-        items.append(ui(lg, "model.machine_item", device=esc(device), build=shown, n=f"{n:,}"))
+        named = f'<span lang="en">{esc(" + ".join(flags))}</span>'
+        shown = ui(lg, "model.machine_build", flags=named) if flags else ""
+        items.append(
+            ui(lg, "model.machine_item", device=device_html(device, lg), build=shown, n=f"{n:,}")
+        )
     if any(isinstance(h, dict) and h.get("seeded") for h in history):
         items[0] += ui(lg, "model.machine_seeded")
     total = extra.get("predictions_in_results")
