@@ -18,6 +18,7 @@ from functools import lru_cache
 from leaderboard.core.types import Answer, Lang
 from leaderboard.scoring.normalize import mask, normalize, occurrences
 from leaderboard.scoring.profile import profile
+from leaderboard.scoring.reason import CONTEXT, ElementReason, ElementStatus
 
 # Copy detection on the normal form (per language: profile.chunk, profile.copy_min): chunks looked
 # up verbatim in the passages; a copy has enough copied characters and at least half its chunks
@@ -75,6 +76,40 @@ def labels(norm: str, answer: Answer, lang: Lang, fakeanswer: Answer = ()) -> tu
         int(any(found(norm, alt, covering, lang) for alt, covering in alternatives))
         for alternatives in matchers(answer, fakeanswer, lang)
     )
+
+
+def _first(el: str | tuple[str, ...]) -> str:
+    return el if isinstance(el, str) else el[0]
+
+
+def element_reasons(
+    norm: str, answer: Answer, lang: Lang, fakeanswer: Answer = ()
+) -> tuple[ElementReason, ...]:
+    """Per answer element what matching found (reason.py): the first alternative asserted, with
+    its offset and the normal form around it, or why none is (nowhere, only negated, only inside
+    the fake answer). `matched` exactly where `labels` gives 1."""
+    out = []
+    for el, alternatives in zip(answer, matchers(answer, fakeanswer, lang), strict=True):
+        status: ElementStatus = "not_found"
+        hit: tuple[str, int] | None = None
+        for alt, covering in alternatives:
+            text = mask(norm, covering) if covering else norm
+            starts = list(occurrences(text, alt, lang))
+            kept = [s for s in starts if not _negated(text, s, lang)]
+            if kept:
+                status, hit = "matched", (alt, kept[0])
+                break
+            if starts:
+                status = "negated"
+            elif status == "not_found" and next(occurrences(norm, alt, lang), None) is not None:
+                status = "fake_answer"
+        if hit is None:
+            out.append(ElementReason(_first(el), status))
+            continue
+        alt, at = hit
+        context = norm[max(0, at - CONTEXT) : at + len(alt) + CONTEXT]
+        out.append(ElementReason(_first(el), "matched", alt, at, context))
+    return tuple(out)
 
 
 @lru_cache(maxsize=4096)
