@@ -2,10 +2,10 @@
 
 Each line is an answer labelled by reading: correct, rejected, error detected, corrected. Two
 collections: `scorers` (scoring/labels/<lang>.jsonl: SmolLM2 answers and written variants) and
-`audit` (scoring/labels/audit/<lang>.jsonl: the committed answers of the strict-vs-rgb audit, issue
-59: every answer where the modes disagreed and a seeded sample where they agreed, labelled before
-any rule changed). The evaluation of both scoring modes against them lives in
-leaderboard.stats.scorer_eval.
+`audit` (scoring/labels/audit/<lang>.jsonl: committed answers of the ranked models read for the
+rgb-vs-strict disagreement audit: every answer where the modes disagreed and a seeded sample where
+they agreed, labelled before any rule changed). The evaluation of both scoring modes against
+them lives in leaderboard.stats.scorer_eval.
 """
 
 from __future__ import annotations

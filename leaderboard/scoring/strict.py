@@ -12,10 +12,14 @@
 from __future__ import annotations
 
 from leaderboard.core.types import Score, TestInstance
-from leaderboard.scoring.answer import element_reasons, is_candidate_list, is_copy
+from leaderboard.scoring.answer import (
+    element_reasons,
+    is_candidate_list,
+    is_copy,
+)
 from leaderboard.scoring.claims import own_error_claim, own_full_refusal, own_refusal
 from leaderboard.scoring.hedge import committed
-from leaderboard.scoring.normalize import normalize
+from leaderboard.scoring.normalize import normalize, normalize_surface
 from leaderboard.scoring.reason import StrictReason, withheld_rule
 from leaderboard.scoring.tokens import token_f1_normalized
 
@@ -25,11 +29,12 @@ def judge_strict(prediction: str, instance: TestInstance) -> tuple[Score, Strict
     credit and where each answer element was found."""
     lang = instance.lang
     norm = normalize(prediction, lang)
-    elements = element_reasons(norm, instance.answer, lang, instance.fakeanswer)
+    surface = normalize_surface(prediction, lang)
+    elements = element_reasons(norm, instance.answer, lang, instance.fakeanswer, surface)
     found = tuple(int(e.status == "matched") for e in elements)
     copy = candidates = False
     if any(found):
-        copy = is_copy(prediction, norm, instance.docs, lang)
+        copy = is_copy(prediction, norm, instance.docs, lang, instance.answer, instance.fakeanswer)
         candidates = not copy and is_candidate_list(prediction, instance.answer, lang)
         if copy or candidates:
             found = (0,) * len(found)  # the gold string is there, but not as the response's answer
