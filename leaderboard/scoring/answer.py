@@ -5,16 +5,16 @@ word) boundaries, outside any fake answer containing it, and not negated ("It is
 "答案不是X"). The answer part is judged, not any substring of a long output, so that a
 response pasting the passages or listing every candidate is not credited for the gold inside it:
 - a copy — a response at least half made of verbatim passage text, with profile.copy_min copied
-  characters or more, that holds a whole passage (unless every sentence of it names an answer
-  element: passages quoted for their answers) or runs over three sentences or more
-  (sentences.py: initials and abbreviations end none) — credits nothing, even when the gold
-  string is inside it. Short of a whole passage, an answer is more than its passages: one or two
-  quoted passage sentences that state the answer are an answer, and so is a first sentence in
-  the response's own words (mostly not verbatim) that commits to the answer, whatever quoted
-  evidence follows it;
+  characters or more, that holds a whole passage of two sentences or more or runs over three
+  sentences or more (sentences.py: initials and abbreviations end none) — credits nothing, even
+  when the gold string is inside it. Short of a whole passage, an answer is more than its
+  passages: one or two quoted passage sentences that state the answer are an answer, and so is a
+  first sentence in the response's own words (mostly not verbatim) that commits to the answer,
+  whatever quoted evidence follows it;
 - a candidate list — many short items (every entity of the passages) — credits nothing, unless
-  the gold is stated outside the list (an answer followed by an unrelated enumeration: "March 4,
-  and shown on NBC, Peacock, USA Network, …") or the question asks for several, the list opens
+  the response opens with a sentence stating the gold before the list (an answer followed by an
+  unrelated enumeration: "… will begin on March 4, 2022, and will be shown on NBC, Peacock, USA
+  Network, …") or the question asks for several, the list opens
   with exactly the answer's elements and is about as long as the answer (at most
   LIST_PER_ELEMENT items per gold element: a drama's leads, then its supporting cast; not every
   name of the passages in any order).
@@ -222,10 +222,8 @@ def is_copy(
     if copied * prof.chunk < prof.copy_min or 2 * copied < chunks:
         return False
     sentences = _sentences(text, lang)
-    if pastes_a_passage(norm, docs, lang):
-        # a whole passage stands in for an answer, unless it was quoted for its answer: every
-        # sentence of the response names an answer element
-        return not (answer and all(_names_element(x, answer, lang) for x in sentences))
+    if len(sentences) >= 2 and pastes_a_passage(norm, docs, lang):
+        return True  # a whole passage of two sentences or more stands in for an answer
     if len(sentences) < COPY_SENTENCES:
         return False  # one or two quoted passage sentences that state the answer are an answer
     return not (answer and answers_first(text, answer, docs, lang, fakeanswer))
@@ -250,10 +248,6 @@ def answers_first(
     return 2 * copied < chunks or chunks == 0
 
 
-def _names_element(sentence: str, answer: Answer, lang: Lang) -> bool:
-    return bool(_elements_in(sentence, answer, lang))
-
-
 def _elements_in(item: str, answer: Answer, lang: Lang) -> set[int]:
     """The answer elements (by index) one item names."""
     ni = normalize(item, lang)
@@ -271,16 +265,13 @@ def _leads_with_answer(items: list[str], answer: Answer, lang: Lang) -> bool:
     return all(lead) and set().union(*lead) == set(range(len(answer)))
 
 
-def _in_short_item(items: list[str], answer: Answer, lang: Lang) -> bool:
-    """Is every answer element named inside a short item of the list?"""
-    short = [normalize(x, lang) for x in items if len(x) <= profile(lang).short_item]
-    for el in answer:
-        alts = [normalize(a, lang) for a in ((el,) if isinstance(el, str) else el)]
-        if not any(
-            a and next(occurrences(x, a, lang), None) is not None for x in short for a in alts
-        ):
-            return False
-    return True
+def _answer_opens(items: list[str], answer: Answer, lang: Lang) -> bool:
+    """Does the response open with a sentence (its first item, longer than a list item) that
+    holds every answer element? Then the list after it is an enumeration, not the answer's
+    candidates."""
+    first = items[0] if items else ""
+    every = set(range(len(answer)))
+    return len(first) > profile(lang).short_item and _elements_in(first, answer, lang) == every
 
 
 def is_candidate_list(text: str, answer: Answer, lang: Lang) -> bool:
@@ -302,4 +293,4 @@ def is_candidate_list(text: str, answer: Answer, lang: Lang) -> bool:
     short = sum(1 for x in items if len(x) <= profile(lang).short_item)
     if short < 0.8 * len(items):
         return False
-    return _in_short_item(items, answer, lang)  # else: an answer, then an unrelated enumeration
+    return not _answer_opens(items, answer, lang)  # an answer, then an enumeration

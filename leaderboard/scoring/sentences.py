@@ -37,8 +37,9 @@ def _continues(before: str, lang: Lang) -> bool:
     word = m.group(1)
     if len(word) == 1 and word.isupper():
         return True  # an initial
-    if "." in word and all(len(p) <= 2 for p in word.split(".")):
-        return True  # U.S., e.g., a.m.
+    parts = word.split(".")
+    if len(parts) > 1 and all(1 <= len(p) <= 2 and p.isalpha() for p in parts):
+        return True  # U.S., e.g., a.m. (an ellipsis "..." is none)
     return word.casefold() in profile(lang).abbreviations
 
 
@@ -50,6 +51,7 @@ def split(text: str, lang: Lang, pattern: re.Pattern[str] | None = None) -> list
     pieces: list[str] = []
     start = 0
     joined = False  # the current piece continues the previous one
+    line_start = True  # the current piece starts a line (a list marker can only stand there)
     for m in pattern.finditer(text):
         if m.end() == m.start():
             continue
@@ -63,12 +65,13 @@ def split(text: str, lang: Lang, pattern: re.Pattern[str] | None = None) -> list
         after = text[m.end() : m.end() + 1]
         carry = (
             _continues(end_text, lang)
-            or _MARKER.match(piece) is not None
+            or (line_start and _MARKER.match(piece) is not None)
             or ("a" <= after <= "z" and end_text.rstrip().endswith("."))
         )
         if carry and pieces:
             pieces[-1] += text[m.start() : m.end()]  # keep the separator inside the sentence
         joined = carry
+        line_start = "\n" in m.group(0)
     rest = text[start:]
     if joined and pieces:
         pieces[-1] += rest

@@ -303,6 +303,7 @@
           out.appendChild(el("span", "lb-clipped", t("clipped", {
             shown: shown.length.toLocaleString("en-US"), total: full.toLocaleString("en-US") })));
         }
+        if (mode.value === "strict" && v === 0 && p.w) out.appendChild(why(p.w));
         tr.appendChild(out);
         body.appendChild(tr);
       });
@@ -311,6 +312,18 @@
       wrap.appendChild(table);
       art.appendChild(wrap);
       return art;
+    }
+
+    // why strict said no: the rule, then each answer element's status (text nodes only)
+    function why(w) {
+      var box = el("div", "lb-why", t("why", { rule: t("why_" + w.r) }));
+      var ul = el("ul");
+      (w.el || []).forEach(function (e) {
+        var line = e[0] + ": " + t("el_" + e[1]) + (e[2] ? " (… " + e[2] + " …)" : "");
+        ul.appendChild(el("li", null, line));
+      });
+      box.appendChild(ul);
+      return box;
     }
 
     function render() {
