@@ -10,8 +10,8 @@ from leaderboard.scoring.reason import RULES, ElementReason, withheld_rule
 from leaderboard.scoring.strict import judge_strict, score_strict
 
 DOCS = (
-    "新华社新德里1月1日电 印度控制的克什米尔地区一座印度教寺庙1日凌晨发生踩踏事故，造成至少12人死亡、"
-    "十多人受伤。当地警方说，事故发生时大批信徒前往寺庙参加新年祈福活动，现场秩序混乱。",
+    "新华社新德里1月1日电 印度控制的克什米尔地区一座印度教寺庙1日凌晨发生踩踏事故，"
+    "造成至少12人死亡、十多人受伤。当地警方说，事故发生时大批信徒前往寺庙参加新年祈福活动，现场秩序混乱。",
     "据报道，事故发生在查谟地区的一座著名寺庙，每年新年期间都有大量朝圣者前往。受伤者已被送往附近医院救治。",
 )
 
