@@ -55,7 +55,8 @@ def _strict_all(rows: object) -> dict[str, object] | None:
 def _share(row: dict[str, object] | None, lg: str) -> str:
     if row is None or not row.get("n"):
         return "—"
-    return f"{row['agree']}/{row['n']} ({pct(row['rate'], lg=lg)} %)"  # type: ignore[arg-type]
+    rate = pct(row["rate"], lg=lg)  # type: ignore[arg-type]
+    return ui(lg, "saudit.share", k=row["agree"], n=row["n"], pct=rate)
 
 
 def strict_audit_section(root: Path | None, lg: str) -> str:
