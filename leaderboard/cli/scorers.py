@@ -14,8 +14,8 @@ from rich.table import Table
 
 from leaderboard.cli.arguments import command_group
 from leaderboard.core.errors import ConfigError
+from leaderboard.stats.scorer_eval import answer_agreement, evaluate
 from leaderboard.stats.scorer_eval import disagreements as list_disagreements
-from leaderboard.stats.scorer_eval import evaluate
 
 scorers_app = command_group(
     "Measure the scorers against the labelled answers (leaderboard/scoring/labels)."
@@ -53,6 +53,12 @@ def eval_cmd(
         "--batch",
         help="Only one written batch, by its id tag (d2, d3: the later dev-only batches).",
     ),
+    collection: Literal["scorers", "audit"] = typer.Option(
+        "scorers",
+        "--set",
+        help="Labelled set: scorers (labels/<lang>.jsonl) or audit (labels/audit/<lang>.jsonl: "
+        "committed answers of the rgb-vs-strict audit; --batch dis or agr).",
+    ),
     disagreements: bool = typer.Option(
         False,
         "--disagreements",
@@ -66,14 +72,14 @@ def eval_cmd(
             raise ConfigError("--disagreements lists dev items only: add --split dev")
         for lang in ("zh", "en"):
             for mode in ("rgb", "strict"):
-                for item, diff in list_disagreements("dev", mode, lang):
+                for item, diff in list_disagreements("dev", mode, lang, collection):
                     what = ", ".join(f"{d}: got {g} label {w}" for d, (g, w) in diff.items())
                     typer.echo(f"{mode} {item.id} [{what}] {item.prediction[:150]!r}")
         return
-    rows = evaluate(split, batch=batch)
+    rows = evaluate(split, batch=batch, collection=collection)
     if not any(r["n"] for r in rows):
         raise ConfigError(f"no labelled items in split {split!r} with batch {batch!r}")
-    what = f"{split} split" + (f", batch {batch}" if batch else "")
+    what = f"{collection} set, {split} split" + (f", batch {batch}" if batch else "")
     table = Table(title=f"scorers vs labels ({what}; % with 95% Wilson CI)")
     for col in ("lang", "detector", "mode", "n", "precision", "recall", "F1", "accuracy"):
         table.add_column(col, justify="left" if col in ("lang", "detector", "mode") else "right")
@@ -90,8 +96,14 @@ def eval_cmd(
             _pct(r["accuracy"]) + _ci(r["accuracy_ci"]),
         )
     Console(highlight=False, soft_wrap=False, width=140).print(table)
+    agreement = answer_agreement(split, batch=batch, collection=collection)
+    for r in agreement:
+        typer.echo(
+            f"answers judged as labelled on every detector: {r['lang']} {r['mode']} "
+            f"{r['agree']}/{r['n']} = {_pct(r['rate'])}%{_ci(r['ci'])}"
+        )
     if json_out is not None:
-        _write_json(json_out, rows)
+        _write_json(json_out, rows + [{**r, "detector": "every judgement"} for r in agreement])
         typer.echo(f"wrote {json_out}")
 
 

@@ -5,9 +5,19 @@ word) boundaries, outside any fake answer containing it, and not negated ("It is
 "答案不是X"). The answer part is judged, not any substring of a long output, so that a
 response pasting the passages or listing every candidate is not credited for the gold inside it:
 - a copy — a response at least half made of verbatim passage text, with profile.copy_min copied
-  characters or more, over two sentences or more — credits nothing, even when the gold string is
-  inside it (one quoted passage sentence that states the answer is an answer);
-- a candidate list — many short items (every entity of the passages) — credits nothing.
+  characters or more, that holds a whole passage of two sentences or more or runs over three
+  sentences or more (sentences.py: initials and abbreviations end none) — credits nothing, even
+  when the gold string is inside it. Short of a whole passage, an answer is more than its
+  passages: one or two quoted passage sentences that state the answer are an answer, and so is a
+  first sentence in the response's own words (mostly not verbatim) that commits to the answer,
+  whatever quoted evidence follows it;
+- a candidate list — many short items (every entity of the passages) — credits nothing, unless
+  the response opens with a sentence stating the gold before the list (an answer followed by an
+  unrelated enumeration: "… will begin on March 4, 2022, and will be shown on NBC, Peacock, USA
+  Network, …") or the question asks for several, the list opens
+  with exactly the answer's elements and is about as long as the answer (at most
+  LIST_PER_ELEMENT items per gold element: a drama's leads, then its supporting cast; not every
+  name of the passages in any order).
 """
 
 from __future__ import annotations
@@ -16,17 +26,23 @@ import re
 from functools import lru_cache
 
 from leaderboard.core.types import Answer, Lang
-from leaderboard.scoring.normalize import mask, normalize, occurrences
+from leaderboard.scoring.hedge import committed
+from leaderboard.scoring.normalize import mask, normalize, normalize_surface, occurrences
 from leaderboard.scoring.profile import profile
+from leaderboard.scoring.reason import CONTEXT, ElementReason, ElementStatus
+from leaderboard.scoring.sentences import COPY_SPLIT, split
 
 # Copy detection on the normal form (per language: profile.chunk, profile.copy_min): chunks looked
 # up verbatim in the passages; a copy has enough copied characters and at least half its chunks
-# copied, and it spans at least two sentences (one quoted sentence that states the answer is an
-# answer).
-_SENTENCE_END = re.compile(r"[。！？!?\n]|\.(?=\s)")
+# copied, and it spans at least COPY_SENTENCES sentences of 8 characters or more.
+COPY_SENTENCES = 3
 # A candidate list has at least LIST_MIN items (and twice the answer's elements plus 2),
-# 80% of them short (profile.short_item characters at most).
+# 80% of them short (profile.short_item characters at most); for an answer of several elements a
+# list of at most LIST_PER_ELEMENT items per element is the answer's set, not every candidate.
 LIST_MIN = 8
+LIST_PER_ELEMENT = 5
+# A response holds a whole passage when it holds this share of the passage's chunks.
+WHOLE_PASSAGE = 0.75
 _LIST_SEP = re.compile(r"[、,，;；\n/|]")
 
 
@@ -53,8 +69,13 @@ def matchers(
 ) -> tuple[tuple[tuple[str, tuple[str, ...]], ...], ...]:
     """Per answer element, its non-empty normalised alternatives, each with the normalised fake
     answers that contain it (to be masked before searching); prepared once per instance."""
+    golds = {normalize(a, lang) for el in answer for a in ((el,) if isinstance(el, str) else el)}
+    # a "fake" equal to a gold alternative is no fake (a data slip): it must not hide the gold
     fakes = tuple(
-        normalize(a, lang) for el in fakeanswer for a in ((el,) if isinstance(el, str) else el)
+        f
+        for el in fakeanswer
+        for a in ((el,) if isinstance(el, str) else el)
+        if (f := normalize(a, lang)) not in golds
     )
     out = []
     for el in answer:
@@ -77,34 +98,199 @@ def labels(norm: str, answer: Answer, lang: Lang, fakeanswer: Answer = ()) -> tu
     )
 
 
+def _first(el: str | tuple[str, ...]) -> str:
+    return el if isinstance(el, str) else el[0]
+
+
+_BARE_NUMBER = re.compile(r"\u2212?[0-9]+(?:\.[0-9]+)?")
+
+
+@lru_cache(maxsize=65536)
+def _surface_fakes(fakeanswer: Answer, lang: Lang) -> tuple[str, ...]:
+    return tuple(
+        normalize_surface(a, lang)
+        for el in fakeanswer
+        for a in ((el,) if isinstance(el, str) else el)
+    )
+
+
+def _surface_hit(
+    surface: str, alt: str, fakeanswer: Answer, lang: Lang
+) -> tuple[ElementStatus, int | None]:
+    """A bare-number alternative (60.39) looked for among the numbers as written (60.39亿元): the
+    gold leaves the unit to the question, the response may say it."""
+    covering = tuple(f for f in _surface_fakes(fakeanswer, lang) if alt in f)
+    text = mask(surface, covering) if covering else surface
+    starts = list(occurrences(text, alt, lang))
+    kept = [s for s in starts if not _negated(text, s, lang)]
+    if kept:
+        return "matched", kept[0]
+    return ("negated" if starts else "not_found"), None
+
+
+def element_reasons(
+    norm: str, answer: Answer, lang: Lang, fakeanswer: Answer = (), surface: str | None = None
+) -> tuple[ElementReason, ...]:
+    """Per answer element what matching found (reason.py): the first alternative asserted, with
+    its offset and the normal form around it, or why none is (nowhere, only negated, only inside
+    the fake answer). With `surface` (normalize_surface of the response) an alternative that is a
+    bare number is also looked for among the numbers as written: 60.39 in 60.39亿元."""
+    out = []
+    for el, alternatives in zip(answer, matchers(answer, fakeanswer, lang), strict=True):
+        status: ElementStatus = "not_found"
+        hit: tuple[str, int] | None = None
+        where = norm
+        for alt, covering in alternatives:
+            text = mask(norm, covering) if covering else norm
+            starts = list(occurrences(text, alt, lang))
+            kept = [s for s in starts if not _negated(text, s, lang)]
+            if kept:
+                status, hit = "matched", (alt, kept[0])
+                break
+            if starts:
+                status = "negated"
+            elif status == "not_found" and next(occurrences(norm, alt, lang), None) is not None:
+                status = "fake_answer"
+        if hit is None and surface is not None:
+            for alt, _ in alternatives:
+                if not _BARE_NUMBER.fullmatch(alt):
+                    continue
+                got, at = _surface_hit(surface, alt, fakeanswer, lang)
+                if got == "matched" and at is not None:
+                    status, hit, where = "matched", (alt, at), surface
+                    break
+                if got == "negated" and status == "not_found":
+                    status = "negated"
+        if hit is None:
+            out.append(ElementReason(_first(el), status))
+            continue
+        alt, at = hit
+        context = where[max(0, at - CONTEXT) : at + len(alt) + CONTEXT]
+        out.append(ElementReason(_first(el), "matched", alt, at, context))
+    return tuple(out)
+
+
 @lru_cache(maxsize=4096)
 def _passages(docs: tuple[str, ...], lang: Lang) -> str:
     return "\x00".join(normalize(d, lang) for d in docs)
 
 
-def _two_sentences(text: str) -> bool:
-    return sum(1 for s in _SENTENCE_END.split(text) if len(s.strip()) >= 8) >= 2
+def _sentences(text: str, lang: Lang) -> list[str]:
+    return [x for x in split(text, lang, COPY_SPLIT) if len(x.strip()) >= 8]
 
 
-def is_copy(text: str, norm: str, docs: tuple[str, ...], lang: Lang) -> bool:
-    """Is the response mostly verbatim passage text, and longer than one sentence?"""
-    prof = profile(lang)
-    if not docs or len(norm) < prof.copy_min or not _two_sentences(text):
-        return False
-    passages = _passages(docs, lang)
-    n = prof.chunk
+def _copied(norm: str, passages: str, n: int) -> tuple[int, int]:
+    """(chunks of n characters found verbatim in the passages, chunks)."""
     chunks = range(0, len(norm) - n + 1, n)
-    copied = sum(1 for i in chunks if norm[i : i + n] in passages)
-    return copied * n >= prof.copy_min and 2 * copied >= len(chunks)
+    return sum(1 for i in chunks if norm[i : i + n] in passages), len(chunks)
+
+
+@lru_cache(maxsize=4096)
+def _passage_chunks(docs: tuple[str, ...], lang: Lang) -> tuple[tuple[str, ...], ...]:
+    """Each passage's normal form cut into chunks (profile.chunk characters)."""
+    n = profile(lang).chunk
+    out = []
+    for d in docs:
+        nd = normalize(d, lang)
+        out.append(tuple(nd[i : i + n] for i in range(0, len(nd) - n + 1, n)))
+    return tuple(out)
+
+
+def pastes_a_passage(norm: str, docs: tuple[str, ...], lang: Lang) -> bool:
+    """Does the response hold a whole passage (WHOLE_PASSAGE of its chunks or more)?"""
+    return any(
+        chunks and sum(1 for c in chunks if c in norm) >= WHOLE_PASSAGE * len(chunks)
+        for chunks in _passage_chunks(docs, lang)
+    )
+
+
+def is_copy(
+    text: str,
+    norm: str,
+    docs: tuple[str, ...],
+    lang: Lang,
+    answer: Answer = (),
+    fakeanswer: Answer = (),
+) -> bool:
+    """Is the response mostly verbatim passage text, standing in for an answer? Mostly copied,
+    and either it holds a whole passage, or it runs over COPY_SENTENCES sentences or more without
+    a first sentence of its own that gives the answer (answers_first)."""
+    prof = profile(lang)
+    if not docs or len(norm) < prof.copy_min:
+        return False
+    copied, chunks = _copied(norm, _passages(docs, lang), prof.chunk)
+    if copied * prof.chunk < prof.copy_min or 2 * copied < chunks:
+        return False
+    sentences = _sentences(text, lang)
+    if len(sentences) >= 2 and pastes_a_passage(norm, docs, lang):
+        return True  # a whole passage of two sentences or more stands in for an answer
+    if len(sentences) < COPY_SENTENCES:
+        return False  # one or two quoted passage sentences that state the answer are an answer
+    return not (answer and answers_first(text, answer, docs, lang, fakeanswer))
+
+
+def answers_first(
+    text: str, answer: Answer, docs: tuple[str, ...], lang: Lang, fakeanswer: Answer = ()
+) -> bool:
+    """Does the first sentence, in the response's own words (fewer than half of its chunks
+    verbatim in the passages), assert and commit to every answer element? Then what follows is
+    evidence, not a copy standing in for an answer."""
+    sentences = _sentences(text, lang)
+    if not sentences:
+        return False
+    first = sentences[0]
+    nf = normalize(first, lang)
+    reasons = element_reasons(nf, answer, lang, fakeanswer, normalize_surface(first, lang))
+    found = tuple(int(e.status == "matched") for e in reasons)
+    if not found or not all(committed(first, answer, found, lang)):
+        return False
+    copied, chunks = _copied(nf, _passages(docs, lang), profile(lang).chunk)
+    return 2 * copied < chunks or chunks == 0
+
+
+def _elements_in(item: str, answer: Answer, lang: Lang) -> set[int]:
+    """The answer elements (by index) one item names."""
+    ni = normalize(item, lang)
+    return {
+        k
+        for k, el in enumerate(answer)
+        for a in ((el,) if isinstance(el, str) else el)
+        if (na := normalize(a, lang)) and next(occurrences(ni, na, lang), None) is not None
+    }
+
+
+def _leads_with_answer(items: list[str], answer: Answer, lang: Lang) -> bool:
+    """Are the list's first items, one per answer element, exactly the answer's elements?"""
+    lead = [_elements_in(x, answer, lang) for x in items[: len(answer)]]
+    return all(lead) and set().union(*lead) == set(range(len(answer)))
+
+
+def _answer_opens(items: list[str], answer: Answer, lang: Lang) -> bool:
+    """Does the response open with a sentence (its first item, longer than a list item) that
+    holds every answer element? Then the list after it is an enumeration, not the answer's
+    candidates."""
+    first = items[0] if items else ""
+    every = set(range(len(answer)))
+    return len(first) > profile(lang).short_item and _elements_in(first, answer, lang) == every
 
 
 def is_candidate_list(text: str, answer: Answer, lang: Lang) -> bool:
-    """Many short list items: every candidate named, none chosen."""
+    """Many short list items with the gold among them: every candidate named, none chosen."""
     need = max(LIST_MIN, 2 * len(answer) + 2)
     if len(_LIST_SEP.findall(text)) < need - 1:
         return False
     items = [x for x in (i.strip() for i in _LIST_SEP.split(text)) if x]
     if len(items) < need:
         return False
+    if (
+        len(answer) >= 2
+        and len(items) <= LIST_PER_ELEMENT * len(answer)
+        and _leads_with_answer(items, answer, lang)
+    ):
+        return (
+            False  # the answer's set first, then the rest of it (a cast with its supporting roles)
+        )
     short = sum(1 for x in items if len(x) <= profile(lang).short_item)
-    return short >= 0.8 * len(items)
+    if short < 0.8 * len(items):
+        return False
+    return not _answer_opens(items, answer, lang)  # an answer, then an enumeration

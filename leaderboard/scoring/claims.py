@@ -10,7 +10,7 @@ sentences (and sentences into clauses) on the raw punctuation, each piece normal
   reporting verb whose subject is not the documents ("警方表示…");
 - an error claim counts in any sentence, not after such a reporting verb nor right after a negation
   ("没有事实性错误"); weak error words (是错误的, wrong, incorrect) count only in a sentence that
-  names the documents.
+  names the documents, and not inside a word that only holds one (`not_error`: 不错, "not bad").
 The caller adds the last rule of a rejection: no answer is given (strict.py).
 """
 
@@ -21,14 +21,15 @@ import re
 from leaderboard.core.types import Lang
 from leaderboard.scoring.normalize import normalize
 from leaderboard.scoring.phrases import PhraseTable, phrase_table
-from leaderboard.scoring.profile import profile
+from leaderboard.scoring.sentences import split
 
 _CLAUSES = re.compile(r"[，,:：、]")
 
 
 def sentences(text: str, lang: Lang) -> list[str]:
-    """The sentences of the raw text (the profile's sentence splitter)."""
-    return [s for s in profile(lang).sentences.split(text) if s.strip()]
+    """The sentences of the raw text (the profile's sentence splitter; a full stop after an
+    initial or an abbreviation ends none: sentences.py)."""
+    return split(text, lang)
 
 
 def _refusal_at(ns: str, table: PhraseTable) -> int | None:
@@ -147,7 +148,10 @@ def _weak_claim(ns: str, table: PhraseTable) -> bool:
     """A weak error word stated by the response: not reported, not negated ("no errors"), not a
     first-person hedge ("I might be wrong", "我可能说错")."""
     neg = table.patterns["negated_claim"]
+    fine = [(x.start(), x.end()) for x in table.patterns["not_error"].finditer(ns)]
     for m in table.patterns["weak_error"].finditer(ns):
+        if any(a <= m.start() < b for a, b in fine):
+            continue  # 不错的印象: "not bad", no error
         prefix = ns[: m.start()].rstrip()
         if _reported(prefix, table) or neg.search(prefix):
             continue

@@ -1,7 +1,11 @@
-"""The scorers' labelled set (scoring/labels/<lang>.jsonl, see labels/GUIDE.md), loaded and checked.
+"""The scorers' labelled sets (see labels/GUIDE.md), loaded and checked.
 
-Each line is an answer labelled by reading: correct, rejected, error detected, corrected. The
-evaluation of both scoring modes against it lives in leaderboard.stats.scorer_eval.
+Each line is an answer labelled by reading: correct, rejected, error detected, corrected. Two
+collections: `scorers` (scoring/labels/<lang>.jsonl: SmolLM2 answers and written variants) and
+`audit` (scoring/labels/audit/<lang>.jsonl: committed answers of the ranked models read for the
+rgb-vs-strict disagreement audit: every answer where the modes disagreed and a seeded sample where
+they agreed, labelled before any rule changed). The evaluation of both scoring modes against
+them lives in leaderboard.stats.scorer_eval.
 """
 
 from __future__ import annotations
@@ -18,7 +22,12 @@ from leaderboard.core.errors import DataError
 from leaderboard.core.types import Ability, Answer, Lang, TestInstance
 
 Split = Literal["dev", "test"]
-Source = Literal["smollm2", "written"]
+Collection = Literal["scorers", "audit"]
+COLLECTIONS: dict[str, str] = {
+    "scorers": "labels/{lang}.jsonl",
+    "audit": "labels/audit/{lang}.jsonl",
+}
+Source = Literal["smollm2", "written", "committed"]
 
 
 class Labels(BaseModel):
@@ -88,9 +97,9 @@ def parse_line(text: str, where: str, index: int) -> LabelledItem:
 
 
 @cache
-def labelled_set(lang: Lang) -> tuple[LabelledItem, ...]:
-    """The packaged labelled answers of one language (ids unique)."""
-    name = f"labels/{lang}.jsonl"
+def labelled_set(lang: Lang, collection: Collection = "scorers") -> tuple[LabelledItem, ...]:
+    """The packaged labelled answers of one language and collection (ids unique)."""
+    name = COLLECTIONS[collection].format(lang=lang)
     text = resources.files("leaderboard.scoring").joinpath(name).read_text("utf-8")
     items, seen = [], set()
     for n, raw in enumerate(text.splitlines(), start=1):

@@ -7,9 +7,11 @@ a match must respect number boundaries (both languages) and word boundaries (Eng
 
 Normal form (idempotent: normalize(normalize(x)) == normalize(x)):
 - Unicode NFKC (full-width to half-width), then casefold.
+- A list marker at the start of a line ("- 6月18日") is dropped, so it is no minus sign.
 - Punctuation (Unicode categories P*) and currency signs (Sc) are separators, except: a `.`
   between two digits is kept (6.4), a `,` between a digit and exactly three digits is dropped
-  (1,361 -> 1361), an apostrophe is dropped (can't -> cant).
+  (1,361 -> 1361), an apostrophe is dropped (can't -> cant), ‰ is kept (per mille is a unit:
+  7.52‰ is not 7.52%, and a number right before ‰ is no match for the bare number).
 - a language without word boundaries (zh; its profile, scoring/profile.py): separators and
   whitespace are removed, except one space is kept between two digits so that enumerations such as
   `3、12` do not fuse into one number.
@@ -47,6 +49,7 @@ from leaderboard.scoring.numerals import (
 from leaderboard.scoring.profile import profile
 
 _APOSTROPHES = "'\u2019\u2018`\u00b4"
+PER_MILLE = "\u2030"  # ‰ is a unit, not punctuation: 7.52‰ is not 7.52%
 
 
 def _is_digit(ch: str) -> bool:
@@ -86,6 +89,7 @@ def _separator_chars() -> list[str]:
         for c in range(_SCAN_LIMIT)
         if (unicodedata.category(chr(c)) in _SEPARATOR_CATEGORIES or chr(c).isspace())
         and chr(c) != "."
+        and chr(c) != PER_MILLE
         and chr(c) not in _APOSTROPHES
     ]
 
@@ -161,8 +165,20 @@ def _en_dates(text: str) -> str:
 _DROP_SPACES = re.compile(r" (?:(?<![0-9] )|(?![0-9]))")
 
 
-def _normalize_once(text: str, lang: Lang) -> str:
+# A list marker at the start of a line ("- 6月18日", "* 3"): a bullet, not a minus sign.
+_BULLET = re.compile(r"(?m)^[ \t]*[-\u2010-\u2013\u2212*\u2022\u00b7][ \t]+")
+# Trailing zeros of a decimal (60.40 -> 60.4, 3.0 -> 3), in the surface form only.
+_TRAILING_ZEROS = re.compile(r"(?<=[0-9])(\.[0-9]*?)0+(?![0-9])")
+
+
+def _no_trailing_zeros(m: re.Match[str]) -> str:
+    return "" if m.group(1) == "." else m.group(1)
+
+
+def _normalize_once(text: str, lang: Lang, magnitudes: bool = True) -> str:
     text = _fold(text)
+    if "-" in text or "*" in text or "\u2022" in text or "\u00b7" in text:
+        text = _BULLET.sub(" ", text)
     if not text.isascii() and _TRADITIONAL.search(text):
         text = text.translate(_T2S)
     for apostrophe in _APOSTROPHES:
@@ -171,7 +187,7 @@ def _normalize_once(text: str, lang: Lang) -> str:
     if "," in text:
         text = _THOUSANDS.sub("", text)
     if not text.isascii() and ANY_NUMERAL.search(text):
-        text = chinese_numbers(text)
+        text = chinese_numbers(text, magnitudes)
     prof = profile(lang)
     if "-" in text or "\u2212" in text or "\u2013" in text:
         if prof.english_dates:
@@ -184,8 +200,10 @@ def _normalize_once(text: str, lang: Lang) -> str:
     text = _PUNCT.sub(" ", text)
     if "  " in text:
         text = _SEPARATORS.sub(" ", text)
-    if has_english_magnitude(text):
+    if magnitudes and has_english_magnitude(text):
         text = english_magnitudes(text)
+    if not magnitudes and "." in text:
+        text = _TRAILING_ZEROS.sub(_no_trailing_zeros, text)
     if prof.english_dates:
         text = _en_dates(text)
     if prof.word_boundaries:
@@ -215,6 +233,20 @@ def normalize(text: str, lang: Lang) -> str:
     return text
 
 
+@lru_cache(maxsize=65536)
+def normalize_surface(text: str, lang: Lang) -> str:
+    """The normal form with numbers as written: digits before 万/亿 or an English magnitude word
+    are not multiplied out (60.39亿元 stays 60.39亿元, 68.7 billion stays 68.7 billion) and a
+    decimal loses its trailing zeros (60.40 -> 60.4). A gold answer that is a bare number (60.39,
+    the question naming its unit) is looked for here too (answer.py)."""
+    text = _normalize_once(text, lang, magnitudes=False)
+    for _ in range(4):
+        if _is_fixed_point(text):
+            break
+        text = _normalize_once(text, lang, magnitudes=False)
+    return text
+
+
 def _digitish_before(text: str, pos: int) -> bool:
     """Is the character before `pos` part of a number (a digit, or a decimal point after a
     digit)?"""
@@ -234,8 +266,8 @@ def _digitish_after(text: str, pos: int) -> bool:
 def _boundary_ok(text: str, start: int, end: int, needle: str, lang: Lang) -> bool:
     if _is_digit(needle[0]) and _digitish_before(text, start):
         return False
-    if _is_digit(needle[-1]) and _digitish_after(text, end):
-        return False
+    if _is_digit(needle[-1]) and (_digitish_after(text, end) or text[end : end + 1] == PER_MILLE):
+        return False  # 70 in 170, 7.52 in 7.52‰
     if profile(lang).word_boundaries:
         if needle[0].isalnum() and start > 0 and text[start - 1].isalnum():
             return False

@@ -6,7 +6,8 @@ Gold answers write 12人, 2022年, 6.4%, 1.4万; models write 十二人, 二〇�
 meet:
 - runs of Chinese numerals (and digits mixed with 十百千万亿): 十二 -> 12, 二〇二二 -> 2022,
   一万四千 -> 14000, 1.4万 -> 14000, 1361万 -> 13610000;
-- 百分之X and 千分之X -> %X (% is a separator in the normal form, so 6.4% meets it); 负 / 零下
+- 百分之X -> %X (% is a separator in the normal form, so 6.4% meets it); 千分之X -> X‰ (per
+  mille is not percent: ‰ stays in the normal form, so 7.52% never meets 7.52‰); 负 / 零下
   before a number -> the minus sign;
 - a lone numeral character (一, 两, 十...) only before a measure word or after 第, so words such as
   统一, 一些, 十分 stay as they are;
@@ -42,6 +43,7 @@ _RUN = re.compile(
 )
 _MAGNITUDE = {"十": 10, "百": 100, "千": 1000, "万": 10**4, "亿": 10**8, "万亿": 10**12}
 _ARABIC_MAG = re.compile(r"^([0-9]+(?:\.[0-9]+)?)(万亿|亿|万|千|百)$")
+_PER_MILLE = re.compile(f"千分之([{_ALL}点0-9.]+)")
 _MINUS_WORD = re.compile(f"(?:零下|负)(?=[0-9{_VALUE_CHARS}])")
 _EN_MAG = re.compile(r"(?<![0-9.])([0-9]+(?:\.[0-9]+)?) ?(thousand|million|billion|trillion|bn)\b")
 _EN_FACTOR = {
@@ -75,7 +77,7 @@ def _value(run: str) -> str | None:
         return None
 
 
-def _replace(m: re.Match[str]) -> str:
+def _replace(m: re.Match[str], magnitudes: bool = True) -> str:
     run = m.group(0)
     text = m.string
     trail = ""
@@ -91,19 +93,26 @@ def _replace(m: re.Match[str]) -> str:
             return m.group(0)
     if run.isdigit() or (run.replace(".", "", 1).isdigit()):
         return m.group(0)
+    if not magnitudes and _ARABIC_MAG.match(run):
+        return m.group(0)  # 60.39亿 as written (the surface form)
     value = _value(run)
     if value is None:
         return m.group(0)
     return value + trail
 
 
-def chinese_numbers(text: str) -> str:
-    """Chinese numerals, percentages and 万/亿 magnitudes rewritten as Arabic values."""
-    if "分之" in text:  # % and ‰ are separators in the normal form: 百分之六点四 and 6.4% meet
-        text = text.replace("百分之", "%").replace("千分之", "%")
+def chinese_numbers(text: str, magnitudes: bool = True) -> str:
+    """Chinese numerals, percentages and 万/亿 magnitudes rewritten as Arabic values (without
+    `magnitudes`, digits before 万/亿 stay as written: 60.39亿)."""
+    if "分之" in text:
+        # % is a separator in the normal form: 百分之六点四 and 6.4% meet; per mille is not
+        # percent: 千分之七点五二 is 7.52‰, and ‰ stays in the normal form
+        text = _PER_MILLE.sub(lambda m: m.group(1) + "\u2030", text).replace("百分之", "%")
     if "负" in text or "零下" in text:
         text = _MINUS_WORD.sub("\u2212", text)
-    return _RUN.sub(_replace, text)
+    if magnitudes:
+        return _RUN.sub(_replace, text)
+    return _RUN.sub(lambda m: _replace(m, magnitudes=False), text)
 
 
 def english_magnitudes(text: str) -> str:

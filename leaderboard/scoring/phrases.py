@@ -78,6 +78,8 @@ KINDS: tuple[Kind, ...] = (
     Kind("first_person", shape="tail", words=1, chars=1),
     # absent from the documents: "not in the documents", "不在文档中"
     Kind("absence", "pair", 2, 4, pair=("absence", "document_words")),
+    # words that hold an error word and say nothing of an error: "不错" (not bad, good)
+    Kind("not_error"),
 )
 _PhraseFile = create_model(  # type: ignore[call-overload]
     "_PhraseFile",

@@ -55,6 +55,7 @@ class _ProfileBlock(BaseModel):
     denial_reach: int = Field(ge=0)
     residue: int = Field(ge=0)
     sentence_split: str
+    abbreviations: list[str] = []
     answer_negation: _Negation
     negated_claim: _Negation
 
@@ -90,7 +91,10 @@ class LangProfile:
     - short_item: longest item of a candidate list that counts as short (answer.is_candidate_list);
     - denial_reach: characters after a refusal hit where an error word denies an error instead;
     - residue: what may be left of a sentence for it to still be filler (claims._is_filler);
-    - sentences: the sentence splitter of claim detection, on the raw text.
+    - sentences: the sentence splitter of claim detection, on the raw text;
+    - abbreviations: words that end with a full stop inside a sentence ("Dr.", "Jr.", "Feb."),
+      besides single capital letters (initials: "Carolyn R. Bertozzi"), so a split after one is
+      undone (scoring/sentences.py).
     """
 
     lang: str
@@ -104,6 +108,7 @@ class LangProfile:
     denial_reach: int
     residue: int
     sentences: re.Pattern[str]
+    abbreviations: frozenset[str]
     answer_negation: Negation
     negated_claim: Negation
 
@@ -163,6 +168,7 @@ def profile(lang: str) -> LangProfile:
         denial_reach=block.denial_reach,
         residue=block.residue,
         sentences=re.compile(block.sentence_split),
+        abbreviations=frozenset(a.casefold() for a in block.abbreviations),
         answer_negation=_negation(block.answer_negation),
         negated_claim=_negation(block.negated_claim),
     )

@@ -12,28 +12,53 @@
 from __future__ import annotations
 
 from leaderboard.core.types import Score, TestInstance
-from leaderboard.scoring.answer import is_candidate_list, is_copy, labels
+from leaderboard.scoring.answer import (
+    element_reasons,
+    is_candidate_list,
+    is_copy,
+)
 from leaderboard.scoring.claims import own_error_claim, own_full_refusal, own_refusal
 from leaderboard.scoring.hedge import committed
-from leaderboard.scoring.normalize import normalize
+from leaderboard.scoring.normalize import normalize, normalize_surface
+from leaderboard.scoring.reason import StrictReason, withheld_rule
 from leaderboard.scoring.tokens import token_f1_normalized
 
 
-def score_strict(prediction: str, instance: TestInstance) -> Score:
+def judge_strict(prediction: str, instance: TestInstance) -> tuple[Score, StrictReason]:
+    """The strict Score and why (reason.py): the same judgement, with the rule that withheld
+    credit and where each answer element was found."""
     lang = instance.lang
     norm = normalize(prediction, lang)
-    found = labels(norm, instance.answer, lang, instance.fakeanswer)
-    if any(found) and (
-        is_copy(prediction, norm, instance.docs, lang)
-        or is_candidate_list(prediction, instance.answer, lang)
-    ):
-        found = (0,) * len(found)  # the gold string is there, but not as the response's answer
+    surface = normalize_surface(prediction, lang)
+    elements = element_reasons(norm, instance.answer, lang, instance.fakeanswer, surface)
+    found = tuple(int(e.status == "matched") for e in elements)
+    copy = candidates = False
+    if any(found):
+        copy = is_copy(prediction, norm, instance.docs, lang, instance.answer, instance.fakeanswer)
+        candidates = not copy and is_candidate_list(prediction, instance.answer, lang)
+        if copy or candidates:
+            found = (0,) * len(found)  # the gold string is there, but not as the response's answer
+    before = found
     found = committed(prediction, instance.answer, found, lang)  # not one option among others
-    return Score(
+    full = own_full_refusal(prediction, lang, norm)
+    own = not full and not any(found) and own_refusal(prediction, lang, norm, instance.query)
+    error = own_error_claim(prediction, lang, norm)
+    score = Score(
         labels=found,
         correct=bool(found) and all(found),
-        rejected=own_full_refusal(prediction, lang, norm)
-        or (not any(found) and own_refusal(prediction, lang, norm, instance.query)),
-        error_detected=own_error_claim(prediction, lang, norm),
+        rejected=full or own,
+        error_detected=error,
         token_f1=token_f1_normalized(norm, instance.answer, lang),
     )
+    rule = withheld_rule(elements, copy, candidates, found != before, score.rejected)
+    reason = StrictReason(
+        elements=elements,
+        withheld=rule,
+        refusal="full" if full else "own" if own else None,
+        error_claim=error,
+    )
+    return score, reason
+
+
+def score_strict(prediction: str, instance: TestInstance) -> Score:
+    return judge_strict(prediction, instance)[0]

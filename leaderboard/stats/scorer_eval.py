@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from leaderboard.core.types import LANGS, MODES, Lang, Mode, Score
-from leaderboard.scoring.labelled import LabelledItem, labelled_set
+from leaderboard.scoring.labelled import Collection, LabelledItem, labelled_set
 from leaderboard.scoring.score import score_both
 from leaderboard.stats import intervals
 
@@ -107,15 +107,19 @@ def _wanted(item: LabelledItem, detector: str) -> bool:
 
 
 def select(
-    split: str, langs: Sequence[Lang] = LANGS, batch: str | None = None
+    split: str,
+    langs: Sequence[Lang] = LANGS,
+    batch: str | None = None,
+    collection: Collection = "scorers",
 ) -> dict[Lang, list[LabelledItem]]:
     """The labelled items of a split ('dev', 'test' or 'all') per language; `batch` keeps one
-    written batch (ids `<lang>-<batch>-…`, e.g. "d3": scripts/labels/written_dev3.py)."""
+    batch (ids `<lang>-<batch>-…`: "d3", scripts/labels/written_dev3.py; in the audit collection
+    "dis", the disagreement set, and "agr", the agreement sample)."""
     tag = f"-{batch}-" if batch else ""
     return {
         lang: [
             i
-            for i in labelled_set(lang)
+            for i in labelled_set(lang, collection)
             if (split == "all" or i.split == split) and (not tag or tag in i.id)
         ]
         for lang in langs
@@ -123,11 +127,14 @@ def select(
 
 
 def evaluate(
-    split: str = "test", langs: Sequence[Lang] = LANGS, batch: str | None = None
+    split: str = "test",
+    langs: Sequence[Lang] = LANGS,
+    batch: str | None = None,
+    collection: Collection = "scorers",
 ) -> list[dict[str, object]]:
     """One row per (language, mode, detector) with counts, P/R/F1, accuracy and Wilson CIs."""
     rows = []
-    for lang, items in select(split, langs, batch).items():
+    for lang, items in select(split, langs, batch, collection).items():
         scores = [score_both(i.prediction, i.instance) for i in items]
         for mode in MODES:
             for det in DETECTORS:
@@ -147,11 +154,11 @@ def evaluate(
 
 
 def disagreements(
-    split: str, mode: Mode, lang: Lang
+    split: str, mode: Mode, lang: Lang, collection: Collection = "scorers"
 ) -> list[tuple[LabelledItem, dict[str, tuple[bool, bool]]]]:
     """Items where the mode disagrees with a label: {detector: (predicted, labelled)}."""
     out = []
-    for item in select(split, (lang,))[lang]:
+    for item in select(split, (lang,), collection=collection)[lang]:
         s = score_both(item.prediction, item.instance)[mode]
         diff = {
             d: (_predicted(s, mode, d), _wanted(item, d))
@@ -161,3 +168,40 @@ def disagreements(
         if diff:
             out.append((item, diff))
     return out
+
+
+def agrees(item: LabelledItem, score: Score, mode: Mode) -> bool:
+    """Does the mode give the item every label it has (correctness, rejection, error
+    detection)? The one-number agreement of an answer with its hand labels."""
+    return all(_predicted(score, mode, d) == _wanted(item, d) for d in DETECTORS)
+
+
+def answer_agreement(
+    split: str = "test",
+    langs: Sequence[Lang] = LANGS,
+    batch: str | None = None,
+    collection: Collection = "scorers",
+) -> list[dict[str, object]]:
+    """Per language (and "all") and mode: how many labelled answers the mode judges exactly as
+    labelled on every detector, with the share and its 95% Wilson interval."""
+    chosen = select(split, langs, batch, collection)
+    rows = []
+    for lang in (*chosen, "all"):
+        items = [i for lg in chosen for i in chosen[lg]] if lang == "all" else chosen[lang]
+        scores = [score_both(i.prediction, i.instance) for i in items]
+        for mode in MODES:
+            k = sum(agrees(i, s[mode], mode) for i, s in zip(items, scores, strict=True))
+            rows.append(
+                {
+                    "lang": lang,
+                    "split": split,
+                    "batch": batch,
+                    "collection": collection,
+                    "mode": mode,
+                    "n": len(items),
+                    "agree": k,
+                    "rate": k / len(items) if items else None,
+                    "ci": wilson_count(k, len(items)),
+                }
+            )
+    return rows

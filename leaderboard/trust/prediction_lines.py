@@ -32,6 +32,7 @@ from leaderboard.protocol.instances import build_instance
 from leaderboard.run.store import RunStore
 from leaderboard.scoring.audit import answer_shown_ids
 from leaderboard.scoring.outcome import ScoredItem, SplitInfo, effective_score, scored_items
+from leaderboard.scoring.strict import judge_strict
 
 REQUIRED = ("lang", "ability", "id", "noise_rate", "prediction")
 
@@ -187,7 +188,7 @@ def score_lines(pairs: Iterable[tuple[InputLine, TestInstance]]) -> list[ScoredI
 
 def output_row(line: InputLine, item: ScoredItem, mode: Mode) -> dict[str, object]:
     """The input fields plus the chosen mode's judgement (labels, correct, rejected,
-    error_detected)."""
+    error_detected; strict: token_f1 and the reason, scoring/reason.py)."""
     s = effective_score(item, mode)
     row = dict(line.fields)
     row.update(
@@ -199,4 +200,7 @@ def output_row(line: InputLine, item: ScoredItem, mode: Mode) -> dict[str, objec
     )
     if mode == "strict":
         row["token_f1"] = s.token_f1
+        # why: each answer element's match (or why none) and the rule that withheld credit
+        reason = None if item.error is not None else judge_strict(item.prediction, item.instance)[1]
+        row["reason"] = reason.as_dict() if reason is not None else {"withheld": "generation_error"}
     return row

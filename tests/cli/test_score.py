@@ -127,6 +127,16 @@ def test_score_strict_per_instance_has_token_f1(tmp_path: Path, rgb_root: Path) 
     assert res.exit_code == 0, res.output
     first = json.loads(out.read_text(encoding="utf-8").splitlines()[0])
     assert first["mode"] == "strict" and 0 < first["token_f1"] <= 1
+    # why: the rule that withheld credit (none when correct) and each element's match
+    reason = first["reason"]
+    assert (reason["withheld"] is None) == (first["correct"] and not first["rejected"])
+    assert len(reason["elements"]) == len(first["labels"])
+    assert {e["status"] for e in reason["elements"]} <= {
+        "matched",
+        "not_found",
+        "negated",
+        "fake_answer",
+    }
 
 
 @pytest.mark.parametrize(

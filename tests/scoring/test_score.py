@@ -72,7 +72,15 @@ def _phrase_file(lang: str) -> dict:
     return yaml.safe_load(text)
 
 
-_WORD_LISTS = ("anaphora", "correction", "corrected_answer", "speaker", "first_person", "absence")
+_WORD_LISTS = (
+    "anaphora",
+    "correction",
+    "corrected_answer",
+    "speaker",
+    "first_person",
+    "absence",
+    "not_error",
+)
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])

@@ -303,6 +303,7 @@
           out.appendChild(el("span", "lb-clipped", t("clipped", {
             shown: shown.length.toLocaleString("en-US"), total: full.toLocaleString("en-US") })));
         }
+        if (mode.value === "strict" && v === 0 && p.w) out.appendChild(why(p.w));
         tr.appendChild(out);
         body.appendChild(tr);
       });
@@ -311,6 +312,28 @@
       wrap.appendChild(table);
       art.appendChild(wrap);
       return art;
+    }
+
+    // why strict said no: the rule, then each answer element's status (text nodes only)
+    var WHY_KEYS = {
+      not_found: "why_not_found", negated: "why_negated", fake_answer: "why_fake_answer",
+      copy: "why_copy", candidate_list: "why_candidate_list", hedge: "why_hedge",
+      refusal: "why_refusal", no_refusal: "why_no_refusal", no_error_claim: "why_no_error_claim"
+    };
+    var ELEMENT_KEYS = {
+      matched: "el_matched", not_found: "el_not_found", negated: "el_negated",
+      fake_answer: "el_fake_answer"
+    };
+    function why(w) {
+      var box = el("div", "lb-why", t("why", { rule: t(WHY_KEYS[w.r] || "why_not_found") }));
+      var ul = el("ul");
+      (w.el || []).forEach(function (e) {
+        var status = t(ELEMENT_KEYS[e[1]] || "el_not_found");
+        var line = e[0] + ": " + status + (e[2] ? " (… " + e[2] + " …)" : "");
+        ul.appendChild(el("li", null, line));
+      });
+      box.appendChild(ul);
+      return box;
     }
 
     function render() {

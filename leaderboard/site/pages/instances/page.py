@@ -16,6 +16,20 @@ from leaderboard.site.render.fmt import esc, inline_code, json_for_script, rate_
 from leaderboard.site.render.i18n import DEFAULT, ui, ui_count
 from leaderboard.site.render.page import Context, Page, front_matter, shown_name
 
+# Why strict said no (parts.why_not): the rule codes and element statuses the page explains
+WHY_RULES = (
+    "not_found",
+    "negated",
+    "fake_answer",
+    "copy",
+    "candidate_list",
+    "hedge",
+    "refusal",
+    "no_refusal",
+    "no_error_claim",
+)
+ELEMENT_STATUSES = ("matched", "not_found", "negated", "fake_answer")
+
 # The browser script's strings (assets/lb.js reads them from the page, never from literals)
 JS_KEYS = (
     "search_placeholder",
@@ -41,6 +55,9 @@ JS_KEYS = (
     "load_error",
     "count_one",
     "count",
+    "why",
+    *(f"why_{rule}" for rule in WHY_RULES),
+    *(f"el_{status}" for status in ELEMENT_STATUSES),
 )
 
 

@@ -25,7 +25,9 @@ from leaderboard.core.errors import LeaderboardError
 from leaderboard.core.types import ABILITIES, LANGS, PROBES
 from leaderboard.run.plan import split_instances
 from leaderboard.scoring.outcome import passed
-from leaderboard.scoring.score import score_both
+from leaderboard.scoring.reason import StrictReason
+from leaderboard.scoring.reference import score_rgb
+from leaderboard.scoring.strict import judge_strict
 from leaderboard.scoring.tokens import load_jieba
 from leaderboard.site.render.fmt import rate_key
 from leaderboard.site.render.i18n import DEFAULT, ui
@@ -94,6 +96,21 @@ def _shown(key: str, text: str | None) -> dict[str, object]:
     return {key: text[:SHOWN_CHARS], f"{key}n": len(text)}
 
 
+def why_not(ability: str, rejected: bool, error_detected: bool, reason: StrictReason) -> dict:
+    """Why strict did not pass an answer (shown under it, and in the page's data part): `r`, the
+    rule that withheld the pass (scoring/reason.py's rules, or what the ability asked and the
+    answer did not do: `no_refusal`, `no_error_claim`), and `el`, per answer element its status
+    and, where it matched, the normal form around the match."""
+    if ability == "rejection" and not rejected:
+        rule = "no_refusal"
+    elif ability == "counterfactual" and not error_detected:
+        rule = "no_error_claim"
+    else:
+        rule = reason.withheld or "not_found"
+    elements = [[e.element, e.status, e.context] for e in reason.elements]
+    return {"r": rule, "el": elements}
+
+
 def _answer_text(answer) -> list[str]:
     out = []
     for el in answer:
@@ -140,10 +157,15 @@ def group_data(data: SiteData, group: Group, instances: dict | None) -> dict[str
             entry = {**_shown("t", p.prediction), **_shown("e", p.error)}
             inst = instances.get(p.key) if instances is not None else None
             if inst is not None:
-                scores = score_both(p.prediction, inst)
+                strict, reason = judge_strict(p.prediction, inst)
+                scores = {"rgb": score_rgb(p.prediction, inst), "strict": strict}
                 for mode in ("rgb", "strict"):  # a generation error counts as a failure
                     ok = p.error is None and passed(group.ability, scores[mode], mode)
                     entry[mode] = int(ok)
+                if p.error is None and not entry["strict"]:
+                    entry["w"] = why_not(
+                        group.ability, strict.rejected, strict.error_detected, reason
+                    )
             item["preds"][sub.id] = entry
     if instances is not None:
         for inst in instances.values():

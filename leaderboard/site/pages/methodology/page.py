@@ -15,6 +15,7 @@ from leaderboard.site.pages.instructions import texts_section as instruction_tex
 from leaderboard.site.pages.methodology.judge_agreement import judge_agreement_section
 from leaderboard.site.pages.methodology.outcomes import outcomes_section
 from leaderboard.site.pages.methodology.scorer_agreement import agreement_section
+from leaderboard.site.pages.methodology.strict_audit import strict_audit_section
 from leaderboard.site.render.columns import COLUMNS, column, columns
 from leaderboard.site.render.fmt import esc
 from leaderboard.site.render.i18n import DEFAULT, ui
@@ -210,6 +211,7 @@ def methodology_page(ctx: Context) -> str:
     if table is not None:
         parts.append(out.table(table, ""))
     parts.append(agreement_section(out, lg))
+    parts.append(strict_audit_section(data.root, lg))
     parts.append(judge_agreement_section(data.label_agreements, out, lg))
     for mode in ("rgb", "strict"):
         defs = definitions(data, mode, lg)

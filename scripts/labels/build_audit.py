@@ -1,0 +1,94 @@
+"""Build leaderboard/scoring/labels/audit/{zh,en}.jsonl: the hand-labelled strict-vs-rgb audit sets.
+
+Two sets of committed answers of the three ranked measured models (issue 59), frozen by key in
+audit_sample.json (dump_audit.py) and labelled by reading in audit_labels.py:
+- `disagree`: every answer where rgb and strict differed when the sets were drawn (ids
+  `<lang>-dis-<entry>/<key>`);
+- `agree`: a seeded sample of answers where they agreed (ids `<lang>-agr-<entry>/<key>`).
+`split` is `test` (held out: never looked at while a rule is tuned) for a fixed 30% of the
+questions, by a SHA-256 hash of `rgb-strict-audit-v1:<lang>/<data file>/<id>`, so every answer to
+one question (every model, every noise rate) falls on the same side.
+
+Run from the repository root with the data fetched: python scripts/labels/build_audit.py
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+import audit_labels
+from build import _FILE_OF, first, labels
+from common import LABELS, raw_answer
+
+from leaderboard.board.disagreements import entry_instances
+from leaderboard.board.load import load_entry
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLE = Path(__file__).parent / "audit_sample.json"
+SPLIT_SEED = "rgb-strict-audit-v1"
+TEST_SHARE = 0.30
+OUT = LABELS / "audit"
+
+
+def split_of(group: str) -> str:
+    h = hashlib.sha256(f"{SPLIT_SEED}:{group}".encode()).digest()
+    return "test" if int.from_bytes(h[:8], "big") / 2**64 < TEST_SHARE else "dev"
+
+
+def items(which: str, table: dict[str, tuple[str, str]], tag: str) -> list[dict]:
+    keys = json.loads(SAMPLE.read_text(encoding="utf-8"))[which]
+    entries: dict = {}
+    cache: dict = {}
+    out = []
+    for full in keys:
+        model, key = full.split("/", 1)
+        if model not in entries:
+            entry = load_entry(ROOT / "submissions" / model)
+            entries[model] = {r.key: r for r in entry.predictions}
+        record = entries[model][key]
+        inst = entry_instances(ROOT, [record], cache)[key]
+        code, note = table[full]
+        group = f"{inst.lang}/{_FILE_OF[inst.ability]}/{inst.id}"
+        out.append(
+            {
+                "id": f"{inst.lang}-{tag}-{full}",
+                "lang": inst.lang,
+                "ability": inst.ability,
+                "question": inst.query,
+                "answer": raw_answer(inst),
+                "fakeanswer": first(inst.fakeanswer[0]) if inst.fakeanswer else None,
+                "docs": list(inst.docs),
+                "prediction": record.prediction,
+                "labels": labels(code),
+                "split": split_of(group),
+                "source": "committed",
+                "note": note,
+            }
+        )
+    return out
+
+
+def main() -> None:
+    OUT.mkdir(parents=True, exist_ok=True)
+    found = items("disagree", audit_labels.DISAGREE, "dis") + items(
+        "agree", audit_labels.AGREE, "agr"
+    )
+    for lang in ("zh", "en"):
+        mine = [i for i in found if i["lang"] == lang]
+        path = OUT / f"{lang}.jsonl"
+        with path.open("w", encoding="utf-8") as fh:
+            for it in mine:
+                fh.write(json.dumps(it, ensure_ascii=False) + "\n")
+        for tag in ("dis", "agr"):
+            part = [i for i in mine if f"-{tag}-" in i["id"]]
+            test = sum(i["split"] == "test" for i in part)
+            print(f"{path}: {tag} {len(part)} items, held out (test) {test}")
+
+
+if __name__ == "__main__":
+    main()
