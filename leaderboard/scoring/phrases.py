@@ -78,6 +78,12 @@ KINDS: tuple[Kind, ...] = (
     Kind("first_person", shape="tail", words=1, chars=1),
     # absent from the documents: "not in the documents", "不在文档中"
     Kind("absence", "pair", 2, 4, pair=("absence", "document_words")),
+    # grounding (scoring/grounding.py): words that assert nothing of their own, word endings a
+    # question word may take, and the question words that fix the answer's type
+    Kind("function_words"),
+    Kind("inflections"),
+    Kind("asks_date"),
+    Kind("asks_number"),
 )
 _PhraseFile = create_model(  # type: ignore[call-overload]
     "_PhraseFile",
