@@ -194,4 +194,6 @@ def assemble_results(
         outcomes=metrics.outcomes,
         truthfulness=metrics.truthfulness,
         risk_coverage=metrics.risk_coverage,
+        grounding=metrics.grounding,
+        grounding_scores=metrics.grounding_scores,
     )

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from leaderboard.core.schema import (
     Bootstrap,
     CellMetrics,
+    GroundingCell,
+    GroundingScore,
     OutcomeCell,
     OutcomeScore,
     ProbeEntry,
@@ -28,6 +30,7 @@ from leaderboard.stats.bootstrap import CONFIDENCE
 from leaderboard.stats.cells import Cell, build_cell, check_items, groups
 from leaderboard.stats.cliff import cliff_entries
 from leaderboard.stats.closed_book import closed_book_entries
+from leaderboard.stats.grounding import grounding_results
 from leaderboard.stats.intervals import METHOD
 from leaderboard.stats.outcomes import outcome_rows, outcome_vectors, truthfulness_entries
 from leaderboard.stats.risk_coverage import risk_coverage_entries
@@ -91,6 +94,9 @@ class Metrics:
     outcomes: list[OutcomeCell]
     truthfulness: list[OutcomeScore]
     risk_coverage: list[RiskCoverage]
+    # where the answers came from (stats.grounding): per-cell counts and per-ability figures
+    grounding: list[GroundingCell]
+    grounding_scores: list[GroundingScore]
 
 
 def probe_entries(cells: CellsByKey, langs: list[Lang]) -> list[ProbeEntry]:
@@ -118,11 +124,13 @@ def compute_results(
 ) -> Metrics:
     """Cells for every (lang, ability or probe, noise rate, mode) present, ability/overall scores
     (the four RGB abilities only), probe figures (the closed-book ones included), bootstrap info,
-    and what the answers did (stats.outcomes, stats.risk_coverage)."""
+    what the answers did (stats.outcomes, stats.risk_coverage) and where they came from
+    (stats.grounding)."""
     cells, rows, langs = build_cells(items, splits, resamples, seed)
     entries = score_entries(cells, langs)
     boot = Bootstrap(method=METHOD, resamples=resamples, seed=seed, confidence=CONFIDENCE)
     vectors = outcome_vectors(items, cells)
+    grounding_rows, grounding_figures = grounding_results(items, cells)
     return Metrics(
         rows,
         entries,
@@ -131,6 +139,8 @@ def compute_results(
         outcome_rows(vectors),
         truthfulness_entries(vectors),
         risk_coverage_entries(items),
+        grounding_rows,
+        grounding_figures,
     )
 
 

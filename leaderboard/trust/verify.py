@@ -6,7 +6,8 @@ Recomputed: the submission's own protocol (run plan plus the probes it ran), reb
 files the run recorded (data/view.py), restricted to instances with a prediction of the recorded
 fingerprint, whose prompt and passage hashes must match; scored and aggregated as the runner does
 (run.assemble), with no backend. Compared (equal within 1e-9): every row of `cells`, `scores`,
-`probes`, `outcomes`, `truthfulness`, `risk_coverage`; `bootstrap`, `partial`, `submission_id`;
+`probes`, `outcomes`, `truthfulness`, `risk_coverage`, `grounding` and `grounding_scores` (where
+each answer came from, scoring/grounding.py); `bootstrap`, `partial`, `submission_id`;
 provenance `fingerprint` (also against model.yaml and every prediction), `data_blob_ids`,
 `scoring_version` (against the code now), token counts and `extra.predictions_in_results`. Not
 compared: `partial_reasons` (it quotes the invocation's options) and the generating run's own
@@ -159,6 +160,15 @@ def compare_results(old: Results, new: Results) -> list[Mismatch]:
     out += _compare_rows("truthfulness", old.truthfulness, new.truthfulness, _SCORE_KEY)
     out += _compare_rows(
         "risk-coverage", old.risk_coverage, new.risk_coverage, ("lang", "mode", "ability")
+    )
+    out += _compare_rows(
+        "grounding", old.grounding, new.grounding, ("lang", "ability", "noise_rate")
+    )
+    out += _compare_rows(
+        "grounding figure",
+        old.grounding_scores,
+        new.grounding_scores,
+        ("lang", "ability", "metric"),
     )
     for name in ("submission_id", "partial"):
         if getattr(old, name) != getattr(new, name):
