@@ -205,7 +205,8 @@ def _runs(norm: str, qnorm: str, lang: Lang) -> list[str]:
     )
     runs: list[str] = []
     current: list[str] = []
-    for token in tokenize(norm, lang):
+    tokens = [t for piece in norm.split() for t in tokenize(piece, lang)]
+    for token in tokens:
         if _content(token, qnorm, qwords, lang):
             current.append(token)
             continue
@@ -234,7 +235,9 @@ def main_span(
     # items of a list): a number is a unit of its own, never part of a word run
     runs: list[str] = []
     for clause in _CLAUSE.split(prediction):
-        text = normalize(clause, lang)
+        # word by word where the raw text has spaces: a language whose normal form drops them
+        # (zh) would fuse "The answer is" into one word
+        text = " ".join(normalize(w, lang) for w in clause.split())
         for s, e in reversed(numbers(text, lang)):
             text = text[:s] + " " + text[e:]
         for unit in sorted(known, key=len, reverse=True):
