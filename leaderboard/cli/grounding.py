@@ -29,6 +29,7 @@ COLUMNS = (
     ("invented_of_made_up", "invented (of made up)"),
     ("copied_noise", "copied from noise"),
     ("undetermined", "undetermined"),
+    ("relevant", "relevant (date/number asked)"),
 )
 
 

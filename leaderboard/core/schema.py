@@ -195,6 +195,7 @@ class GroundingScore(_Strict):
         "invented_of_made_up",
         "copied_noise",
         "undetermined",
+        "relevant",
     ]
     value: Rate
     ci: RateCI | None = None

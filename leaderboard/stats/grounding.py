@@ -15,7 +15,10 @@ partition BUCKETS (a wrong answer taken from a passage split by the passage's ro
   answers, the share invented (on the rejection questions: how much of "made up" is invented
   rather than copied from an unrelated passage);
 - `copied_noise`: of all the answers, the share wrong and taken from a noise passage;
-- `undetermined`: of all the answers, the share the check cannot place.
+- `undetermined`: of all the answers, the share the check cannot place;
+- `relevant`: relevance by code where the question fixes the answer's type (a date or a number,
+  `scoring.grounding.relevant_type`): of the answers to such questions that do not refuse or
+  claim an error, the share giving a number or date the question does not already hold.
 
 Mode strict only (the ranked mode; the categories rest on strict's outcome). Every rate gets the
 interval of the other outcome shares (`stats.outcomes.share`: Wilson at the cluster-bootstrap
@@ -33,7 +36,7 @@ import numpy as np
 
 from leaderboard.core.schema import GroundingCell, GroundingScore
 from leaderboard.core.types import ABILITIES, LANGS, PROBES, Ability, Lang
-from leaderboard.scoring.grounding import MODE, Grounding, grounding
+from leaderboard.scoring.grounding import MODE, Grounding, grounding, relevant_type
 from leaderboard.scoring.outcome import ScoredItem, outcome
 from leaderboard.stats.cells import Cell
 from leaderboard.stats.outcomes import share
@@ -109,6 +112,12 @@ FIGURES: dict[str, tuple[tuple[str, ...], str, str]] = {
         "all",
         "Of all the answers, the share the check by code cannot place (counted, never guessed).",
     ),
+    "relevant": (
+        ("relevant",),
+        "typed",
+        "Of the answers to questions asking for a date or a number (not refused, no error "
+        "claimed), the share giving a number or date the question does not already hold.",
+    ),
 }
 
 
@@ -126,11 +135,28 @@ class Placed:
     item: ScoredItem
     grounding: Grounding
     outcome: str
+    relevant: bool | None  # None: the question fixes no type, or the answer refuses
+
+
+def _relevant(item: ScoredItem, kind: str) -> bool | None:
+    if kind in ("refused", "error_claimed"):
+        return None
+    if item.error is not None:
+        return (
+            False
+            if relevant_type("", item.instance.query, item.instance.lang) is not None
+            else None
+        )
+    return relevant_type(item.prediction, item.instance.query, item.instance.lang)
 
 
 def place(items: Sequence[ScoredItem]) -> list[Placed]:
-    """Every answer's grounding (scoring.grounding) and strict outcome."""
-    return [Placed(it, grounding(it), outcome(it, MODE)) for it in items]
+    """Every answer's grounding (scoring.grounding), strict outcome and relevance by code."""
+    out = []
+    for it in items:
+        kind = outcome(it, MODE)
+        out.append(Placed(it, grounding(it), kind, _relevant(it, kind)))
+    return out
 
 
 def _key_order() -> dict[Ability, int]:
@@ -163,7 +189,7 @@ def _vectors(placed: Sequence[Placed], cells: CellsByKey, lang: Lang, ability: A
     by_rate = cells[(lang, ability, MODE)]
     group = next(iter(by_rate.values())).group
     size = len(group.ids)
-    sums = {k: np.zeros(size) for k in (*BUCKETS, "all", "correct", "wrong")}
+    sums = {k: np.zeros(size) for k in (*BUCKETS, "all", "correct", "wrong", "typed", "relevant")}
     for p in placed:
         inst = p.item.instance
         if inst.lang != lang or inst.ability != ability:
@@ -173,6 +199,9 @@ def _vectors(placed: Sequence[Placed], cells: CellsByKey, lang: Lang, ability: A
         sums["all"][k] += 1
         if p.outcome in ("correct", "wrong"):
             sums[p.outcome][k] += 1
+        if p.relevant is not None:
+            sums["typed"][k] += 1
+            sums["relevant"][k] += float(p.relevant)
     return group, sums
 
 

@@ -102,3 +102,24 @@ def test_a_real_run_stores_the_figures_and_verify_recomputes_them(
     }
     report = verify(tmp_path / "sub", data_root)
     assert report.ok, report.render()
+
+
+def test_relevance_by_code_where_the_question_asks_for_a_date() -> None:
+    inst = TestInstance(
+        "zh", "noise", 0.0, 9, "马克龙访华时间", ("4月5日",), ("马克龙4月5日抵达广州。",)
+    )  # type: ignore[arg-type]
+    answers = [
+        (inst, "马克龙访华时间是4月5日。"),
+        (TestInstance("zh", "noise", 0.2, 9, inst.query, inst.answer, inst.docs), "马克龙访华了。"),
+        (
+            TestInstance("zh", "noise", 0.4, 9, inst.query, inst.answer, inst.docs),
+            "文档信息不足，因此我无法基于提供的文档回答该问题。",
+        ),
+    ]
+    placed = place(scored_items((i, p, None) for i, p in answers))
+    assert [p.relevant for p in placed] == [True, False, None]
+    m = compute_results(
+        [p.item for p in placed], {("zh", "noise"): SplitInfo("zh_refine.json", True, 1)}, 200, 1
+    )
+    got = {s.metric: s for s in m.grounding_scores}
+    assert (got["relevant"].value, got["relevant"].n) == (0.5, 2)

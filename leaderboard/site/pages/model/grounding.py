@@ -38,6 +38,7 @@ FIGURES = (
     "invented_of_made_up",
     "copied_noise",
     "undetermined",
+    "relevant",
 )
 
 
