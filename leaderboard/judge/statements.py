@@ -4,8 +4,8 @@ prompt that asks whether the passages shown support one statement, and the verdi
 A statement is a sentence of the answer (the language's sentence splitter, scoring/claims.py)
 that asserts something: a sentence with no content word left once the question's words and the
 language's function, preamble and document words are dropped ("根据文档内容，我来回答这个问题。",
-an echo of the question) is not one. The prompt (resources/faithfulness_<lang>.txt) shows the
-passages in the order the model saw them, the question and the statement, and asks for one word:
+an echo of the question) is not one, nor is a heading ending in a colon or a list marker alone
+("1."). The prompt (resources/faithfulness_<lang>.txt) shows the passages in the order the model saw them, the question and the statement, and asks for one word:
 supported, contradicted or unsupported ("the criterion is whether the context supports it, not
 whether it is true"). The verdict is the first line that names exactly one of the three; anything
 else is unparsable, counted and never guessed.
@@ -33,6 +33,8 @@ VERDICTS: tuple[StatementVerdict, ...] = ("supported", "unsupported", "contradic
 PARSER_VERSION = 1
 # at most this many statements of one answer are judged (a degenerate answer repeats itself)
 MAX_STATEMENTS = 8
+# a list marker on its own line ("1.", "2)", "- ") is no statement
+_MARKER = re.compile(r"[\s*#>\-]*[0-9]{0,2}[.)、]?[\s*]*")
 # the words a verdict line may use, per verdict (after NFKC and lowercasing)
 _WORDS: dict[StatementVerdict, tuple[str, ...]] = {
     "supported": ("supported", "支持"),
@@ -58,7 +60,9 @@ def split_statements(answer: str, query: str, lang: Lang) -> tuple[str, ...]:
     out: list[str] = []
     for piece in sentences(answer, lang):
         text = piece.strip()
-        if not text or text in out or not main_span(text, query, lang):
+        if not text or text in out or _MARKER.fullmatch(text) or text.endswith((":", "：")):
+            continue
+        if not main_span(text, query, lang):
             continue
         out.append(text)
         if len(out) == MAX_STATEMENTS:

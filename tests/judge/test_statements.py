@@ -67,3 +67,11 @@ def test_the_prompt_shows_numbered_passages_question_and_statement() -> None:
     assert "Statement: X" in statement_prompt("en", "Q?", (), "X") and "(none)" in template(
         "en"
     ) + statement_prompt("en", "Q?", (), "X")
+
+
+def test_list_markers_alone_are_no_statements() -> None:
+    answer = "根据文档信息，以下是获得的奖项：\n1.\n最佳影片\n2.\n最佳导演"
+    assert split_statements(answer, "《瞬息全宇宙》获得了哪些奥斯卡奖项", "zh") == (
+        "最佳影片",
+        "最佳导演",
+    )
