@@ -46,14 +46,14 @@ def drawn(lang: str, per_folder: int, folders: list[str]):
             yield folder, k, it
 
 
-def _aid(statement: str, docs, lang: str, top: int = 2) -> list[str]:
+def _aid(statement: str, docs, lang: str, top: int = 3) -> list[str]:
     words = {w for w in tokenize(statement, lang) if len(w) >= 2}
     scored = []
     for i, d in enumerate(docs, start=1):
         for s in sentences(d, lang):
             hit = sum(len(w) for w in words if w in normalize(s, lang))
             if hit:
-                scored.append((hit, i, s.strip()[:160]))
+                scored.append((hit, i, s.strip()[:200]))
     scored.sort(key=lambda x: -x[0])
     return [f"    [{i}] {s}" for _, i, s in scored[:top]]
 

@@ -5,10 +5,11 @@ A statement is a sentence of the answer (the language's sentence splitter, scori
 that asserts something: a sentence with no content word left once the question's words and the
 language's function, preamble and document words are dropped ("根据文档内容，我来回答这个问题。",
 an echo of the question) is not one, nor is a heading ending in a colon or a list marker alone
-("1."). The prompt (resources/faithfulness_<lang>.txt) shows the passages in the order the model saw them, the question and the statement, and asks for one word:
-supported, contradicted or unsupported ("the criterion is whether the context supports it, not
-whether it is true"). The verdict is the first line that names exactly one of the three; anything
-else is unparsable, counted and never guessed.
+("1."). The prompt (resources/faithfulness_<lang>.txt) shows the passages in the order the model
+saw them, the question and the statement, and asks for one word: supported, contradicted or
+unsupported ("the criterion is whether the context supports it, not whether it is true"). The
+verdict is the first line that names exactly one of the three; anything else is unparsable,
+counted and never guessed.
 
 These parts live here and not in protocol/ (where the reference judge prompts are) while protocol/
 is being extended by the conflict track; nothing of results.json depends on them.
