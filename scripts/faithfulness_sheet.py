@@ -48,6 +48,11 @@ def drawn(lang: str, per_folder: int, folders: list[str]):
 
 def _aid(statement: str, docs, lang: str, top: int = 3) -> list[str]:
     words = {w for w in tokenize(statement, lang) if len(w) >= 2}
+    if lang == "en":  # a name's words in the raw text (the normal form is lower case)
+        words |= {w.lower() for w in statement.split() if len(w) >= 4}
+    if lang == "zh":  # jieba leaves a rare name in single characters: its bigrams find it
+        norm = normalize(statement, lang)
+        words |= {norm[i : i + 2] for i in range(len(norm) - 1)}
     scored = []
     for i, d in enumerate(docs, start=1):
         for s in sentences(d, lang):

@@ -28,6 +28,7 @@ from typing import Literal
 from leaderboard.core.types import Lang
 from leaderboard.scoring.claims import sentences
 from leaderboard.scoring.grounding import main_span
+from leaderboard.scoring.profile import profile
 
 StatementVerdict = Literal["supported", "unsupported", "contradicted", "unparsable"]
 VERDICTS: tuple[StatementVerdict, ...] = ("supported", "unsupported", "contradicted")
@@ -55,11 +56,35 @@ def template_sha256(lang: Lang) -> str:
     return hashlib.sha256(template(lang).encode("utf-8")).hexdigest()
 
 
+# where words have boundaries, a sentence end after an abbreviation is no end: "Feb. 28",
+# "Carolyn R. Bertozzi", "5:30 p.m. on"; such a piece is joined to the next
+_ABBREVIATED = re.compile(
+    r"(?:^|\s)(?:[A-Z]|[a-z]\.[a-z]|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|Mr|Mrs|Ms|Dr"
+    r"|Jr|Sr|St|No|vs|Inc|Co|Corp|Ltd|U\.S)\.$"
+)
+_CONTINUES = re.compile(r"^[a-z0-9]")
+
+
+def _joined(pieces: list[str]) -> list[str]:
+    out: list[str] = []
+    for piece in pieces:
+        text = piece.strip()
+        if out and (_ABBREVIATED.search(out[-1]) or _CONTINUES.match(text)):
+            out[-1] = f"{out[-1]} {text}"
+        else:
+            out.append(text)
+    return out
+
+
 def split_statements(answer: str, query: str, lang: Lang) -> tuple[str, ...]:
     """The answer's statements: its sentences that assert something (module docstring), in
-    order, at most MAX_STATEMENTS, each stripped, repeats dropped."""
+    order, at most MAX_STATEMENTS, each stripped, repeats dropped; where words have boundaries,
+    a sentence cut after an abbreviation is joined again ("Feb. 28 at The Westin")."""
     out: list[str] = []
-    for piece in sentences(answer, lang):
+    pieces = sentences(answer, lang)
+    if profile(lang).word_boundaries:
+        pieces = _joined(pieces)
+    for piece in pieces:
         text = piece.strip()
         if not text or text in out or _MARKER.fullmatch(text) or text.endswith((":", "：")):
             continue

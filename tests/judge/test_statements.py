@@ -75,3 +75,15 @@ def test_list_markers_alone_are_no_statements() -> None:
         "最佳影片",
         "最佳导演",
     )
+
+
+def test_an_abbreviation_does_not_end_an_english_statement() -> None:
+    answer = (
+        "The Sports Star of the Year Awards Show is scheduled from 5:30-9:30 p.m. Feb. 28 at "
+        "The Westin Seattle. Carolyn R. Bertozzi won the prize."
+    )
+    assert split_statements(answer, "When is the Sports Star of the Year Awards Show?", "en") == (
+        "The Sports Star of the Year Awards Show is scheduled from 5:30-9:30 p.m. Feb. 28 at "
+        "The Westin Seattle.",
+        "Carolyn R. Bertozzi won the prize.",
+    )
