@@ -100,7 +100,9 @@ def faithfulness_cmd(
     judge_file: Path = typer.Option(..., "--judge", help="The judge's YAML (judges/*.yaml)."),
     lang: str | None = typer.Option(None, "--lang", help="Only this language."),
     ability: str | None = typer.Option(None, "--ability", help="Only this ability or probe."),
-    limit: int | None = typer.Option(None, "--limit", help="Judge at most N statements."),
+    limit: int | None = typer.Option(
+        None, "--limit", help="Judge at most N statements (with --labels: N per language)."
+    ),
     labels: Path | None = typer.Option(
         None,
         "--labels",
@@ -125,8 +127,10 @@ def faithfulness_cmd(
     if labels is not None:
         labelled = [lab for f in sorted(labels.glob("*.jsonl")) for lab in read_labels(f)]
         pairs = _labelled_items(labelled, root, split)
-        if limit is not None:
-            pairs = pairs[:limit]
+        if limit is not None:  # the first N statements of each language
+            pairs = [
+                p for lg in ("zh", "en") for p in [q for q in pairs if q[1].lang == lg][:limit]
+            ]
         store = StatementStore(
             (out or Path("runs/faithfulness-agreement") / judge.id) / FAITHFULNESS_NAME
         )
