@@ -50,6 +50,32 @@ class JudgementRecord(_Strict):
     created: str  # ISO 8601 UTC
 
 
+class StatementRecord(_Strict):
+    """One statement-level faithfulness verdict (judge/faithfulness.py): is one statement of an
+    answer supported, unsupported or contradicted by the passages shown? (judge_fingerprint,
+    prompt_sha256) is the cache key, as for JudgementRecord."""
+
+    key: str  # the judged answer's instance key ("zh/noise/0.2/12")
+    lang: Lang
+    id: int | str
+    statement: int  # its index among the answer's statements
+    statement_text: str
+    prediction_fingerprint: str
+    prediction_sha256: str
+    judge_id: str
+    judge_fingerprint: str
+    judge_model: str
+    judge_backend: str
+    template_sha256: str
+    prompt_sha256: str
+    output: str
+    error: str | None = None
+    verdict: Literal["supported", "unsupported", "contradicted", "unparsable"] | None = None
+    parser_version: int
+    latency_s: float | None = None
+    created: str
+
+
 class KappaEntry(_Strict):
     """Cohen's kappa of one rater's decisions (the judge, or a scorer for contrast) against
     another rater on the same answers."""

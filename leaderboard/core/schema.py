@@ -163,6 +163,53 @@ class OutcomeScore(_Strict):
     definition: str
 
 
+class GroundingCell(_Strict):
+    """Where the answers of one (language, ability or probe, noise rate) cell came from, strict
+    mode (scoring.grounding, stats.grounding): how many fall in each part of the partition, a wrong
+    answer taken from a passage split by the passage's role (gold, noise, altered)."""
+
+    lang: Lang
+    ability: Ability
+    noise_rate: Rate
+    n: Count
+    correct_grounded: Count
+    correct_from_memory: Count
+    wrong_from_gold: Count
+    wrong_from_noise: Count
+    wrong_from_altered: Count
+    invented: Count
+    refused: Count
+    error_claimed: Count
+    undetermined: Count
+
+
+class GroundingScore(_Strict):
+    """One grounding figure of one ability or probe and language, strict mode, over the answers
+    of all its noise rates (stats.grounding.FIGURES: its numerator and denominator); `n` answers in
+    the denominator, `n_questions` questions behind them."""
+
+    lang: Lang
+    ability: Ability
+    metric: Literal[
+        "grounded",
+        "from_memory",
+        "invented",
+        "made_up",
+        "from_passage",
+        "from_noise",
+        "from_altered",
+        "invented_of_made_up",
+        "copied_noise",
+        "undetermined",
+        "relevant",
+    ]
+    value: Rate
+    ci: RateCI | None = None
+    n: Count
+    n_questions: Count
+    definition: str
+
+
 class RiskCoverage(_Strict):
     """Selective accuracy of one set of answers with a recorded confidence (mean token
     log-probability): accuracy as the least confident answers are withheld."""
@@ -277,3 +324,6 @@ class Results(_Strict):
     conflicts: list[ConflictFigure] = Field(default_factory=list)
     conflict_effects: list[ConflictEffect] = Field(default_factory=list)
     conflict_coverage: list[ConflictCoverage] = Field(default_factory=list)
+    # where the answers came from (absent in older files)
+    grounding: list[GroundingCell] = Field(default_factory=list)
+    grounding_scores: list[GroundingScore] = Field(default_factory=list)

@@ -91,7 +91,10 @@ class JudgeItem:
 
 
 class JudgementStore:
-    """judgements.jsonl: read once (first line per cache key wins), appended with fsync."""
+    """judgements.jsonl: read once (first line per cache key wins), appended with fsync.
+    `record_type` is the line's model (the statement judge stores its own lines the same way)."""
+
+    record_type: type = JudgementRecord
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
@@ -107,7 +110,7 @@ class JudgementStore:
             if not raw.strip():
                 continue
             try:
-                rec = JudgementRecord.model_validate_json(raw)
+                rec = self.record_type.model_validate_json(raw)
             except ValidationError as exc:
                 if lineno == len(lines) and not raw.endswith(b"\n"):  # cut by kill -9
                     self.truncated_tail = True

@@ -74,6 +74,12 @@ def _score(
     ]
 
 
+def score_planned(sub: Submission, plan: Plan, records: dict[str, PredictionRecord]) -> list:
+    """Every planned answer scored as results.json scores it (a system's answers against the
+    passages it says it used): what `grounding --answers` lists answer by answer."""
+    return _score(plan, records, system_corpus(sub, plan))
+
+
 def _split_infos(plan: Plan) -> dict[tuple[str, str], object]:
     return {
         (s.lang, s.ability): SplitInfo(
@@ -171,7 +177,7 @@ def assemble_results(
     shards: Sequence[Results] = (),
 ) -> Results:
     """Score every prediction in the plan (both modes), compute metrics, attach provenance."""
-    scored = _score(plan, records, system_corpus(sub, plan))
+    scored = score_planned(sub, plan, records)
     metrics = compute_results(scored, _split_infos(plan), resamples=resamples, seed=BOOTSTRAP_SEED)
     cells, scores, bootstrap = metrics.cells, metrics.scores, metrics.bootstrap
     reasons = _partial_reasons(plan, records, cells)
@@ -219,6 +225,8 @@ def assemble_results(
         conflicts=metrics.conflicts,
         conflict_effects=metrics.conflict_effects,
         conflict_coverage=_conflict_coverage_rows(plan, records),
+        grounding=metrics.grounding,
+        grounding_scores=metrics.grounding_scores,
     )
 
 

@@ -80,6 +80,12 @@ KINDS: tuple[Kind, ...] = (
     Kind("absence", "pair", 2, 4, pair=("absence", "document_words")),
     # words that hold an error word and say nothing of an error: "不错" (not bad, good)
     Kind("not_error"),
+    # grounding (scoring/grounding.py): words that assert nothing of their own, word endings a
+    # question word may take, and the question words that fix the answer's type
+    Kind("function_words"),
+    Kind("inflections"),
+    Kind("asks_date"),
+    Kind("asks_number"),
 )
 _PhraseFile = create_model(  # type: ignore[call-overload]
     "_PhraseFile",

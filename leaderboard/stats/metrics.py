@@ -16,6 +16,8 @@ from leaderboard.core.schema import (
     CellMetrics,
     ConflictEffect,
     ConflictFigure,
+    GroundingCell,
+    GroundingScore,
     OutcomeCell,
     OutcomeScore,
     ProbeEntry,
@@ -34,6 +36,7 @@ from leaderboard.stats.conflicts import DEFINITIONS as CONFLICT_DEFINITIONS
 from leaderboard.stats.conflicts import EFFECT_DEFINITIONS, Answered, answered
 from leaderboard.stats.conflicts import effects as conflict_effects
 from leaderboard.stats.conflicts import figures as conflict_figures
+from leaderboard.stats.grounding import grounding_results
 from leaderboard.stats.intervals import METHOD
 from leaderboard.stats.outcomes import outcome_rows, outcome_vectors, truthfulness_entries
 from leaderboard.stats.risk_coverage import risk_coverage_entries
@@ -100,6 +103,9 @@ class Metrics:
     # the knowledge-conflict track's figures and paired effects (stats.conflicts)
     conflicts: list[ConflictFigure]
     conflict_effects: list[ConflictEffect]
+    # where the answers came from (stats.grounding): per-cell counts and per-ability figures
+    grounding: list[GroundingCell]
+    grounding_scores: list[GroundingScore]
 
 
 def probe_entries(cells: CellsByKey, langs: list[Lang]) -> list[ProbeEntry]:
@@ -127,14 +133,16 @@ def compute_results(
 ) -> Metrics:
     """Cells for every (lang, ability or probe, noise rate, mode) present, ability/overall scores
     (the four RGB abilities only), probe figures (the closed-book ones included), bootstrap info,
-    and what the answers did (stats.outcomes, stats.risk_coverage). The conflict track's answers
-    have figures of their own (stats.conflicts), never cells."""
+    what the answers did (stats.outcomes, stats.risk_coverage) and where they came from
+    (stats.grounding). The conflict track's answers have figures of their own
+    (stats.conflicts), never cells."""
     conflict = answered(items)
     items = [it for it in items if it.instance.ability != CONFLICT]
     cells, rows, langs = build_cells(items, splits, resamples, seed)
     entries = score_entries(cells, langs)
     boot = Bootstrap(method=METHOD, resamples=resamples, seed=seed, confidence=CONFIDENCE)
     vectors = outcome_vectors(items, cells)
+    grounding_rows, grounding_figures = grounding_results(items, cells)
     return Metrics(
         rows,
         entries,
@@ -145,6 +153,8 @@ def compute_results(
         risk_coverage_entries(items),
         conflict_figure_rows(conflict),
         conflict_effect_rows(conflict),
+        grounding_rows,
+        grounding_figures,
     )
 
 

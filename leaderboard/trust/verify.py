@@ -6,7 +6,8 @@ Recomputed: the submission's own protocol (run plan plus the probes it ran), reb
 files the run recorded (data/view.py), restricted to instances with a prediction of the recorded
 fingerprint, whose prompt and passage hashes must match; scored and aggregated as the runner does
 (run.assemble), with no backend. Compared (equal within 1e-9): every row of `cells`, `scores`,
-`probes`, `outcomes`, `truthfulness`, `risk_coverage`; `bootstrap`, `partial`, `submission_id`;
+`probes`, `outcomes`, `truthfulness`, `risk_coverage`, `grounding` and `grounding_scores` (where
+each answer came from, scoring/grounding.py); `bootstrap`, `partial`, `submission_id`;
 provenance `fingerprint` (also against model.yaml and every prediction), `data_blob_ids`,
 `scoring_version` (against the code now), token counts and `extra.predictions_in_results`. Not
 compared: `partial_reasons` (it quotes the invocation's options) and the generating run's own
@@ -36,12 +37,13 @@ from leaderboard.core.text import REPLACEMENT
 from leaderboard.core.types import LANGS
 from leaderboard.data.view import recorded_view
 from leaderboard.run import provenance as prov
-from leaderboard.run.assemble import assemble_results
+from leaderboard.run.assemble import assemble_results, score_planned
 from leaderboard.run.fingerprint import fingerprint
 from leaderboard.run.generate import GenStats
 from leaderboard.run.plan import Plan, build_plan, protocol_abilities
 from leaderboard.run.selection import Selection
 from leaderboard.run.store import RunStore
+from leaderboard.scoring.outcome import ScoredItem
 from leaderboard.stats.version import scoring_version
 
 _CELL_KEY = ("lang", "ability", "noise_rate", "mode")
@@ -169,6 +171,15 @@ def compare_results(old: Results, new: Results) -> list[Mismatch]:
     out += _compare_rows(
         "conflict-coverage", old.conflict_coverage, new.conflict_coverage, ("lang", "condition")
     )
+    out += _compare_rows(
+        "grounding", old.grounding, new.grounding, ("lang", "ability", "noise_rate")
+    )
+    out += _compare_rows(
+        "grounding figure",
+        old.grounding_scores,
+        new.grounding_scores,
+        ("lang", "ability", "metric"),
+    )
     for name in ("submission_id", "partial"):
         if getattr(old, name) != getattr(new, name):
             out.append(Mismatch(name, getattr(old, name), getattr(new, name)))
@@ -225,9 +236,11 @@ def _check_records(
     return kept
 
 
-def recompute(folder: Path, data_root: Path) -> Recomputed:
-    """Rebuild the instances, check the predictions against them and rescore (module docstring);
-    LeaderboardError when results.json, model.yaml or the recorded data is missing."""
+def _records(
+    folder: Path,
+) -> tuple[RunStore, Results, Submission, list[PredictionRecord], Recomputed]:
+    """The folder's results.json, submission, the predictions of its fingerprint, and the
+    record of what is wrong with them so far."""
     folder = Path(folder)
     store = RunStore(folder)
     old = store.read_results()
@@ -247,9 +260,28 @@ def recompute(folder: Path, data_root: Path) -> Recomputed:
         rc.problems.append(
             f"fingerprint: predictions of other settings are in the folder ({', '.join(others)})"
         )
+    return store, old, sub, records, rc
+
+
+def recompute(folder: Path, data_root: Path) -> Recomputed:
+    """Rebuild the instances, check the predictions against them and rescore (module docstring);
+    LeaderboardError when results.json, model.yaml or the recorded data is missing."""
+    _, old, sub, records, rc = _records(folder)
     # rebuilt from the files the run recorded (data/view.py: a partial stand-in stays one)
     with recorded_view(data_root, old.provenance.data_blob_ids) as view:
         return _rescored(sub, view, records, rc)
+
+
+def scored_answers(folder: Path, data_root: Path) -> list[ScoredItem]:
+    """Every answer of a run folder scored against its instance rebuilt as `verify` rebuilds it
+    (the predictions that match their instance only): what per-answer listings read."""
+    _, old, sub, records, rc = _records(folder)
+    with recorded_view(data_root, old.provenance.data_blob_ids) as view:
+        kept = _kept(sub, view, records, rc)
+        if kept is None:
+            return []
+        plan, by_key = kept
+        return score_planned(sub, plan, by_key)
 
 
 def run_submission_of(folder: Path, old: Results) -> tuple[Submission, str | None]:
@@ -298,11 +330,12 @@ def _recorded_allow_partial(old: Results) -> bool | None:
     return allow if isinstance(allow, bool) else None
 
 
-def _rescored(
+def _kept(
     sub: Submission, view: Path, records: list[PredictionRecord], rc: Recomputed
-) -> Recomputed:
-    """The predictions checked against the instances rebuilt from `view`, then scored."""
-    old, p = rc.old, rc.old.provenance
+) -> tuple[Plan, dict[str, PredictionRecord]] | None:
+    """The plan rebuilt from `view` narrowed to the instances whose prediction matches them, and
+    those predictions by key (None, with the problem recorded, when none does)."""
+    old = rc.old
     try:
         # only the languages and abilities the predictions hold: the view has just the files the
         # run recorded (a run narrowed by --languages/--abilities recorded fewer), and a recorded
@@ -326,7 +359,7 @@ def _rescored(
     kept = _check_records(full, records, rc, decoded=backend_traits(sub.backend).decodes_tokens)
     if not kept:
         rc.problems.append("predictions: none matches an instance of the protocol")
-        return rc
+        return None
     used = {(k.split("/")[0], k.split("/")[1]) for k in kept}
     plan = Plan(
         splits=[s for s in full.splits if (s.lang, s.ability) in used],
@@ -338,6 +371,18 @@ def _rescored(
         left_out=full.left_out,
         expected=full.expected,
     )
+    return plan, kept
+
+
+def _rescored(
+    sub: Submission, view: Path, records: list[PredictionRecord], rc: Recomputed
+) -> Recomputed:
+    """The predictions checked against the instances rebuilt from `view`, then scored."""
+    p = rc.old.provenance
+    got = _kept(sub, view, records, rc)
+    if got is None:
+        return rc
+    plan, kept = got
     rc.new = assemble_results(
         sub,
         plan,
@@ -345,11 +390,11 @@ def _rescored(
         p.fingerprint,
         GenStats(),
         None,
-        old,
+        rc.old,
         started=p.started,
         wall_s=p.wall_time_s,
         command=p.command,
-        resamples=old.bootstrap.resamples,
+        resamples=rc.old.bootstrap.resamples,
     )
     return rc
 

@@ -1,4 +1,4 @@
-"""The conflict track's outcome reader on the per-language case tables (tests/cases/conflict_*.yaml):
+"""The conflict track's outcome reader on the per-language case tables (tests/cases/conflict_*):
 one label per answer, the first that applies, with strict scoring's language-aware matching."""
 
 from __future__ import annotations

@@ -51,7 +51,9 @@ def test_language_gap_is_the_difference_of_effects():
     answers = []
     for lang, flips in (("zh", 6), ("en", 2)):
         answers += [_a(lang, "t1f1", i, "true_only") for i in range(20)]
-        answers += [_a(lang, "f1t1", i, "fake_only" if i < flips else "true_only") for i in range(20)]
+        answers += [
+            _a(lang, "f1t1", i, "fake_only" if i < flips else "true_only") for i in range(20)
+        ]
     got = {(e.lang, e.effect, e.metric): e for e in effects(answers)}
     zh, en = got[("zh", "order", "truthful")], got[("en", "order", "truthful")]
     gap = got[("zh-en", "order", "truthful")]

@@ -113,6 +113,16 @@ COLUMNS: dict[str, Spec] = {
        for k in ("accuracy", "accuracy_fact", "knew", "context_gain", "context_harm",
                  "context_net", "made_up", "made_up_unknown", "knew_but_repeated")},
     "cb.n": _num("out.col_n", key="{metric}_n"),
+    # model page: where the answers came from (pages/model/grounding)
+    **{f"grc.{k}": _tipped(f"grc.{k}")
+       for k in ("correct_grounded", "correct_from_memory", "wrong_from_gold",
+                 "wrong_from_noise", "wrong_from_altered", "invented", "refused",
+                 "error_claimed", "undetermined")},
+    **{f"gr.{k}": _tipped(f"gr.{k}")
+       for k in ("grounded", "invented", "made_up", "from_passage", "from_noise",
+                 "from_altered", "invented_of_made_up", "copied_noise", "undetermined",
+                 "relevant")},
+    "gr.n": _num("gr.col_n", key="n"),
     # zh vs en: the difference tables (two families), the reliance table
     "zhen.ability": Spec("zhen.col_ability"),
     "zhen.n": _tipped("zhen.col_n"),

@@ -12,7 +12,9 @@ from leaderboard.board.ranking import cells_for, cliff_marks, coverage
 from leaderboard.core.types import ABILITIES, LANGS, MODES
 from leaderboard.run.invocations import HISTORY_KEY, machines
 from leaderboard.site.pages.conflicts.page import model_line as conflict_line
+from leaderboard.site.pages.docs import SECTION as DOCS_SECTION
 from leaderboard.site.pages.instructions import model_row as instruction_row
+from leaderboard.site.pages.model.grounding import grounding_section
 from leaderboard.site.pages.model.outcomes import outcome_section
 from leaderboard.site.pages.model.tables import (
     ability_name,
@@ -204,6 +206,8 @@ def model_page(ctx: Context, sub: Entry) -> str:
     if chart:
         parts.append(chart)
     parts.append(outcome_section(sub, out, prefix, lg))
+    docs = f"{prefix}{DOCS_SECTION}/grounding.html"
+    parts.append(grounding_section(sub, out, prefix, lg, docs))
     if sub.results.probes:
         href = f"{prefix}{PROBES_PATH.removesuffix('.md')}.html"
         probes = f'<a href="{href}">{esc(ui(lg, "probes.title"))}</a>'

@@ -1,0 +1,171 @@
+"""`faithfulness`: the statement-level faithfulness judge (judge/faithfulness.py) on the answers
+longer than one statement of run folders, or, with --labels, on the hand-labelled statements, with
+the judge's agreement (Cohen's kappa, supported against not) per language. Verdicts are cached in
+faithfulness.jsonl (a rerun judges only what is missing); any judge backend."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from leaderboard.backends.registry import load_backend
+from leaderboard.cli.arguments import DATA_DIR_HELP
+from leaderboard.core.errors import DataError
+from leaderboard.core.judge_config import load_judge_config
+from leaderboard.data.manifest import data_root
+from leaderboard.judge.faithfulness import (
+    FAITHFULNESS_NAME,
+    LABELS_DIR,
+    StatementItem,
+    StatementStore,
+    read_labels,
+    run_faithfulness,
+    statement_items,
+    summary,
+    verdicts,
+)
+from leaderboard.judge.faithfulness import label_agreement as faith_agreement
+from leaderboard.judge.statements import split_statements
+from leaderboard.run.store import RunStore
+from leaderboard.trust.verify import scored_answers
+
+
+def _pct(share) -> str:
+    if share.value is None:
+        return f"- (n={share.n})"
+    ci = "" if share.ci is None else f" [{100 * share.ci[0]:.1f}, {100 * share.ci[1]:.1f}]"
+    return f"{100 * share.value:.1f}{ci} n={share.n}"
+
+
+def _answers(folder: Path, root: Path, lang: str | None, ability: str | None):
+    items = scored_answers(folder, root)
+    return [
+        it
+        for it in items
+        if (lang is None or it.instance.lang == lang)
+        and (ability is None or it.instance.ability == ability)
+    ]
+
+
+def _labelled_items(labels, root: Path, split: str) -> list[tuple[str, StatementItem]]:
+    """The labelled statements as items (answers and passages rebuilt as `verify` does); a label
+    whose statement no longer matches the answer is an error naming it."""
+    out = []
+    by_folder: dict[str, dict[str, object]] = {}
+    for lab in labels:
+        if split != "all" and lab.split != split:
+            continue
+        if lab.folder not in by_folder:
+            folder = Path(lab.folder)
+            fp = RunStore(folder).read_results().provenance.fingerprint
+            by_folder[lab.folder] = {
+                "fp": fp,
+                **{it.instance.key: it for it in scored_answers(folder, root)},
+            }
+        found = by_folder[lab.folder]
+        item = found.get(lab.key)
+        if item is None:
+            raise DataError(f"label {lab.folder} {lab.key}: no such answer in that run folder")
+        inst = item.instance  # type: ignore[attr-defined]
+        texts = split_statements(item.prediction, inst.query, inst.lang)  # type: ignore[attr-defined]
+        if lab.statement >= len(texts) or texts[lab.statement] != lab.statement_text:
+            raise DataError(
+                f"label {lab.folder} {lab.key} statement {lab.statement}: the answer's statement "
+                "differs from the labelled text (the splitter changed?)"
+            )
+        out.append(
+            (
+                lab.folder,
+                StatementItem(
+                    inst.key,
+                    inst.lang,
+                    inst.id,
+                    lab.statement,
+                    lab.statement_text,
+                    inst.query,
+                    inst.docs,
+                    item.prediction,
+                    str(found["fp"]),  # type: ignore[attr-defined]
+                ),
+            )
+        )
+    return out
+
+
+def faithfulness_cmd(
+    folders: list[Path] = typer.Argument(
+        None, help="Run folders whose multi-statement answers to judge (not with --labels)."
+    ),
+    judge_file: Path = typer.Option(..., "--judge", help="The judge's YAML (judges/*.yaml)."),
+    lang: str | None = typer.Option(None, "--lang", help="Only this language."),
+    ability: str | None = typer.Option(None, "--ability", help="Only this ability or probe."),
+    limit: int | None = typer.Option(
+        None, "--limit", help="Judge at most N statements (with --labels: N per language)."
+    ),
+    labels: Path | None = typer.Option(
+        None,
+        "--labels",
+        help=f"Judge the hand-labelled statements of this folder ({LABELS_DIR}) and print the "
+        "judge's agreement with them.",
+    ),
+    split: str = typer.Option("test", "--split", help="With --labels: test, dev or all."),
+    out: Path | None = typer.Option(
+        None,
+        "--out",
+        help="Where faithfulness.jsonl goes (default: each run folder; with --labels, "
+        "runs/faithfulness-agreement/<judge id>/).",
+    ),
+    data_dir: Path | None = typer.Option(None, "--data-dir", help=DATA_DIR_HELP),
+) -> None:
+    """Judge each statement of the multi-statement answers supported / unsupported /
+    contradicted by the passages shown (cached verdicts), and print per language the shares,
+    the answers with an unsupported statement (hallucination) or a contradicted one
+    (misrepresentation); with --labels, the judge's kappa against the hand labels."""
+    judge = load_judge_config(judge_file)
+    root = data_root(data_dir)
+    if labels is not None:
+        labelled = [lab for f in sorted(labels.glob("*.jsonl")) for lab in read_labels(f)]
+        pairs = _labelled_items(labelled, root, split)
+        if limit is not None:  # the first N statements of each language
+            pairs = [
+                p for lg in ("zh", "en") for p in [q for q in pairs if q[1].lang == lg][:limit]
+            ]
+        store = StatementStore(
+            (out or Path("runs/faithfulness-agreement") / judge.id) / FAITHFULNESS_NAME
+        )
+        items = [it for _, it in pairs]
+        stats = run_faithfulness(judge, lambda: load_backend(judge), items, store)
+        judged = {
+            (folder, it.key, it.index): v
+            for (folder, it), (_, v) in zip(pairs, verdicts(items, store, judge), strict=True)
+        }
+        typer.echo(f"judged {stats.judged}, cached {stats.cached}, failed {stats.errors}")
+        for lg, a in faith_agreement(labelled, judged).items():
+            kappa = "undefined" if a.kappa is None else f"{a.kappa:.2f}"  # type: ignore[attr-defined]
+            ci = a.kappa_ci  # type: ignore[attr-defined]
+            ci_text = "" if ci is None else f" [{ci[0]:.2f}, {ci[1]:.2f}]"
+            typer.echo(
+                f"{lg}: kappa (supported vs not) {kappa}{ci_text}, n={a.n}, "  # type: ignore[attr-defined]
+                f"observed agreement {a.observed:.2f}"  # type: ignore[attr-defined]
+            )
+        return
+    for folder in folders or []:
+        fp = RunStore(folder).read_results().provenance.fingerprint
+        items = statement_items(_answers(folder, root, lang, ability), fp)
+        if limit is not None:
+            items = items[:limit]
+        store = StatementStore((out or folder) / FAITHFULNESS_NAME)
+        stats = run_faithfulness(judge, lambda: load_backend(judge), items, store)
+        typer.echo(
+            f"{folder}: {len(items)} statements; judged {stats.judged}, cached {stats.cached}, "
+            f"failed {stats.errors}"
+        )
+        for lg, figures in summary(verdicts(items, store, judge)).items():
+            parts = ", ".join(f"{name} {_pct(s)}" for name, s in figures.items())
+            typer.echo(f"  {lg}: {parts}")
+
+
+def register(app: typer.Typer, data_app: typer.Typer) -> None:
+    """Add `faithfulness`."""
+    app.command("faithfulness")(faithfulness_cmd)

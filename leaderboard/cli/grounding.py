@@ -1,0 +1,123 @@
+"""`grounding`: where each entry's answers came from (scoring/grounding.py, stats/grounding.py):
+per language and ability, the grounded share of the correct answers, the invented share (the
+hallucination rate) beside the made-up share, and the wrong answers taken from a noise or an
+altered passage, each with its 95% interval and n, as results.json stores them (`verify`
+recomputes them from the answers). With --answers, every answer's category, answer by answer."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from leaderboard.cli.arguments import DATA_DIR_HELP
+from leaderboard.core.errors import ResultsError
+from leaderboard.core.schema import GroundingScore, Results
+from leaderboard.data.manifest import data_root
+from leaderboard.run.store import RunStore
+from leaderboard.scoring.grounding import MODE, grounding
+from leaderboard.scoring.outcome import outcome
+from leaderboard.trust.verify import scored_answers
+
+# the columns, in order: (metric, header)
+COLUMNS = (
+    ("grounded", "grounded (of correct)"),
+    ("invented", "invented"),
+    ("made_up", "made up"),
+    ("from_noise", "from noise (of wrong)"),
+    ("from_altered", "from altered (of wrong)"),
+    ("invented_of_made_up", "invented (of made up)"),
+    ("copied_noise", "copied from noise"),
+    ("undetermined", "undetermined"),
+    ("relevant", "relevant (date/number asked)"),
+)
+
+
+def run_folders(paths: list[Path] | None) -> list[Path]:
+    """The run folders named (a results.json stands for its folder), or every folder under
+    submissions/ holding a results.json: entries and their track folders (instructions,
+    conflicts) alike, since the check reads any run folder's answers."""
+    if paths:
+        return [p.parent if p.is_file() else p for p in paths]
+    found = sorted(p.parent for p in Path("submissions").rglob("results.json"))
+    if not found:
+        raise ResultsError("no submissions/**/results.json under the current folder")
+    return found
+
+
+def _figure(s: GroundingScore | None) -> str:
+    if s is None:
+        return "-"
+    ci = f" [{100 * s.ci[0]:.1f}, {100 * s.ci[1]:.1f}]" if s.ci is not None else ""
+    return f"{100 * s.value:.1f}{ci} n={s.n}"
+
+
+def render_figures(name: str, results: Results, lang: str | None, ability: str | None) -> str:
+    """One markdown table per run folder: a row per language and ability, a column per figure."""
+    if not results.grounding_scores:
+        return f"{name}: no grounding figures in results.json (`rgb-leaderboard rescore {name}`)"
+    by = {(s.lang, s.ability, s.metric): s for s in results.grounding_scores}
+    answers = {}
+    for c in results.grounding:
+        answers[(c.lang, c.ability)] = answers.get((c.lang, c.ability), 0) + c.n
+    rows = [
+        f"{name} (strict; % [95% CI] n = answers in the denominator)",
+        "",
+        "| lang | ability | answers | " + " | ".join(h for _, h in COLUMNS) + " |",
+        "|---|---|---:|" + "---:|" * len(COLUMNS),
+    ]
+    for key, n in answers.items():
+        if (lang and key[0] != lang) or (ability and key[1] != ability):
+            continue
+        cells = " | ".join(_figure(by.get((*key, m))) for m, _ in COLUMNS)
+        rows.append(f"| {key[0]} | {key[1]} | {n:,} | {cells} |")
+    return "\n".join(rows)
+
+
+def render_answers(folder: Path, root: Path, lang: str | None, ability: str | None) -> str:
+    """Every answer of a run folder: key, strict outcome, category, passage role, span, reason
+    (tab-separated, one answer a line)."""
+    lines = ["key\toutcome\tcategory\trole\tspan\treason"]
+    for item in scored_answers(folder, root):
+        inst = item.instance
+        if (lang and inst.lang != lang) or (ability and inst.ability != ability):
+            continue
+        g = grounding(item)
+        lines.append(
+            "\t".join((inst.key, outcome(item, MODE), g.category, g.role or "", g.span, g.reason))
+        )
+    return "\n".join(lines)
+
+
+def grounding_cmd(
+    submissions: list[Path] | None = typer.Argument(
+        None,
+        help="Run folders (default: every folder under submissions/ with a results.json: "
+        "entries, instruction and conflict tracks).",
+    ),
+    lang: str | None = typer.Option(None, "--lang", help="Only this language (zh or en)."),
+    ability: str | None = typer.Option(
+        None, "--ability", help="Only this ability or probe (e.g. rejection)."
+    ),
+    answers: bool = typer.Option(
+        False,
+        "--answers",
+        help="List every answer's category (recomputed from the answers and the data).",
+    ),
+    data_dir: Path | None = typer.Option(None, "--data-dir", help=DATA_DIR_HELP),
+) -> None:
+    """Print where each entry's answers came from: grounded share of the correct answers,
+    invented (hallucination rate) beside made up, wrong answers taken from a noise or an altered
+    passage, with 95% intervals and n (strict; results.json's figures, which verify recomputes)."""
+    for i, folder in enumerate(run_folders(submissions)):
+        sep = "\n" if i else ""
+        if answers:
+            typer.echo(sep + render_answers(folder, data_root(data_dir), lang, ability))
+            continue
+        results = RunStore(folder).read_results()
+        typer.echo(sep + render_figures(folder.as_posix(), results, lang, ability))
+
+
+def register(app: typer.Typer, data_app: typer.Typer) -> None:
+    """Add `grounding`."""
+    app.command("grounding")(grounding_cmd)

@@ -1,0 +1,149 @@
+"""The model page's "where the answers came from" section: per language and ability, how many
+answers are correct and grounded in a passage shown, correct from memory, wrong and taken from a
+passage (by its role), invented, refused, error claimed or undetermined (the correct x grounded
+table), then the figures with their intervals. Read from results.json (`grounding`,
+`grounding_scores`, computed by scoring/grounding.py and stats/grounding.py); strict mode."""
+
+from __future__ import annotations
+
+from leaderboard.board.load import Entry
+from leaderboard.core.schema import GroundingScore
+from leaderboard.site.pages.model.tables import ability_name, model_table
+from leaderboard.site.render.columns import columns
+from leaderboard.site.render.fmt import esc, pct
+from leaderboard.site.render.i18n import ui
+from leaderboard.site.render.page import Output
+from leaderboard.site.render.tables import Cell, Row, Table
+
+# the partition's parts, in the table's order (stats.grounding.BUCKETS)
+BUCKETS = (
+    "correct_grounded",
+    "correct_from_memory",
+    "wrong_from_gold",
+    "wrong_from_noise",
+    "wrong_from_altered",
+    "invented",
+    "refused",
+    "error_claimed",
+    "undetermined",
+)
+# the figures shown, in order (stats.grounding.FIGURES)
+FIGURES = (
+    "grounded",
+    "invented",
+    "made_up",
+    "from_passage",
+    "from_noise",
+    "from_altered",
+    "invented_of_made_up",
+    "copied_noise",
+    "undetermined",
+    "relevant",
+)
+
+
+def _keys(sub: Entry) -> list[tuple[str, str]]:
+    """(language, ability) in the order results.json lists the cells."""
+    return list(dict.fromkeys((c.lang, c.ability) for c in sub.results.grounding))
+
+
+def counts_table(sub: Entry, lg: str) -> Table:
+    """Correct x grounded: per language and ability (all noise rates), the number of answers in
+    each part of the partition, and n."""
+    rows = []
+    for lang, ability in _keys(sub):
+        cells_of = [c for c in sub.results.grounding if (c.lang, c.ability) == (lang, ability)]
+        cells = {
+            "lang": Cell.text(ui(lg, f"lang.{lang}")),
+            "ability": Cell.text(ability_name(ability, lg)),
+        }
+        for b in BUCKETS:
+            count = sum(getattr(c, b) for c in cells_of)
+            cells[b] = Cell.text(count, count)
+        n = sum(c.n for c in cells_of)
+        cells["n"] = Cell.text(n, n)
+        rows.append(Row(cells))
+    ids = ("col.lang", "model.ability", *(f"grc.{b}" for b in BUCKETS), "gr.n")
+    return model_table(
+        sub,
+        "grounding",
+        "gr.counts_title",
+        columns(lg, *ids),
+        rows,
+        lg,
+        "gr.counts_note",
+        filterable=False,
+    )
+
+
+def figures_table(sub: Entry, lg: str) -> Table:
+    """The figures per language and ability, each a rate with its interval (n in the tooltip
+    of the download, as results.json records it)."""
+    got = {(s.lang, s.ability, s.metric): s for s in sub.results.grounding_scores}
+    rows = []
+    for lang, ability in _keys(sub):
+        cells = {
+            "lang": Cell.text(ui(lg, f"lang.{lang}")),
+            "ability": Cell.text(ability_name(ability, lg)),
+        }
+        for metric in FIGURES:
+            cells[metric] = Cell.score(got.get((lang, ability, metric)))
+        made_up = got.get((lang, ability, "made_up"))
+        n = made_up.n if made_up is not None else 0
+        cells["n"] = Cell.text(n, n)
+        rows.append(Row(cells))
+    ids = ("col.lang", "model.ability", *(f"gr.{m}" for m in FIGURES), "gr.n")
+    return model_table(
+        sub,
+        "grounding-figures",
+        "gr.figures_title",
+        columns(lg, *ids),
+        rows,
+        lg,
+        "gr.figures_note",
+        filterable=False,
+    )
+
+
+def _lead(sub: Entry, lg: str) -> str:
+    """Per language, the rejection answers' made-up share split into invented and copied from a
+    noise passage."""
+    got: dict[tuple[str, str], GroundingScore] = {
+        (s.lang, s.metric): s for s in sub.results.grounding_scores if s.ability == "rejection"
+    }
+    lines = []
+    for lang in dict.fromkeys(k[0] for k in got):
+        if (lang, "made_up") not in got:
+            continue
+        values = {
+            m: pct(got[(lang, m)].value, lg=lg) if (lang, m) in got else "—"
+            for m in ("made_up", "invented", "copied_noise", "undetermined")
+        }
+        lines.append(
+            ui(
+                lg,
+                "gr.lead",
+                lang=esc(ui(lg, f"lang.{lang}")),
+                n=got[(lang, "made_up")].n,
+                **values,
+            )
+        )
+    return "".join(f"\n<p>{line}</p>\n" for line in lines)
+
+
+def grounding_section(sub: Entry, out: Output, prefix: str, lg: str, docs_href: str) -> str:
+    """The section, or "" for an entry whose results.json has no grounding (scored before)."""
+    if not sub.results.grounding:
+        return ""
+    link = f'<a href="{esc(docs_href)}">{esc(ui(lg, "gr.docs"))}</a>'
+    parts = [
+        f"\n## {ui(lg, 'gr.h')}\n",
+        f"\n<p>{ui(lg, 'gr.intro', link=link)}</p>\n",
+        _lead(sub, lg),
+        out.table(counts_table(sub, lg), prefix),
+    ]
+    summary = esc(ui(lg, "gr.details"))
+    parts.append(f'\n<details class="lb-all"><summary>{summary}</summary>\n')
+    parts.append(out.table(figures_table(sub, lg), prefix).strip("\n"))
+    parts.append("</details>\n")
+    return "".join(parts)

@@ -1,0 +1,74 @@
+"""`grounding` end to end through the real CLI: the figures results.json stores for a real
+scripted run, and every answer's category recomputed from the answers and the fetched data."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from leaderboard.cli import app
+from leaderboard.cli.grounding import COLUMNS
+from leaderboard.core.submission import load_submission
+from leaderboard.run.runner import RunOptions, run_submission
+from leaderboard.run.selection import Selection
+from leaderboard.scoring.grounding import CATEGORIES
+from tests.helpers import write_scripted_submission
+
+runner = CliRunner()
+
+
+def _run(tmp_path: Path, data_root: Path) -> Path:
+    path = write_scripted_submission(
+        tmp_path / "sub", scripted={"policy": "copy_first"}, run={"allow_partial_data": True}
+    )
+    run_submission(
+        load_submission(path),
+        RunOptions(
+            root=data_root,
+            selection=Selection(limit=3, languages=("zh",), abilities=("noise", "rejection")),
+            progress=False,
+        ),
+    )
+    return tmp_path / "sub"
+
+
+def test_figures_per_language_and_ability(tmp_path: Path, data_root: Path) -> None:
+    folder = _run(tmp_path, data_root)
+    result = runner.invoke(app, ["grounding", str(folder)])
+    assert result.exit_code == 0, result.output
+    header = next(line for line in result.output.splitlines() if line.startswith("| lang"))
+    assert all(h in header for _, h in COLUMNS)
+    rows = [line for line in result.output.splitlines() if line.startswith("| zh |")]
+    assert [r.split("|")[2].strip() for r in rows] == ["noise", "rejection"]
+    assert "n=3" in rows[1]  # the rejection cell: 3 answers in the denominator
+    only = runner.invoke(app, ["grounding", str(folder), "--ability", "rejection"])
+    assert [line for line in only.output.splitlines() if line.startswith("| zh |")] == rows[1:]
+
+
+def test_every_answer_listed_with_its_category(tmp_path: Path, data_root: Path) -> None:
+    folder = _run(tmp_path, data_root)
+    result = runner.invoke(
+        app, ["grounding", str(folder), "--answers", "--data-dir", str(data_root)]
+    )
+    assert result.exit_code == 0, result.output
+    lines = result.output.strip().splitlines()
+    assert lines[0].split("\t")[:3] == ["key", "outcome", "category"]
+    rows = [line.split("\t") for line in lines[1:]]
+    assert len(rows) == 3 * 5 + 3  # noise: 5 rates of 3 questions; rejection: 3
+    assert all(r[2] in CATEGORIES for r in rows)
+    # copying the first passage: a rejection answer is a noise passage's text
+    rejection = [r for r in rows if r[0].startswith("zh/rejection/")]
+    assert {r[2] for r in rejection} <= {"wrong_from_passage", "undetermined"}
+    assert any(r[3] == "noise" for r in rejection)
+
+
+def test_a_results_json_without_figures_says_rescore(tmp_path: Path, data_root: Path) -> None:
+    folder = _run(tmp_path, data_root)
+    results = folder / "results.json"
+    data = json.loads(results.read_text("utf-8"))
+    data.pop("grounding"), data.pop("grounding_scores")
+    results.write_text(json.dumps(data), "utf-8")
+    result = runner.invoke(app, ["grounding", str(folder)])
+    assert result.exit_code == 0 and "rescore" in result.output
