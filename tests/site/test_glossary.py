@@ -140,14 +140,14 @@ def test_no_chinese_message_names_a_concept_by_an_avoided_word() -> None:
 def _docs_zh_texts() -> dict[str, str]:
     folder = REPO / "docs" / "zh"
     texts = {p.name: _CODE.sub(" ", p.read_text(encoding="utf-8")) for p in folder.glob("*.md")}
-    titles = yaml.safe_load((folder / "titles.yaml").read_text(encoding="utf-8")) or {}
+    path = folder / "titles.yaml"  # gone once every page has its twin
+    titles = yaml.safe_load(path.read_text(encoding="utf-8")) or {} if path.is_file() else {}
     texts.update({f"titles.yaml {k}": str(v) for k, v in titles.items()})
     return texts
 
 
 # docs/zh/*.md is being rewritten on another branch: the integrator removes this mark once the
 # rewritten pages are merged (today's pages use 噪声率, 正确率, 面板, 探针, 排名区间, 幻觉率...).
-@pytest.mark.xfail(reason="docs/zh rewritten on another branch; remove this mark after merging it")
 def test_no_docs_zh_page_names_a_concept_by_an_avoided_word() -> None:
     texts = _docs_zh_texts()
     assert texts

@@ -182,7 +182,6 @@ def test_no_zh_page_names_a_concept_by_an_avoided_glossary_word(zh_build):
 # integrator removes these two marks once it is merged (today 11 pages are English, and
 # docs/zh/instructions.md and reading-the-board.md use 噪声率, 面板, 排名区间...).
 @pytest.mark.slow
-@pytest.mark.xfail(reason="docs/zh rewritten on another branch; remove this mark after merging it")
 def test_the_zh_docs_pages_use_the_glossary_words(zh_build):
     build, _ = zh_build
     found = scan_terms(build, skip_page=lambda rel: not _docs_page(rel))
@@ -190,7 +189,6 @@ def test_the_zh_docs_pages_use_the_glossary_words(zh_build):
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(reason="docs translated on another branch; remove this mark after merging it")
 def test_no_zh_page_is_shown_in_english(zh_build):
     build, _ = zh_build
     assert english_parts(build) == []
