@@ -37,6 +37,8 @@ PARSER_VERSION = 1
 MAX_STATEMENTS = 8
 # a list marker on its own line ("1.", "2)", "- ") is no statement
 _MARKER = re.compile(r"[\s*#>\-]*[0-9]{0,2}[.)、]?[\s*]*")
+# a list marker that opens a sentence ("1.\n最佳影片": the splitter keeps a marker with its item)
+_LEADING_MARKER = re.compile(r"^\s*(?:[0-9]{1,2}[.)、]|[-*•])\s+")
 # the words a verdict line may use, per verdict (after NFKC and lowercasing)
 _WORDS: dict[StatementVerdict, tuple[str, ...]] = {
     "supported": ("supported", "支持"),
@@ -85,7 +87,7 @@ def split_statements(answer: str, query: str, lang: Lang) -> tuple[str, ...]:
     if profile(lang).word_boundaries:
         pieces = _joined(pieces)
     for piece in pieces:
-        text = piece.strip()
+        text = _LEADING_MARKER.sub("", piece.strip()).strip()
         if not text or text in out or _MARKER.fullmatch(text) or text.endswith((":", "：")):
             continue
         if not main_span(text, query, lang):

@@ -227,6 +227,11 @@ def _plan_split(
 ) -> None:
     """Add one split to the plan, or record it as skipped when its data file is absent and
     partial data is allowed."""
+    if ability == CONFLICT:
+        raise ConfigError(
+            f"{sub.source_path or sub.id}: ability {ability!r} is the conflict track: run it with "
+            "`rgb-leaderboard run SUB --conflicts`, not in the run plan's abilities"
+        )
     if backend_traits(sub.backend).retrieves_itself and ability in CLOSED_BOOK:
         raise ConfigError(
             f"{sub.source_path or sub.id}: --abilities {ability}: a system retrieves for itself, "
