@@ -44,27 +44,39 @@ class InstructionRun:
     predictions: tuple[PredictionRecord, ...] = ()
 
 
-def load_instruction_runs(
-    directory: Path, with_predictions: bool = True
-) -> tuple[InstructionRun, ...]:
-    """Every <entry>/instructions/<id>/ holding a results.json, by id; a folder whose results
-    record another instruction (or none) is an error, since its answers would be shown under
-    the wrong instruction."""
+def _track_runs(
+    directory: Path, subdir: str, with_predictions: bool, official: str | None
+) -> list[tuple[str, Path, Results, tuple[PredictionRecord, ...]]]:
+    """Every <entry>/<subdir>/<id>/ holding a results.json, by id, as (id, folder, results,
+    predictions); `official` names RGB's instruction where the track has a folder for it. A
+    folder whose results record another instruction is an error (its answers would be shown
+    under the wrong one)."""
     runs = []
-    for folder in sorted((directory / INSTRUCTIONS_DIR).glob("*/results.json")):
-        folder = folder.parent
+    for path in sorted((directory / subdir).glob("*/results.json")):
+        folder = path.parent
         results = RunStore(folder).read_results()
-        recorded = recorded_instruction(results)
+        recorded = recorded_instruction(results) or official
         if recorded != folder.name:
             raise ResultsError(
-                f"{folder / 'results.json'}: field provenance.extra.data_choices.instruction is "
-                f"{recorded!r} but the folder is {folder.name!r}"
+                f"{path}: field provenance.extra.data_choices.instruction is {recorded!r} but the "
+                f"folder is {folder.name!r}"
             )
         predictions = (
             load_predictions(folder, results.provenance.fingerprint) if with_predictions else ()
         )
-        runs.append(InstructionRun(folder.name, folder, results, predictions))
-    return tuple(runs)
+        runs.append((folder.name, folder, results, predictions))
+    return runs
+
+
+def load_instruction_runs(
+    directory: Path, with_predictions: bool = True
+) -> tuple[InstructionRun, ...]:
+    """Every <entry>/instructions/<id>/ holding a results.json, by id (RGB's own answers are the
+    entry's, never here)."""
+    return tuple(
+        InstructionRun(*run)
+        for run in _track_runs(directory, INSTRUCTIONS_DIR, with_predictions, None)
+    )
 
 
 @dataclass(frozen=True)
@@ -79,23 +91,10 @@ class ConflictRun:
 
 
 def load_conflict_runs(directory: Path, with_predictions: bool = True) -> tuple[ConflictRun, ...]:
-    """Every <entry>/conflicts/<id>/ holding a results.json, by id; a folder whose results record
-    another instruction is an error (its answers would be shown under the wrong one)."""
-    runs = []
-    for path in sorted((directory / CONFLICTS_DIR).glob("*/results.json")):
-        folder = path.parent
-        results = RunStore(folder).read_results()
-        recorded = recorded_instruction(results) or "rgb"
-        if recorded != folder.name:
-            raise ResultsError(
-                f"{path}: field provenance.extra.data_choices.instruction is {recorded!r} but the "
-                f"folder is {folder.name!r}"
-            )
-        predictions = (
-            load_predictions(folder, results.provenance.fingerprint) if with_predictions else ()
-        )
-        runs.append(ConflictRun(folder.name, folder, results, predictions))
-    return tuple(runs)
+    """Every <entry>/conflicts/<id>/ holding a results.json, by id (RGB's instruction: rgb/)."""
+    return tuple(
+        ConflictRun(*run) for run in _track_runs(directory, CONFLICTS_DIR, with_predictions, "rgb")
+    )
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ block making a results.json reproducible from its submission alone.
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -118,14 +119,23 @@ def _partial_reasons(
     return reasons
 
 
+def _answered_by_condition(
+    plan: Plan, records: dict[str, PredictionRecord]
+) -> dict[tuple[str, str], int]:
+    """(language, condition) -> how many of a conflict plan's instances have an answer."""
+    return dict(
+        Counter(
+            (it.instance.lang, it.instance.condition)
+            for it in plan.items
+            if it.instance.key in records
+        )
+    )
+
+
 def _conflict_coverage(plan: Plan, records: dict[str, PredictionRecord]) -> list[str]:
     """What a conflict folder's answers lack of the instruction's whole panel, in the languages
     it has answers in: one line per (language, condition) short of its eligible questions."""
-    answered: dict[tuple[str, str], int] = {}
-    for it in plan.items:
-        if it.instance.key in records:
-            k = (it.instance.lang, it.instance.condition)
-            answered[k] = answered.get(k, 0) + 1
+    answered = _answered_by_condition(plan, records)
     langs = {lang for lang, _ in answered}
     return [
         f"{lang}/conflict/{cond}: n={answered.get((lang, cond), 0)} of {n}"
@@ -237,11 +247,7 @@ def _conflict_coverage_rows(
     in: eligible questions, those left out, the answers held."""
     if plan.conflicts is None:
         return []
-    answered: dict[tuple[str, str], int] = {}
-    for it in plan.items:
-        if it.instance.key in records:
-            k = (it.instance.lang, it.instance.condition)
-            answered[k] = answered.get(k, 0) + 1
+    answered = _answered_by_condition(plan, records)
     langs = {lang for lang, _ in answered}
     left: dict[tuple[str, str], int] = {}
     for o in plan.left_out:
