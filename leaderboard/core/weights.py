@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import string
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
@@ -84,6 +85,32 @@ class WeightParts(StrictModel):
             )
         return v
 
+    @field_validator("pattern")
+    @classmethod
+    def _pattern(cls, v: str | None) -> str | None:
+        # Checked when the file is read, not when the parts are resolved: a typo such as
+        # `{m}` must stop `validate` with the placeholder named, not a run with a bare 'm'.
+        if v is None:
+            return v
+        try:
+            fields = [f for _, f, _, _ in string.Formatter().parse(v) if f is not None]
+        except ValueError as exc:
+            raise ValueError(f"{v!r} is not a valid pattern ({exc})") from None
+        unknown = sorted({f for f in fields if f != "n"})
+        if unknown:
+            names = ", ".join("{" + (f or "") + "}" for f in unknown)
+            raise ValueError(
+                f"unknown placeholder {names} in {v!r}; the pattern knows only {{n}} "
+                "(the part number, 1..count; {n:02d} zero-pads)"
+            )
+        if not fields:
+            raise ValueError(f"{v!r} has no {{n}}: every part would have the same name")
+        try:
+            v.format(n=1)
+        except (ValueError, IndexError) as exc:
+            raise ValueError(f"{v!r}: {{n}} cannot be formatted ({exc})") from None
+        return v
+
     @field_validator("sha256")
     @classmethod
     def _sha(cls, v: str) -> str:
@@ -94,6 +121,8 @@ class WeightParts(StrictModel):
     @field_validator("count")
     @classmethod
     def _one_way(cls, v: int | None, info: ValidationInfo) -> int | None:
+        if "parts" not in info.data or "pattern" not in info.data:
+            return v  # the field that failed has said so; one line per fault
         parts, pattern = info.data.get("parts"), info.data.get("pattern")
         if (parts is None) == (pattern is None):
             raise ValueError("give either `parts` (a list) or `pattern` with `count`")

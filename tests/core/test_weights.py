@@ -110,12 +110,17 @@ def test_a_damaged_cached_file_is_joined_again(tmp_path: Path) -> None:
         (LIST.replace("file: joined.gguf", "file: ../joined.gguf"), "field 'weights.file'"),
         (PATTERN.replace("  count: 3\n", ""), "needs `count`"),
         (LIST + "  pattern: x{n}\n  count: 2\n", "either `parts`"),
+        # a placeholder other than {n} is named with the one the pattern knows, at load time
+        (PATTERN.replace("{n:02d}", "{m:02d}"), "unknown placeholder {m}"),
+        (PATTERN.replace("{n:02d}", "{n}{}"), "unknown placeholder {}"),
+        (PATTERN.replace("{n:02d}", "{n:zz}"), "cannot be formatted"),
     ],
 )
 def test_bad_weights_blocks_name_the_field(tmp_path: Path, block: str, needle: str) -> None:
     with pytest.raises(ConfigError) as exc:
         load_submission(_submission(tmp_path, block))
     assert needle in str(exc.value)
+    assert len(str(exc.value).splitlines()) == 1, str(exc.value)
 
 
 def test_model_must_name_the_joined_file(tmp_path: Path) -> None:
