@@ -9,18 +9,17 @@ Wilson's interval; the confusion pairs say where it errs.
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict
 
-from leaderboard.core.errors import DataError
 from leaderboard.core.types import CONFLICT, Lang, TestInstance
 from leaderboard.scoring.conflict_outcome import Label, conflict_outcome
+from leaderboard.scoring.labelled import answer_of, read_labelled, validated_line
 
 Split = Literal["dev", "test"]
 
@@ -58,29 +57,18 @@ class LabelledConflict:
     note: str
 
 
-def _answer(raw: list[str | list[str]]) -> tuple:
-    return tuple(tuple(x) if isinstance(x, list) else x for x in raw)
-
-
 def parse_line(text: str, where: str, index: int) -> LabelledConflict:
     """One JSON line; bad input raises DataError naming file, line and field."""
-    try:
-        line = _Line.model_validate(json.loads(text))
-    except json.JSONDecodeError as exc:
-        raise DataError(f"{where}: not JSON ({exc.msg})") from None
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        field = ".".join(str(p) for p in err["loc"]) or "(line)"
-        raise DataError(f"{where}: field {field}: {err['msg']}") from None
+    line = validated_line(_Line, text, where)
     inst = TestInstance(
         lang=line.lang,
         ability=CONFLICT,
         noise_rate=0.0,
         id=index,
         query=line.question,
-        answer=_answer(line.answer),
+        answer=answer_of(line.answer),
         docs=tuple(d.text for d in line.docs),
-        fakeanswer=_answer(line.fakeanswer),
+        fakeanswer=answer_of(line.fakeanswer),
         roles=tuple(d.role for d in line.docs),
         condition=line.condition,
     )
@@ -97,16 +85,7 @@ def conflict_labels(lang: Lang) -> tuple[LabelledConflict, ...]:
     path = resources.files("leaderboard.scoring").joinpath(name)
     if not path.is_file():
         return ()
-    items, seen = [], set()
-    for n, raw in enumerate(path.read_text("utf-8").splitlines(), start=1):
-        if not raw.strip():
-            continue
-        item = parse_line(raw, f"leaderboard/scoring/{name}:{n}", n)
-        if item.id in seen:
-            raise DataError(f"leaderboard/scoring/{name}:{n}: field id: {item.id!r} repeats")
-        seen.add(item.id)
-        items.append(item)
-    return tuple(items)
+    return read_labelled(name, path.read_text("utf-8"), parse_line, lambda item: item.id)
 
 
 @dataclass(frozen=True)

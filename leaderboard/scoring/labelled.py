@@ -11,10 +11,11 @@ them lives in leaderboard.stats.scorer_eval.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import Literal
+from typing import Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -67,27 +68,56 @@ class LabelledItem:
     note: str
 
 
-def _answer(raw: list[str | list[str]]) -> Answer:
+M = TypeVar("M", bound=BaseModel)
+T = TypeVar("T")
+
+
+def answer_of(raw: list[str | list[str]]) -> Answer:
+    """A labelled line's answer list as RGB's answer tuple (a list inside = alternatives)."""
     return tuple(tuple(x) if isinstance(x, list) else x for x in raw)
 
 
-def parse_line(text: str, where: str, index: int) -> LabelledItem:
-    """One JSON line into a LabelledItem; bad input raises DataError naming file, line and field."""
+def validated_line(model: type[M], text: str, where: str) -> M:
+    """One JSON line checked against `model`. Every labelled set is read through here, so a bad
+    line fails the same way in each: one DataError naming file, line and the first bad field."""
     try:
-        line = _Line.model_validate(json.loads(text))
+        return model.model_validate(json.loads(text))
     except json.JSONDecodeError as exc:
         raise DataError(f"{where}: not JSON ({exc.msg})") from None
     except ValidationError as exc:
         err = exc.errors()[0]
         field = ".".join(str(p) for p in err["loc"]) or "(line)"
         raise DataError(f"{where}: field {field}: {err['msg']}") from None
+
+
+def read_labelled(
+    name: str, text: str, parse: Callable[[str, str, int], T], key: Callable[[T], str]
+) -> tuple[T, ...]:
+    """Every non-blank line of a packaged labelled file, parsed; an id seen twice stops with the
+    file, line and id (two labels for one answer would count it twice in the agreement)."""
+    items: list[T] = []
+    seen: set[str] = set()
+    for n, raw in enumerate(text.splitlines(), start=1):
+        if not raw.strip():
+            continue
+        item = parse(raw, f"leaderboard/scoring/{name}:{n}", n)
+        if key(item) in seen:
+            raise DataError(f"leaderboard/scoring/{name}:{n}: field id: {key(item)!r} repeats")
+        seen.add(key(item))
+        items.append(item)
+    return tuple(items)
+
+
+def parse_line(text: str, where: str, index: int) -> LabelledItem:
+    """One JSON line into a LabelledItem; bad input raises DataError naming file, line and field."""
+    line = validated_line(_Line, text, where)
     inst = TestInstance(
         lang=line.lang,
         ability=line.ability,
         noise_rate=1.0 if line.ability == "rejection" else 0.0,
         id=index,
         query=line.question,
-        answer=_answer(line.answer),
+        answer=answer_of(line.answer),
         docs=tuple(line.docs or ()),
         fakeanswer=(line.fakeanswer,) if line.fakeanswer else (),
     )
@@ -101,13 +131,4 @@ def labelled_set(lang: Lang, collection: Collection = "scorers") -> tuple[Labell
     """The packaged labelled answers of one language and collection (ids unique)."""
     name = COLLECTIONS[collection].format(lang=lang)
     text = resources.files("leaderboard.scoring").joinpath(name).read_text("utf-8")
-    items, seen = [], set()
-    for n, raw in enumerate(text.splitlines(), start=1):
-        if not raw.strip():
-            continue
-        item = parse_line(raw, f"leaderboard/scoring/{name}:{n}", n)
-        if item.id in seen:
-            raise DataError(f"leaderboard/scoring/{name}:{n}: field id: {item.id!r} repeats")
-        seen.add(item.id)
-        items.append(item)
-    return tuple(items)
+    return read_labelled(name, text, parse_line, lambda item: item.id)
