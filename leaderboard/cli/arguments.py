@@ -53,6 +53,21 @@ def submission_folders(paths: list[Path] | None, instructions: bool = False) -> 
     return [p.parent if p.is_file() else p for p in paths]
 
 
+def track_entries(paths: list[Path] | None, track: str, how_to_run: str) -> list[Path]:
+    """The entry folders a track's `panel` command reads: those named, else every submissions/*/
+    with a results.json under its `track` folder (instructions/ or conflicts/); none is a
+    one-line error that says how to make one."""
+    folders = paths or sorted(
+        p.parent.parent.parent for p in Path("submissions").glob(f"*/{track}/*/results.json")
+    )
+    folders = list(dict.fromkeys(Path(f) for f in folders))
+    if not folders:
+        raise ResultsError(
+            f"no submissions/*/{track}/*/results.json here: run one with `{how_to_run}`"
+        )
+    return folders
+
+
 def provenance_command(name: str, folders: list[Path]) -> str:
     """The command line recorded in provenance (made repository-relative by the writer)."""
     return f"rgb-leaderboard {name} " + " ".join(shlex.quote(f.as_posix()) for f in folders)

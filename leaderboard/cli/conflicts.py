@@ -13,8 +13,7 @@ import typer
 
 from leaderboard.board.conflicts import OFFICIAL, ConflictPanel, conflict_panels
 from leaderboard.board.load import load_entry
-from leaderboard.cli.arguments import DATA_DIR_HELP
-from leaderboard.core.errors import ResultsError
+from leaderboard.cli.arguments import DATA_DIR_HELP, track_entries
 from leaderboard.core.types import LANGS
 from leaderboard.data.manifest import data_root
 from leaderboard.data.splits import load_split
@@ -155,15 +154,7 @@ def panel_cmd(
     """The panel per model: every outcome's share per language and condition, the paired
     effects (an altered passage's cost, order, majority, the instruction) with zh beside en, and
     the outcome split by the model's closed-book answer."""
-    folders = submissions or sorted(
-        p.parent.parent.parent for p in Path("submissions").glob("*/conflicts/*/results.json")
-    )
-    folders = list(dict.fromkeys(Path(f) for f in folders))
-    if not folders:
-        raise ResultsError(
-            "no submissions/*/conflicts/*/results.json here: run one with "
-            "`rgb-leaderboard run SUB --conflicts`"
-        )
+    folders = track_entries(submissions, "conflicts", "rgb-leaderboard run SUB --conflicts")
     panels = conflict_panels([load_entry(f) for f in folders], data_root(data_dir))
     typer.echo("\n\n".join(render_panel(p) for p in panels))
 

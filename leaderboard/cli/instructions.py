@@ -11,8 +11,7 @@ import typer
 
 from leaderboard.board.instructions import ModelPanel, instruction_panels
 from leaderboard.board.load import load_entry
-from leaderboard.cli.arguments import DATA_DIR_HELP
-from leaderboard.core.errors import ResultsError
+from leaderboard.cli.arguments import DATA_DIR_HELP, track_entries
 from leaderboard.core.types import LANGS
 from leaderboard.data.manifest import data_root
 from leaderboard.protocol.instructions import instruction_ids, load_instruction
@@ -107,15 +106,9 @@ def panel_cmd(
     """The panel table per model, language and instruction: refusal, made up, truthfulness on
     rejection; accuracy and over-refusal on noise 0.0; error detection and repeated fake on
     counterfactual; each with n and its interval, and its paired difference from RGB's."""
-    folders = submissions or sorted(
-        p.parent.parent.parent for p in Path("submissions").glob("*/instructions/*/results.json")
+    folders = track_entries(
+        submissions, "instructions", "rgb-leaderboard run SUB --instruction ID --panel"
     )
-    folders = list(dict.fromkeys(Path(f) for f in folders))
-    if not folders:
-        raise ResultsError(
-            "no submissions/*/instructions/*/results.json here: run one with "
-            "`rgb-leaderboard run SUB --instruction ID --panel`"
-        )
     panels = instruction_panels([load_entry(f) for f in folders], data_root(data_dir))
     typer.echo("\n\n".join(render_panel(p) for p in panels))
 

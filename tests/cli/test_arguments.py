@@ -63,3 +63,27 @@ def test_every_suggested_option_exists() -> None:
 def test_the_missing_data_error_names_the_run_option() -> None:
     assert "--allow-partial-data" in _suggested()
     assert "--allow-partial" not in _suggested(), "the option is --allow-partial-data"
+
+
+def test_track_entries_finds_each_entry_once_and_says_how_to_make_one(tmp_path, monkeypatch):
+    import pytest
+
+    from leaderboard.cli.arguments import track_entries
+    from leaderboard.core.errors import ResultsError
+
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(
+        ResultsError, match=r"no submissions/\*/conflicts/\*/results.json here: run"
+    ):
+        track_entries(None, "conflicts", "rgb-leaderboard run SUB --conflicts")
+    for folder in (
+        "b/conflicts/rgb",
+        "b/conflicts/conflict_aware",
+        "a/conflicts/rgb",
+        "c/instructions/x",
+    ):
+        (tmp_path / "submissions" / folder).mkdir(parents=True)
+        (tmp_path / "submissions" / folder / "results.json").write_text("{}")
+    found = track_entries(None, "conflicts", "…")
+    assert found == [Path("submissions/a"), Path("submissions/b")]
+    assert track_entries([Path("x"), Path("x")], "conflicts", "…") == [Path("x")]
