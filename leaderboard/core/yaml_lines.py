@@ -8,6 +8,7 @@ are reported too: a pasted block that shadows an earlier one is a real mistake i
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
@@ -16,7 +17,7 @@ from pydantic import BaseModel, ValidationError
 
 from leaderboard.core.errors import ConfigError
 from leaderboard.core.safe_io import one_line
-from leaderboard.core.yaml_safe import load_yaml
+from leaderboard.core.yaml_safe import load_yaml, parse_yaml
 
 # pydantic adds the tried union member to an error's loc ("int", "literal['auto']"): not a field
 _UNION_TAG = re.compile(r"^(int|str|float|bool|none|literal\[|dict\[|list\[|function-)")
@@ -111,10 +112,35 @@ def validate_yaml_file(file: Path, model: type[M], fields_hint: str) -> tuple[M,
     and the judge YAML, so both refuse the same inputs the same way. Returns the model and the
     YAML node tree (for line numbers of later cross-file checks)."""
     root, data = load_yaml(file)
+    return _validated(root, data, file, model, fields_hint, None)
+
+
+def validate_yaml_text(
+    text: str,
+    file: Path | str,
+    model: type[M],
+    fields_hint: str,
+    prepare: Callable[[dict], dict] | None = None,
+) -> tuple[M, yaml.Node]:
+    """validate_yaml_file for text already read (a packaged resource: a condition or an
+    instruction file), with the same one line per fault naming file, line and field. `prepare`
+    may rewrite the data before validation (a condition's bare `true` is a role, not a bool)."""
+    root, data = parse_yaml(text, file)
+    return _validated(root, data, file, model, fields_hint, prepare)
+
+
+def _validated(
+    root: yaml.Node | None,
+    data: object,
+    file: Path | str,
+    model: type[M],
+    fields_hint: str,
+    prepare: Callable[[dict], dict] | None,
+) -> tuple[M, yaml.Node]:
     if not isinstance(data, dict) or root is None:
         raise ConfigError(f"{file}:1: expected a mapping of fields ({fields_hint})")
-    check_duplicate_keys(root, file)
+    check_duplicate_keys(root, Path(file))
     try:
-        return model.model_validate(data), root
+        return model.model_validate(prepare(data) if prepare else data), root
     except ValidationError as exc:
-        raise ConfigError(format_validation_errors(exc, root, file, model)) from None
+        raise ConfigError(format_validation_errors(exc, root, Path(file), model)) from None

@@ -33,10 +33,11 @@ from importlib import resources
 from typing import Literal, Protocol
 
 import yaml
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict
 
 from leaderboard.core.errors import ConfigError
 from leaderboard.core.types import CONFLICT, Lang, Record, TestInstance
+from leaderboard.core.yaml_lines import line_of, validate_yaml_text
 
 PASSAGES = 5  # RGB's passage count: every context has five
 SEED = 2333  # the reference seed; a record's draws use SEED + its id
@@ -111,39 +112,46 @@ def condition_ids() -> tuple[str, ...]:
 ORDER = ("true_only", "fake_only", "t1f1", "f1t1", "t1f1_same", "t2f1", "t1f2")
 
 
-def _check(spec: _ConditionFile, name: str) -> None:
+def _roles_as_text(data: dict) -> dict:
+    """YAML reads a bare `true` as a boolean: in the passages list it names the role "true"."""
+    if isinstance(data.get("passages"), list):
+        data = {**data, "passages": ["true" if p is True else p for p in data["passages"]]}
+    return data
+
+
+def _check(spec: _ConditionFile, name: str, root: yaml.Node) -> None:
+    def fault(field: str, message: str) -> ConfigError:
+        return ConfigError(f"{name}:{line_of(root, (field,))}: field '{field}': {message}")
+
     if not spec.passages:
-        raise ConfigError(f"{name}: field passages: a condition shows at least one passage")
+        raise fault("passages", "a condition shows at least one passage")
     if len(spec.passages) > PASSAGES:
-        raise ConfigError(f"{name}: field passages: at most {PASSAGES} (RGB's passage count)")
+        raise fault("passages", f"at most {PASSAGES} (RGB's passage count)")
     if spec.sources == "same" and spec.passages.count("true") != spec.passages.count("fake"):
-        raise ConfigError(
-            f"{name}: field sources: 'same' pairs each true passage with its own altered copy, "
-            "so it needs as many true as fake passages"
+        raise fault(
+            "sources",
+            "'same' pairs each true passage with its own altered copy, so it needs as many true "
+            "as fake passages",
         )
     if spec.rotate == "odd" and (len(spec.passages) < 3 or len(set(spec.passages)) < 2):
-        raise ConfigError(
-            f"{name}: field rotate: 'odd' needs a minority role among three or more passages"
-        )
+        raise fault("rotate", "'odd' needs a minority role among three or more passages")
 
 
 def parse_condition(raw: bytes, name: str, expected_id: str | None = None) -> Condition:
-    """One condition file's bytes, validated; ConfigError naming the file and field."""
+    """One condition file's bytes, validated; ConfigError naming the file, line and field (the
+    same reader as model.yaml's: core.yaml_lines)."""
     try:
-        data = yaml.safe_load(raw.decode("utf-8"))
-        if isinstance(data, dict) and isinstance(data.get("passages"), list):
-            # YAML reads a bare `true` as a boolean: in this list it names the role "true"
-            data["passages"] = ["true" if p is True else p for p in data["passages"]]
-        spec = _ConditionFile.model_validate(data)
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        field = ".".join(str(x) for x in err["loc"]) or "(top level)"
-        raise ConfigError(f"{name}: field {field}: {err['msg']}") from None
-    except (yaml.YAMLError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{name}: not a YAML condition file ({exc})") from None
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{name}:1: not UTF-8 ({exc.reason}); save the file as UTF-8") from None
+    spec, root = validate_yaml_text(
+        text, name, _ConditionFile, ", ".join(_ConditionFile.model_fields), _roles_as_text
+    )
     if expected_id is not None and spec.id != expected_id:
-        raise ConfigError(f"{name}: field id: {spec.id!r} differs from the file name")
-    _check(spec, name)
+        raise ConfigError(
+            f"{name}:{line_of(root, ('id',))}: field 'id': {spec.id!r} differs from the file name"
+        )
+    _check(spec, name, root)
     return Condition(
         id=spec.id,
         title=spec.title.model_dump(),

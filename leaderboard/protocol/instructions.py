@@ -23,10 +23,11 @@ from importlib import resources
 from typing import Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict
 
 from leaderboard.core.errors import ConfigError
 from leaderboard.core.types import LANGS, Ability, Lang
+from leaderboard.core.yaml_lines import line_of, validate_yaml_text
 
 OFFICIAL = "rgb"  # the id of RGB's instruction, the one the board ranks
 Part = Literal["system", "user"]
@@ -139,18 +140,19 @@ def load_instruction(instruction_id: str) -> Instruction:
             f"unknown instruction {instruction_id!r}: use one of {', '.join(instruction_ids())}"
         )
     name = f"leaderboard/protocol/resources/{_FOLDER}/{instruction_id}.yaml"
-    raw = _resource(_FOLDER, f"{instruction_id}.yaml").read_bytes()
-    try:
-        spec = _InstructionFile.model_validate(yaml.safe_load(raw.decode("utf-8")))
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        field = ".".join(str(x) for x in err["loc"])
-        raise ConfigError(f"{name}: field {field}: {err['msg']}") from None
+    text = _resource(_FOLDER, f"{instruction_id}.yaml").read_text("utf-8")
+    spec, root = validate_yaml_text(
+        text, name, _InstructionFile, ", ".join(_InstructionFile.model_fields)
+    )
+
+    def fault(field: str, message: str) -> ConfigError:
+        return ConfigError(f"{name}:{line_of(root, (field,))}: field '{field}': {message}")
+
     if spec.id != instruction_id:
-        raise ConfigError(f"{name}: field id: {spec.id!r} differs from the file name")
+        raise fault("id", f"{spec.id!r} differs from the file name")
     if spec.official:
         if spec.en or spec.zh or spec.differs_in:
-            raise ConfigError(f"{name}: field official: the official texts are RGB's own file")
+            raise fault("official", "the official texts are RGB's own file")
         official = official_texts()
         texts = {lang: LangTexts(official[lang]["system"], "") for lang in LANGS}
         digest = _sha256(_resource("instruction.yaml").read_bytes())
@@ -159,7 +161,7 @@ def load_instruction(instruction_id: str) -> Instruction:
         for lang in LANGS:
             given = getattr(spec, lang)
             if given is None:
-                raise ConfigError(f"{name}: field {lang}: missing (every language needs texts)")
+                raise fault(lang, "missing (every language needs texts)")
             texts[lang] = LangTexts(given.system, given.user_preamble)
         # the texts that reach the model, not the file: a reworded title or purpose must not
         # orphan answers made under the same prompt

@@ -146,25 +146,41 @@ def test_panel():
         (
             "id: x\ntitle: {en: a, zh: b}\npurpose: {en: a, zh: b}\npassages: [true]\n"
             "colour: red\n",
-            "field colour: Extra inputs are not permitted",
+            "conflicts/x.yaml:5: field 'colour': unknown field; allowed here: id, title, purpose, "
+            "passages, sources, rotate",
         ),
         (
             "id: x\ntitle: {en: a, zh: b}\npurpose: {en: a, zh: b}\npassages: [true, gold]\n",
-            "field passages.1",
+            "conflicts/x.yaml:4: field 'passages.1': Input should be 'true' or 'fake'",
         ),
         (
             "id: x\ntitle: {en: a, zh: b}\npurpose: {en: a, zh: b}\npassages: [true, true, fake]\n"
             "sources: same\n",
-            "field sources",
+            "conflicts/x.yaml:5: field 'sources': 'same' pairs",
         ),
-        ("id: y\ntitle: {en: a, zh: b}\npurpose: {en: a, zh: b}\npassages: [true]\n", "field id"),
+        (
+            "id: x\ntitle: {en: a, zh: b}\npurpose: {en: a, zh: b}\n"
+            "passages: [true, fake, fake, fake, fake, fake]\n",
+            "conflicts/x.yaml:4: field 'passages': at most 5",
+        ),
+        (
+            "id: y\ntitle: {en: a, zh: b}\npurpose: {en: a, zh: b}\npassages: [true]\n",
+            "conflicts/x.yaml:1: field 'id': 'y' differs from the file name",
+        ),
+        ("- just\n- a list\n", "conflicts/x.yaml:1: expected a mapping of fields"),
+        ("id: x\nid: x\n", "conflicts/x.yaml:2: field 'id' is given twice"),
     ],
 )
-def test_bad_condition_file_is_one_line(text, message):
+def test_bad_condition_file_is_one_line_naming_file_line_and_field(text, message):
     with pytest.raises(ConfigError) as err:
         parse_condition(text.encode(), "conflicts/x.yaml", "x")
-    assert str(err.value).startswith("conflicts/x.yaml: ") and message in str(err.value)
+    assert str(err.value).startswith(message)
     assert "\n" not in str(err.value)
+
+
+def test_a_condition_file_not_in_utf8_is_one_line():
+    with pytest.raises(ConfigError, match=r"^conflicts/x.yaml:1: not UTF-8"):
+        parse_condition(b"id: \xff\n", "conflicts/x.yaml", "x")
 
 
 def test_unknown_condition():

@@ -132,3 +132,25 @@ def test_the_panel_is_the_issue_s_panel() -> None:
         ("en", "noise", 0.0, 100),
         ("en", "counterfactual", 0.0, 50),
     )
+
+
+def test_a_bad_instruction_file_is_one_line_naming_file_line_and_field(tmp_path, monkeypatch):
+    import leaderboard.protocol.instructions as mod
+
+    folder = tmp_path / "instructions"
+    folder.mkdir()
+    good = mod._resource("instructions", "typo_fixed.yaml").read_text("utf-8")
+    (folder / "typo_fixed.yaml").write_text(good + "colour: red\n", encoding="utf-8")
+    monkeypatch.setattr(mod, "_resource", lambda *parts: tmp_path.joinpath(*parts))
+    mod.load_instruction.cache_clear()
+    try:
+        with pytest.raises(ConfigError) as err:
+            mod.load_instruction("typo_fixed")
+    finally:
+        mod.load_instruction.cache_clear()
+    line = good.count("\n") + 1
+    assert str(err.value).startswith(
+        f"leaderboard/protocol/resources/instructions/typo_fixed.yaml:{line}: field 'colour': "
+        "unknown field; allowed here: id, official, track,"
+    )
+    assert "\n" not in str(err.value)
