@@ -39,8 +39,11 @@ def write_rescored(
 
 
 def rescore_cmd(
-    submissions: list[Path] = typer.Argument(
-        ..., help="Submission folders, or retrieval result files (retrieval/<split>/*.json)."
+    submissions: list[Path] | None = typer.Argument(
+        None,
+        help="Submission folders, or retrieval result files (retrieval/<split>/*.json); default: "
+        "every submissions/*/ with a results.json and its instruction and conflict folders, as "
+        "`verify` reads them.",
     ),
     data_dir: Path | None = typer.Option(None, "--data-dir", help=DATA_DIR_HELP),
 ) -> None:
@@ -53,10 +56,11 @@ def rescore_cmd(
     # "dirty" for the first entry's rewrite.
     commit, dirty = git_state()
     state: dict[str, object] = {"git_commit": commit, "git_dirty": dirty}
-    for path in [p for p in submissions if is_retrieval_file(p)]:
+    named = submissions or []
+    for path in [p for p in named if is_retrieval_file(p)]:
         typer.echo(rescore_retrieval_file(path, provenance_command("rescore", [path])))
-    folders = [p for p in submissions if not is_retrieval_file(p)]
-    for folder in submission_folders(folders, instructions=True) if folders else []:
+    folders = [p for p in named if not is_retrieval_file(p)]
+    for folder in submission_folders(folders, instructions=True) if folders or not named else []:
         write_rescored(folder, root, provenance_command("rescore", [folder]), state)
 
 

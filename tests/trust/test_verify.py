@@ -124,6 +124,25 @@ def test_rescore_of_several_entries_records_the_checkout_as_the_command_found_it
         assert (record["git_commit"], record["git_dirty"]) == (commit, dirty)
 
 
+def test_rescore_without_folders_takes_every_entry_as_verify_does(
+    sub: Path, data_root: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """`rescore` with no argument is the maintainer's "after a scoring change" command: every
+    submissions/*/ entry, as `verify` with no argument checks them."""
+    import shutil
+
+    work = tmp_path / "checkout"
+    shutil.copytree(sub, work / "submissions" / "sub")
+    _edit_results(work / "submissions" / "sub", lambda d: d["scores"][0].update(value=0.5))
+    monkeypatch.chdir(work)
+    out = runner.invoke(app, ["verify", "--data-dir", str(data_root)])
+    assert out.exit_code == 1 and "FAIL: submissions/sub" in out.output
+    out = runner.invoke(app, ["rescore", "--data-dir", str(data_root)])
+    assert out.exit_code == 0 and "1 value(s) changed" in out.output, out.output
+    out = runner.invoke(app, ["verify", "--data-dir", str(data_root)])
+    assert out.exit_code == 0, out.output
+
+
 def test_rescore_loads_no_model(
     sub: Path, data_root: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
