@@ -224,6 +224,12 @@ COLUMNS: dict[str, Spec] = {
     "conf.prior": Spec("conf.col.prior", "conf.tip.prior"),
     **{f"conf.{k}": _num(f"conf.col.{k}", f"conf.tip.{k}")
        for k in ("eligible", "left_out", "answered")},
+    # the conflict outcome reader against the hand labels (methodology)
+    "confagree.lang": Spec("col.lang"),
+    "confagree.split": Spec("agree.judge_col_split"),
+    "confagree.n": _num("conf.col.n", "conf.agree_tip_n"),
+    "confagree.agreement": _num("conf.agree_col_agreement", "conf.agree_tip_agreement"),
+    "confagree.confusions": Spec("conf.agree_col_confusions", "conf.agree_tip_confusions"),
 }
 # fmt: on
 

@@ -13,6 +13,7 @@ from leaderboard.scoring.audit import audit
 from leaderboard.site.pages.docs import SECTION as DOCS_SECTION
 from leaderboard.site.pages.instructions import definitions_list as instruction_definitions
 from leaderboard.site.pages.instructions import texts_section as instruction_texts
+from leaderboard.site.pages.methodology.conflict_agreement import conflict_agreement_section
 from leaderboard.site.pages.methodology.grounding import grounding_section
 from leaderboard.site.pages.methodology.judge_agreement import judge_agreement_section
 from leaderboard.site.pages.methodology.outcomes import outcomes_section
@@ -228,6 +229,7 @@ def methodology_page(ctx: Context) -> str:
                 + "</dl>\n"
             )
     parts.append(outcomes_section(lg))
+    parts.append(conflict_agreement_section(out, lg))
     parts.append(grounding_section(data, out, lg, f"{DOCS_SECTION}/grounding.html"))
     parts.append(f"\n## {ui(lg, 'instr.method_h')}\n\n{esc(ui(lg, 'instr.method'))}\n")
     parts.append(instruction_definitions(lg))
