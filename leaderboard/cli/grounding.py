@@ -1,8 +1,11 @@
 """`grounding`: where each entry's answers came from (scoring/grounding.py, stats/grounding.py):
 per language and ability, the grounded share of the correct answers, the invented share (the
 hallucination rate) beside the made-up share, and the wrong answers taken from a noise or an
-altered passage, each with its 95% interval and n, as results.json stores them (`verify`
-recomputes them from the answers). With --answers, every answer's category, answer by answer."""
+altered passage, the omission share of the integration answers, each with its 95% interval and n,
+as results.json stores them (`verify` recomputes them from the answers); a conflict-track folder
+gets its table per language and condition (the share of all the answers taken from the altered
+passage among its columns). With --answers, every answer's category, answer by answer (and, on
+integration questions, the elements a passage holds that the answer omits)."""
 
 from __future__ import annotations
 
@@ -12,10 +15,10 @@ import typer
 
 from leaderboard.cli.arguments import DATA_DIR_HELP
 from leaderboard.core.errors import ResultsError
-from leaderboard.core.schema import GroundingScore, Results
+from leaderboard.core.schema import ConflictGroundingScore, GroundingScore, Results
 from leaderboard.data.manifest import data_root
 from leaderboard.run.store import RunStore
-from leaderboard.scoring.grounding import MODE, grounding
+from leaderboard.scoring.grounding import MODE, grounding, omitted
 from leaderboard.scoring.outcome import outcome
 from leaderboard.trust.verify import scored_answers
 
@@ -29,7 +32,18 @@ COLUMNS = (
     ("invented_of_made_up", "invented (of made up)"),
     ("copied_noise", "copied from noise"),
     ("undetermined", "undetermined"),
-    ("relevant", "relevant (date/number asked)"),
+    ("relevant", "relevant (date/number/person asked)"),
+    ("omission", "omission (integration)"),
+)
+# the conflict track's columns, per language and condition
+CONFLICT_COLUMNS = (
+    ("grounded", "grounded (of correct)"),
+    ("made_up", "made up"),
+    ("copied_altered", "from altered"),
+    ("copied_noise", "from noise"),
+    ("invented", "invented"),
+    ("from_altered", "from altered (of wrong)"),
+    ("undetermined", "undetermined"),
 )
 
 
@@ -45,15 +59,38 @@ def run_folders(paths: list[Path] | None) -> list[Path]:
     return found
 
 
-def _figure(s: GroundingScore | None) -> str:
+def _figure(s: GroundingScore | ConflictGroundingScore | None) -> str:
     if s is None:
         return "-"
     ci = f" [{100 * s.ci[0]:.1f}, {100 * s.ci[1]:.1f}]" if s.ci is not None else ""
     return f"{100 * s.value:.1f}{ci} n={s.n}"
 
 
+def render_conflict_figures(name: str, results: Results, lang: str | None) -> str:
+    """A conflict folder's table: a row per language and condition, a column per figure."""
+    by = {(s.lang, s.condition, s.metric): s for s in results.conflict_grounding_scores}
+    rows = [
+        f"{name} (conflict track, strict; % [95% CI] n = answers in the denominator; "
+        "from altered and from noise: of all the answers)",
+        "",
+        "| lang | condition | answers | " + " | ".join(h for _, h in CONFLICT_COLUMNS) + " |",
+        "|---|---|---:|" + "---:|" * len(CONFLICT_COLUMNS),
+    ]
+    for c in results.conflict_grounding:
+        if lang and c.lang != lang:
+            continue
+        cells = " | ".join(_figure(by.get((c.lang, c.condition, m))) for m, _ in CONFLICT_COLUMNS)
+        rows.append(f"| {c.lang} | {c.condition} | {c.n:,} | {cells} |")
+    return "\n".join(rows)
+
+
 def render_figures(name: str, results: Results, lang: str | None, ability: str | None) -> str:
-    """One markdown table per run folder: a row per language and ability, a column per figure."""
+    """One markdown table per run folder: a row per language and ability, a column per figure
+    (a conflict folder: per language and condition)."""
+    if results.conflict_grounding:
+        if ability and ability != "conflict":
+            return f"{name}: conflict track (--ability conflict)"
+        return render_conflict_figures(name, results, lang)
     if not results.grounding_scores:
         return f"{name}: no grounding figures in results.json (`rgb-leaderboard rescore {name}`)"
     by = {(s.lang, s.ability, s.metric): s for s in results.grounding_scores}
@@ -75,17 +112,19 @@ def render_figures(name: str, results: Results, lang: str | None, ability: str |
 
 
 def render_answers(folder: Path, root: Path, lang: str | None, ability: str | None) -> str:
-    """Every answer of a run folder: key, strict outcome, category, passage role, span, reason
-    (tab-separated, one answer a line)."""
-    lines = ["key\toutcome\tcategory\trole\tspan\treason"]
+    """Every answer of a run folder: key, strict outcome, category, passage role, span, reason,
+    and the elements omitted (integration; "-" where omission is not defined), tab-separated,
+    one answer a line."""
+    lines = ["key\toutcome\tcategory\trole\tspan\treason\tomitted"]
     for item in scored_answers(folder, root):
         inst = item.instance
         if (lang and inst.lang != lang) or (ability and inst.ability != ability):
             continue
         g = grounding(item)
-        lines.append(
-            "\t".join((inst.key, outcome(item, MODE), g.category, g.role or "", g.span, g.reason))
-        )
+        missed = omitted(item)
+        omits = "-" if missed is None else " | ".join(missed)
+        row = (inst.key, outcome(item, MODE), g.category, g.role or "", g.span, g.reason, omits)
+        lines.append("\t".join(row))
     return "\n".join(lines)
 
 
@@ -108,7 +147,8 @@ def grounding_cmd(
 ) -> None:
     """Print where each entry's answers came from: grounded share of the correct answers,
     invented (hallucination rate) beside made up, wrong answers taken from a noise or an altered
-    passage, with 95% intervals and n (strict; results.json's figures, which verify recomputes)."""
+    passage, omission on integration questions, with 95% intervals and n (strict; results.json's
+    figures, which verify recomputes); conflict-track folders per language and condition."""
     for i, folder in enumerate(run_folders(submissions)):
         sep = "\n" if i else ""
         if answers:

@@ -202,11 +202,57 @@ class GroundingScore(_Strict):
         "copied_noise",
         "undetermined",
         "relevant",
+        "omission",
     ]
     value: Rate
     ci: RateCI | None = None
     n: Count
     n_questions: Count
+    definition: str
+
+
+class ConflictGroundingCell(_Strict):
+    """Where the conflict track's answers of one (language, condition) came from, strict mode:
+    how many fall in each part of the grounding partition (GroundingCell's), the passages' roles
+    declared by the condition (a true passage is gold, a fake one altered)."""
+
+    lang: Lang
+    condition: str
+    n: Count
+    correct_grounded: Count
+    correct_from_memory: Count
+    wrong_from_gold: Count
+    wrong_from_noise: Count
+    wrong_from_altered: Count
+    invented: Count
+    refused: Count
+    error_claimed: Count
+    undetermined: Count
+
+
+class ConflictGroundingScore(_Strict):
+    """One grounding figure of the conflict track for one (language, condition)
+    (stats.grounding.CONFLICT_FIGURES), with Wilson's 95% interval over its n answers (one answer
+    per question and condition, as the track's other figures)."""
+
+    lang: Lang
+    condition: str
+    metric: Literal[
+        "grounded",
+        "from_memory",
+        "invented",
+        "made_up",
+        "from_passage",
+        "from_noise",
+        "from_altered",
+        "invented_of_made_up",
+        "copied_noise",
+        "copied_altered",
+        "undetermined",
+    ]
+    value: Rate
+    ci: RateCI | None = None
+    n: Count
     definition: str
 
 
@@ -327,3 +373,6 @@ class Results(_Strict):
     # where the answers came from (absent in older files)
     grounding: list[GroundingCell] = Field(default_factory=list)
     grounding_scores: list[GroundingScore] = Field(default_factory=list)
+    # where the conflict track's answers came from (entry/conflicts/<instruction>/ only)
+    conflict_grounding: list[ConflictGroundingCell] = Field(default_factory=list)
+    conflict_grounding_scores: list[ConflictGroundingScore] = Field(default_factory=list)

@@ -237,6 +237,8 @@ def assemble_results(
         conflict_coverage=_conflict_coverage_rows(plan, records),
         grounding=metrics.grounding,
         grounding_scores=metrics.grounding_scores,
+        conflict_grounding=metrics.conflict_grounding,
+        conflict_grounding_scores=metrics.conflict_grounding_scores,
     )
 
 

@@ -18,11 +18,20 @@ passages in the order shown, the gold answer and, for altered passages, the plan
   locate (an echo of the question, an empty answer), a span only partly in the passages, or a
   wrong span found both in a passage holding the answer and in a noise passage.
 
-Passage roles are read from the passages themselves, so one rule serves every track (the RGB
-abilities, the probes, the instruction and conflict tracks, a system's own passages): `altered`
-holds a planted fake answer element, `gold` holds a gold answer element (strict matching, outside
-a fake answer containing it), `noise` holds neither. Matching is the strict scorer's (normal form,
-number and word boundaries); the limits of the check are in docs/grounding.md.
+Passage roles (`instance_roles`) are read from the passages themselves (the RGB abilities, the
+probes, the instruction track, a system's own passages): `altered` holds a planted fake answer
+element, `gold` holds a gold answer element (strict matching, outside a fake answer containing
+it), `noise` holds neither. A conflict-track instance declares the role of each passage it shows
+(protocol.conflicts: "true", "fake", "noise"), and those are its roles: a true passage is `gold`,
+an altered one `altered`, whether or not it repeats the answer verbatim. Matching is the strict
+scorer's (normal form, number and word boundaries); the limits of the check are in
+docs/grounding.md.
+
+Two more checks by code read the same answers:
+- omission (`omitted`): an integration answer to a question with several elements that states
+  some gold elements a passage shown holds and misses others a passage shown holds;
+- relevance where the question fixes the answer's type (`relevant_type`): a date or a number the
+  question does not already hold, or, for a who-question, a name (`names_someone`).
 """
 
 from __future__ import annotations
@@ -30,7 +39,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Literal
 
 from leaderboard.core.types import Answer, Lang, TestInstance
@@ -61,7 +70,9 @@ CATEGORIES: tuple[Category, ...] = (
 )
 PassageRole = Literal["gold", "noise", "altered"]
 ROLES: tuple[PassageRole, ...] = ("gold", "noise", "altered")
-AnswerType = Literal["date", "number"]
+# a conflict-track passage's declared role (TestInstance.roles) -> its grounding role
+CONFLICT_ROLES: dict[str, PassageRole] = {"true": "gold", "fake": "altered", "noise": "noise"}
+AnswerType = Literal["date", "number", "person"]
 # where the check is run: the ranked mode (the outcome of an answer is strict's)
 MODE = "strict"
 
@@ -121,6 +132,14 @@ def passage_roles(
     return tuple(out)
 
 
+def instance_roles(inst: TestInstance) -> tuple[PassageRole, ...]:
+    """The role of each passage an instance shows, in order: a conflict-track instance's declared
+    roles (CONFLICT_ROLES), else the roles read from the passages' text (`passage_roles`)."""
+    if inst.roles:
+        return tuple(CONFLICT_ROLES[r] for r in inst.roles)
+    return passage_roles(inst.docs, inst.answer, inst.fakeanswer, inst.lang)
+
+
 def strict_on_normal(
     norm: str, answer: Answer, lang: Lang, fakeanswer: Answer = ()
 ) -> tuple[int, ...]:
@@ -140,15 +159,19 @@ def strict_on_normal(
 
 
 def answer_type(query: str, lang: Lang) -> AnswerType | None:
-    """The type the question fixes for its answer: a date or a number (the phrase file's
-    asks_date / asks_number words), else None (a name, a place, anything)."""
+    """The type the question fixes for its answer: a date, a number or a person (the phrase
+    file's asks_date / asks_number / asks_person words, in this order), else None (a place, a
+    title, anything)."""
     table = phrase_table(lang)
     norm = normalize(query, lang)
-    if table.patterns["asks_date"].search(norm):
-        return "date"
-    if table.patterns["asks_number"].search(norm):
-        return "number"
+    for kind in ("date", "number", "person"):
+        if table.patterns[f"asks_{kind}"].search(norm):
+            return kind  # type: ignore[return-value]
     return None
+
+
+def _numeric(kind: AnswerType | None) -> bool:
+    return kind in ("date", "number")
 
 
 def numbers(norm: str, lang: Lang) -> list[tuple[int, int]]:
@@ -158,15 +181,84 @@ def numbers(norm: str, lang: Lang) -> list[tuple[int, int]]:
 
 
 def relevant_type(prediction: str, query: str, lang: Lang) -> bool | None:
-    """Relevance by code where the question fixes the answer's type: does the answer give a
-    number or date that the question does not already hold? None where the type is not fixed
-    (the judge's part)."""
+    """Relevance by code where the question fixes the answer's type: for a date or a number,
+    does the answer give one the question does not already hold; for a person (a who-question),
+    does it name someone the question does not (`names_someone`)? None where the type is not
+    fixed (the judge's part)."""
     kind = answer_type(query, lang)
     if kind is None:
         return None
+    if kind == "person":
+        return bool(names_someone(prediction, query, lang))
     qnorm = normalize(query, lang)
     norm = normalize(prediction, lang)
     return any(not _in(qnorm, norm[s:e], lang) for s, e in numbers(norm, lang))
+
+
+# a capitalised word of a text (raw, word-bounded languages): a name's word
+_CAPITALISED = re.compile(r"(?<![\w'’])[A-Z][\w'’.-]*")
+# jieba's part-of-speech tags of proper nouns: a person (nr...), a place (ns), an organisation
+# (nt), another proper name (nz), a word in Latin letters (eng: "Adam McKay" in a Chinese text)
+_NAME_TAGS = ("nr", "ns", "nt", "nz", "eng")
+
+
+@cache
+def _posseg():
+    """jieba's part-of-speech segmenter, its dictionary loaded once per process."""
+    import jieba.posseg
+
+    tokenize("预热", "zh")  # jieba's dictionary, loaded and quiet (scoring.tokens)
+    return jieba.posseg.lcut
+
+
+def names_someone(prediction: str, query: str, lang: Lang) -> tuple[str, ...]:
+    """The names (normal form) an answer gives that the question does not hold: who-questions are
+    answered by a person, a team, a company or a country, so any proper name counts. Word-bounded
+    languages (en): runs of capitalised words of the raw text, a word dropped when it is a
+    function, preamble or document word of the phrase file, a sentence opener that names no one
+    (`not_names`), or a word of the question. zh: the proper nouns jieba's part-of-speech tagger
+    finds (persons, places, organisations, other names, Latin-script words), two characters or
+    more, not in the question."""
+    table = phrase_table(lang)
+    qnorm = normalize(query, lang)
+    dropped = {
+        w
+        for kind in ("function_words", "preamble", "document_words", "not_names")
+        for w in table.phrases[kind]
+    }
+    found: list[str] = []
+    if table.profile.word_boundaries:
+        qwords = set(qnorm.split())
+        for clause in _CLAUSE.split(prediction):
+            run: list[str] = []
+            for m in re.finditer(r"\S+", clause):
+                word = m.group().strip("'’\"“”()[]")
+                norm = normalize(word, lang)
+                if (
+                    _CAPITALISED.fullmatch(word)
+                    and norm
+                    and norm not in dropped
+                    and (norm not in qwords)
+                ):
+                    run.append(norm)
+                    continue
+                if run:
+                    found.append(" ".join(run))
+                    run = []
+            if run:
+                found.append(" ".join(run))
+        return tuple(dict.fromkeys(found))
+    for piece in _CLAUSE.split(prediction):
+        for word, flag in _posseg()(piece):
+            norm = normalize(word, lang)
+            if (
+                flag.startswith(_NAME_TAGS)
+                and len(norm) >= 2
+                and norm not in dropped
+                and not _in(qnorm, norm, lang)
+            ):
+                found.append(norm)
+    return tuple(dict.fromkeys(found))
 
 
 def _in(text: str, needle: str, lang: Lang) -> bool:
@@ -229,7 +321,7 @@ def main_span(
     qnorm = normalize(query, lang)
     found = [norm[s:e] for s, e in numbers(norm, lang)]
     nums = tuple(dict.fromkeys(n for n in found if not _in(qnorm, n, lang) and n not in known))
-    if nums and answer_type(query, lang) is not None:
+    if nums and _numeric(answer_type(query, lang)):
         return nums
     # words outside the numbers, clause by clause (the normal form drops the commas between the
     # items of a list): a number is a unit of its own, never part of a word run
@@ -371,7 +463,35 @@ def grounding(item: ScoredItem) -> Grounding:
         return Grounding("undetermined", reason="generation failure")
     inst = item.instance
     docs = _normal_docs(inst.docs, inst.lang)
-    roles = passage_roles(inst.docs, inst.answer, inst.fakeanswer, inst.lang)
+    roles = instance_roles(inst)
     if kind == "correct":
         return _correct(inst, docs, roles)
     return _wrong(item, docs, roles)
+
+
+def omitted(item: ScoredItem) -> tuple[str, ...] | None:
+    """Omission on an integration question with several answer elements: the gold elements
+    (normal form, first alternative) a passage shown holds that the answer does not state, when
+    it states at least one other element a passage shown holds; () when it misses none of them.
+    None where omission is not defined: another ability, a one-element answer, a refusal, an
+    error claim, a generation failure, passages holding fewer than two elements, or an answer
+    stating no element a passage holds (its failure is another one: wrong, invented, copied).
+    Stated is strict's per-element label (normal form, boundaries, not negated, not a hedge or a
+    candidate list); held is an alternative occurring in some passage (strict matching)."""
+    inst = item.instance
+    if inst.ability != "integration" or len(inst.answer) < 2 or item.error is not None:
+        return None
+    if outcome(item, MODE) in ("refused", "error_claimed"):
+        return None
+    docs = _normal_docs(inst.docs, inst.lang)
+    per_doc = [strict_on_normal(d, inst.answer, inst.lang) for d in docs]
+    held = [int(any(hits)) for hits in zip(*per_doc, strict=True)] if per_doc else []
+    stated = item.scores[MODE].labels
+    if sum(held) < 2 or not any(h and s for h, s in zip(held, stated, strict=True)):
+        return None
+    units = _gold_units(inst.answer, inst.lang)
+    return tuple(
+        units[i][0] if units[i] else ""
+        for i, (h, s) in enumerate(zip(held, stated, strict=True))
+        if h and not s
+    )

@@ -81,11 +81,14 @@ KINDS: tuple[Kind, ...] = (
     # words that hold an error word and say nothing of an error: "不错" (not bad, good)
     Kind("not_error"),
     # grounding (scoring/grounding.py): words that assert nothing of their own, word endings a
-    # question word may take, and the question words that fix the answer's type
+    # question word may take, the question words that fix the answer's type, and the capitalised
+    # sentence openers that name no one (relevance of a who-question's answer)
     Kind("function_words"),
     Kind("inflections"),
     Kind("asks_date"),
     Kind("asks_number"),
+    Kind("asks_person"),
+    Kind("not_names"),
 )
 _PhraseFile = create_model(  # type: ignore[call-overload]
     "_PhraseFile",

@@ -16,9 +16,20 @@ partition BUCKETS (a wrong answer taken from a passage split by the passage's ro
   rather than copied from an unrelated passage);
 - `copied_noise`: of all the answers, the share wrong and taken from a noise passage;
 - `undetermined`: of all the answers, the share the check cannot place;
-- `relevant`: relevance by code where the question fixes the answer's type (a date or a number,
-  `scoring.grounding.relevant_type`): of the answers to such questions that do not refuse or
-  claim an error, the share giving a number or date the question does not already hold.
+- `relevant`: relevance by code where the question fixes the answer's type (a date, a number or
+  a person, `scoring.grounding.relevant_type`): of the answers to such questions that do not
+  refuse or claim an error, the share giving a number or date the question does not already
+  hold, or, to a who-question, a name it does not hold;
+- `omission` (integration only, `scoring.grounding.omitted`): of the answers to questions with
+  several elements that state an element a passage shown holds (the passages holding two or
+  more), the share that miss another element a passage shown holds.
+
+The conflict track (one folder per instruction) gets the same partition and the figures of
+CONFLICT_FIGURES per (language, condition), the passages' roles declared by the condition (a true
+passage is gold, an altered one altered): among them `copied_altered`, the share of all the
+answers wrong and taken from the altered passage, whether or not they repeat the planted answer
+verbatim. As the track's other figures, Wilson's interval over the answers (one per question and
+condition).
 
 Mode strict only (the ranked mode; the categories rest on strict's outcome). Every rate gets the
 interval of the other outcome shares (`stats.outcomes.share`: Wilson at the cluster-bootstrap
@@ -34,11 +45,18 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from leaderboard.core.schema import GroundingCell, GroundingScore
-from leaderboard.core.types import ABILITIES, LANGS, PROBES, Ability, Lang
-from leaderboard.scoring.grounding import MODE, Grounding, grounding, relevant_type
+from leaderboard.core.schema import (
+    ConflictGroundingCell,
+    ConflictGroundingScore,
+    GroundingCell,
+    GroundingScore,
+)
+from leaderboard.core.types import ABILITIES, CONFLICT, LANGS, PROBES, Ability, Lang
+from leaderboard.protocol.conflicts import ORDER
+from leaderboard.scoring.grounding import MODE, Grounding, grounding, omitted, relevant_type
 from leaderboard.scoring.outcome import ScoredItem, outcome
 from leaderboard.stats.cells import Cell
+from leaderboard.stats.intervals import wilson_share
 from leaderboard.stats.outcomes import share
 
 CellsByKey = dict[tuple[Lang, Ability, str], dict[float, Cell]]
@@ -57,7 +75,9 @@ BUCKETS = (
 )
 _FROM = ("wrong_from_gold", "wrong_from_noise", "wrong_from_altered")
 
-# metric -> (numerator buckets, denominator: "all", "correct" or "wrong" (the outcome), definition)
+# metric -> (numerator buckets (or the outcome "wrong"), denominator: "all", "correct" or "wrong"
+# (the outcome), "typed" (a question fixing the answer's type), "omissible" (omission defined),
+# definition)
 FIGURES: dict[str, tuple[tuple[str, ...], str, str]] = {
     "grounded": (
         ("correct_grounded",),
@@ -115,8 +135,28 @@ FIGURES: dict[str, tuple[tuple[str, ...], str, str]] = {
     "relevant": (
         ("relevant",),
         "typed",
-        "Of the answers to questions asking for a date or a number (not refused, no error "
-        "claimed), the share giving a number or date the question does not already hold.",
+        "Of the answers to questions asking for a date, a number or a person (not refused, no "
+        "error claimed), the share giving a number or date, or for a who-question a name, the "
+        "question does not already hold.",
+    ),
+    "omission": (
+        ("omitted",),
+        "omissible",
+        "Of the integration answers to questions with several elements that state an element a "
+        "passage shown holds (the passages holding two or more), the share missing another "
+        "element a passage shown holds.",
+    ),
+}
+
+# the conflict track's figures per (language, condition): FIGURES' partition figures, and the
+# share of all the answers wrong and taken from the altered passage
+CONFLICT_FIGURES: dict[str, tuple[tuple[str, ...], str, str]] = {
+    **{k: v for k, v in FIGURES.items() if k not in ("relevant", "omission")},
+    "copied_altered": (
+        ("wrong_from_altered",),
+        "all",
+        "Of all the answers, the share wrong and taken from the altered passage (the planted "
+        "answer, or another span only the altered passage holds).",
     ),
 }
 
@@ -136,6 +176,7 @@ class Placed:
     grounding: Grounding
     outcome: str
     relevant: bool | None  # None: the question fixes no type, or the answer refuses
+    omitted: tuple[str, ...] | None = None  # integration: elements held and missed (omitted)
 
 
 def _relevant(item: ScoredItem, kind: str) -> bool | None:
@@ -155,7 +196,7 @@ def place(items: Sequence[ScoredItem]) -> list[Placed]:
     out = []
     for it in items:
         kind = outcome(it, MODE)
-        out.append(Placed(it, grounding(it), kind, _relevant(it, kind)))
+        out.append(Placed(it, grounding(it), kind, _relevant(it, kind), omitted(it)))
     return out
 
 
@@ -189,7 +230,8 @@ def _vectors(placed: Sequence[Placed], cells: CellsByKey, lang: Lang, ability: A
     by_rate = cells[(lang, ability, MODE)]
     group = next(iter(by_rate.values())).group
     size = len(group.ids)
-    sums = {k: np.zeros(size) for k in (*BUCKETS, "all", "correct", "wrong", "typed", "relevant")}
+    names = (*BUCKETS, "all", "correct", "wrong", "typed", "relevant", "omissible", "omitted")
+    sums = {k: np.zeros(size) for k in names}
     for p in placed:
         inst = p.item.instance
         if inst.lang != lang or inst.ability != ability:
@@ -202,6 +244,9 @@ def _vectors(placed: Sequence[Placed], cells: CellsByKey, lang: Lang, ability: A
         if p.relevant is not None:
             sums["typed"][k] += 1
             sums["relevant"][k] += float(p.relevant)
+        if p.omitted is not None:
+            sums["omissible"][k] += 1
+            sums["omitted"][k] += float(bool(p.omitted))
     return group, sums
 
 
@@ -239,3 +284,51 @@ def grounding_results(
     """The cell rows and the figures results.json stores (compute_results calls it)."""
     placed = place(items)
     return grounding_cells(placed), grounding_scores(placed, cells)
+
+
+def _condition_order(key: tuple[Lang, str]) -> tuple[int, int, str]:
+    lang, cond = key
+    return (LANGS.index(lang), ORDER.index(cond) if cond in ORDER else len(ORDER), cond)
+
+
+def conflict_grounding_results(
+    items: Sequence[ScoredItem],
+) -> tuple[list[ConflictGroundingCell], list[ConflictGroundingScore]]:
+    """The conflict track's answers among `items`: per (language, condition), the count in each
+    bucket and every CONFLICT_FIGURES metric with Wilson's interval (none without a
+    denominator)."""
+    groups: dict[tuple[Lang, str], list[Placed]] = defaultdict(list)
+    for p in place([it for it in items if it.instance.ability == CONFLICT]):
+        groups[(p.item.instance.lang, p.item.instance.condition)].append(p)
+    rows: list[ConflictGroundingCell] = []
+    figures: list[ConflictGroundingScore] = []
+    for lang, cond in sorted(groups, key=_condition_order):
+        group = groups[(lang, cond)]
+        counts = Counter(bucket(p.grounding) for p in group)
+        rows.append(
+            ConflictGroundingCell(
+                lang=lang, condition=cond, n=len(group), **{b: counts[b] for b in BUCKETS}
+            )
+        )
+        dens = {
+            "all": len(group),
+            "correct": sum(p.outcome == "correct" for p in group),
+            "wrong": sum(p.outcome == "wrong" for p in group),
+        }
+        for metric, (parts, den_name, definition) in CONFLICT_FIGURES.items():
+            n = dens[den_name]
+            if not n:
+                continue
+            value = sum(dens[b] if b in dens else counts[b] for b in parts) / n
+            figures.append(
+                ConflictGroundingScore(
+                    lang=lang,
+                    condition=cond,
+                    metric=metric,  # type: ignore[arg-type]
+                    value=value,
+                    ci=wilson_share(value, n),
+                    n=n,
+                    definition=definition,
+                )
+            )
+    return rows, figures

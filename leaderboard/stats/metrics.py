@@ -16,6 +16,8 @@ from leaderboard.core.schema import (
     CellMetrics,
     ConflictEffect,
     ConflictFigure,
+    ConflictGroundingCell,
+    ConflictGroundingScore,
     GroundingCell,
     GroundingScore,
     OutcomeCell,
@@ -36,7 +38,7 @@ from leaderboard.stats.conflicts import DEFINITIONS as CONFLICT_DEFINITIONS
 from leaderboard.stats.conflicts import EFFECT_DEFINITIONS, Answered, answered
 from leaderboard.stats.conflicts import effects as conflict_effects
 from leaderboard.stats.conflicts import figures as conflict_figures
-from leaderboard.stats.grounding import grounding_results
+from leaderboard.stats.grounding import conflict_grounding_results, grounding_results
 from leaderboard.stats.intervals import METHOD
 from leaderboard.stats.outcomes import outcome_rows, outcome_vectors, truthfulness_entries
 from leaderboard.stats.risk_coverage import risk_coverage_entries
@@ -106,6 +108,9 @@ class Metrics:
     # where the answers came from (stats.grounding): per-cell counts and per-ability figures
     grounding: list[GroundingCell]
     grounding_scores: list[GroundingScore]
+    # where the conflict track's answers came from, per (language, condition)
+    conflict_grounding: list[ConflictGroundingCell]
+    conflict_grounding_scores: list[ConflictGroundingScore]
 
 
 def probe_entries(cells: CellsByKey, langs: list[Lang]) -> list[ProbeEntry]:
@@ -135,8 +140,9 @@ def compute_results(
     (the four RGB abilities only), probe figures (the closed-book ones included), bootstrap info,
     what the answers did (stats.outcomes, stats.risk_coverage) and where they came from
     (stats.grounding). The conflict track's answers have figures of their own
-    (stats.conflicts), never cells."""
+    (stats.conflicts, and their grounding per condition), never cells."""
     conflict = answered(items)
+    conflict_rows, conflict_figures = conflict_grounding_results(items)
     items = [it for it in items if it.instance.ability != CONFLICT]
     cells, rows, langs = build_cells(items, splits, resamples, seed)
     entries = score_entries(cells, langs)
@@ -155,6 +161,8 @@ def compute_results(
         conflict_effect_rows(conflict),
         grounding_rows,
         grounding_figures,
+        conflict_rows,
+        conflict_figures,
     )
 
 

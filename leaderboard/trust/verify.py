@@ -7,7 +7,8 @@ files the run recorded (data/view.py), restricted to instances with a prediction
 fingerprint, whose prompt and passage hashes must match; scored and aggregated as the runner does
 (run.assemble), with no backend. Compared (equal within 1e-9): every row of `cells`, `scores`,
 `probes`, `outcomes`, `truthfulness`, `risk_coverage`, `grounding` and `grounding_scores` (where
-each answer came from, scoring/grounding.py); `bootstrap`, `partial`, `submission_id`;
+each answer came from, scoring/grounding.py), `conflict_grounding` and `conflict_grounding_scores`
+(the same for the conflict track, per condition); `bootstrap`, `partial`, `submission_id`;
 provenance `fingerprint` (also against model.yaml and every prediction), `data_blob_ids`,
 `scoring_version` (against the code now), token counts and `extra.predictions_in_results`. Not
 compared: `partial_reasons` (it quotes the invocation's options) and the generating run's own
@@ -179,6 +180,15 @@ def compare_results(old: Results, new: Results) -> list[Mismatch]:
         old.grounding_scores,
         new.grounding_scores,
         ("lang", "ability", "metric"),
+    )
+    out += _compare_rows(
+        "conflict grounding", old.conflict_grounding, new.conflict_grounding, ("lang", "condition")
+    )
+    out += _compare_rows(
+        "conflict grounding figure",
+        old.conflict_grounding_scores,
+        new.conflict_grounding_scores,
+        ("lang", "condition", "metric"),
     )
     for name in ("submission_id", "partial"):
         if getattr(old, name) != getattr(new, name):

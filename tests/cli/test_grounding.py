@@ -1,5 +1,6 @@
 """`grounding` end to end through the real CLI: the figures results.json stores for a real
-scripted run, and every answer's category recomputed from the answers and the fetched data."""
+scripted run (a conflict folder's per condition), and every answer's category recomputed from the
+answers and the fetched data."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from leaderboard.cli import app
-from leaderboard.cli.grounding import COLUMNS
+from leaderboard.cli.grounding import COLUMNS, CONFLICT_COLUMNS
 from leaderboard.core.submission import load_submission
 from leaderboard.run.runner import RunOptions, run_submission
 from leaderboard.run.selection import Selection
@@ -54,7 +55,15 @@ def test_every_answer_listed_with_its_category(tmp_path: Path, data_root: Path) 
     )
     assert result.exit_code == 0, result.output
     lines = result.output.strip().splitlines()
-    assert lines[0].split("\t")[:3] == ["key", "outcome", "category"]
+    assert lines[0].split("\t") == [
+        "key",
+        "outcome",
+        "category",
+        "role",
+        "span",
+        "reason",
+        "omitted",
+    ]
     rows = [line.split("\t") for line in lines[1:]]
     assert len(rows) == 3 * 5 + 3  # noise: 5 rates of 3 questions; rejection: 3
     assert all(r[2] in CATEGORIES for r in rows)
@@ -72,3 +81,30 @@ def test_a_results_json_without_figures_says_rescore(tmp_path: Path, data_root: 
     results.write_text(json.dumps(data), "utf-8")
     result = runner.invoke(app, ["grounding", str(folder)])
     assert result.exit_code == 0 and "rescore" in result.output
+
+
+def test_a_conflict_folder_prints_its_table_per_condition(tmp_path: Path, rgb_root: Path) -> None:
+    path = write_scripted_submission(tmp_path / "entry", scripted={"policy": "copy_first"})
+    run_submission(
+        load_submission(path),
+        RunOptions(
+            root=rgb_root,
+            selection=Selection(limit=3, languages=("zh",), conflicts=("t1f1", "f1t1")),
+            progress=False,
+        ),
+    )
+    folder = tmp_path / "entry" / "conflicts" / "rgb"
+    result = runner.invoke(app, ["grounding", str(folder)])
+    assert result.exit_code == 0, result.output
+    header = next(line for line in result.output.splitlines() if line.startswith("| lang"))
+    assert all(h in header for _, h in CONFLICT_COLUMNS)
+    rows = [line for line in result.output.splitlines() if line.startswith("| zh |")]
+    assert [r.split("|")[2].strip() for r in rows] == ["t1f1", "f1t1"]
+    listed = runner.invoke(
+        app, ["grounding", str(folder), "--answers", "--data-dir", str(rgb_root)]
+    )
+    assert listed.exit_code == 0, listed.output
+    answers = [line.split("\t") for line in listed.output.strip().splitlines()[1:]]
+    assert answers and all(a[0].startswith("zh/conflict/") for a in answers)
+    # copying the first passage shown: a wrong answer's role is the role declared for it
+    assert {a[3] for a in answers if a[2] == "wrong_from_passage"} <= {"gold", "noise", "altered"}

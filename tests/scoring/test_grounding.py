@@ -1,6 +1,8 @@
 """Where an answer came from (scoring/grounding.py, issue 61): the case tables of
-tests/cases/grounding_<lang>.yaml, per language, through the real strict scorer; passage roles read
-from the passages; the answer type a question fixes and relevance by code."""
+tests/cases/grounding_<lang>.yaml, per language, through the real strict scorer (the conflict
+track's declared passage roles and omission on integration questions included); passage roles read
+from the passages; the answer type a question fixes and relevance by code (a date, a number, a
+person)."""
 
 from __future__ import annotations
 
@@ -14,14 +16,24 @@ from leaderboard.scoring.grounding import (
     CATEGORIES,
     answer_type,
     grounding,
+    instance_roles,
     main_span,
+    names_someone,
+    omitted,
     passage_roles,
     relevant_type,
 )
 from leaderboard.scoring.outcome import scored_items
 
 CASES = Path(__file__).parents[1] / "cases"
-RATE = {"noise": 0.0, "rejection": 1.0, "counterfactual": 0.0, "closedbook": 0.0}
+RATE = {
+    "noise": 0.0,
+    "rejection": 1.0,
+    "counterfactual": 0.0,
+    "closedbook": 0.0,
+    "integration": 0.0,
+    "conflict": 0.0,
+}
 
 
 def _answer(raw: list) -> tuple:
@@ -45,6 +57,8 @@ def _item(lang: str, case: dict, error: str | None = None):
         _answer(case["answer"]),
         tuple(case["passages"]),
         _answer(case.get("fake", [])),
+        condition="t1f1" if "roles" in case else "",
+        roles=tuple(case.get("roles", ())),
     )
     (item,) = scored_items([(inst, case["prediction"], error)])
     return item
@@ -59,6 +73,17 @@ def test_each_answer_gets_its_category(lang: str, case: dict) -> None:
             assert getattr(g, key) == case[key], (key, g)
     if g.category == "wrong_from_passage":
         assert g.role is not None and g.passages
+    if "omitted" in case:
+        assert omitted(_item(lang, case)) == tuple(case["omitted"])
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_both_languages_have_conflict_and_omission_cases(lang: str) -> None:
+    cases = _cases(lang)
+    conflict = [c for c in cases if c["ability"] == "conflict"]
+    assert {c["category"] for c in conflict} >= {"wrong_from_passage", "correct_grounded"}
+    assert any(c.get("role") == "altered" for c in conflict)
+    assert {bool(c["omitted"]) for c in cases if "omitted" in c} == {True, False}
 
 
 def test_every_category_is_covered_in_both_languages() -> None:
@@ -91,7 +116,11 @@ def test_passage_roles_come_from_the_passages_text() -> None:
         ("zh", "2023年C罗在哪个球队？", None),
         ("en", "When is Google I/O 2022 scheduled to take place?", "date"),
         ("en", "How many vehicles did Tesla deliver in 2021?", "number"),
-        ("en", "Who won the 2022 Citrus Bowl?", None),
+        ("en", "Who won the 2022 Citrus Bowl?", "person"),
+        ("en", "Where is the Super Bowl held in 2022?", None),
+        ("zh", "谁是《天才基本法》主演？", "person"),
+        ("zh", "2022年卡塔尔世界杯冠军是谁？", "person"),
+        ("zh", "谁在什么时候当选英国首相", "date"),
     ],
 )
 def test_the_answer_type_a_question_fixes(lang: str, query: str, kind: str | None) -> None:
@@ -106,6 +135,12 @@ def test_the_answer_type_a_question_fixes(lang: str, query: str, kind: str | Non
         ("zh", "2023年C罗在哪个球队？", "利雅得胜利", None),
         ("en", "How many vehicles did Tesla deliver in 2021?", "Tesla delivered 936,172.", True),
         ("en", "When is Google I/O 2022?", "Google I/O 2022 is at Shoreline.", False),
+        ("en", "Who won the 2022 Citrus Bowl?", "The Kentucky Wildcats won it.", True),
+        ("en", "Who won the 2022 Citrus Bowl?", "However, the documents do not say.", False),
+        ("en", "Who directs the Irredeemable film?", "The Irredeemable film is a comic.", False),
+        ("zh", "谁执导了电影《满江红》？", "张艺谋执导了该片。", True),
+        ("zh", "2022年卡塔尔世界杯冠军是谁？", "阿根廷队获得了冠军。", True),
+        ("zh", "谁是《天才基本法》主演？", "主演是一位著名演员。", False),
     ],
 )
 def test_relevance_by_code_where_the_type_is_fixed(
@@ -120,3 +155,50 @@ def test_main_span_leaves_out_the_question_and_function_words() -> None:
         "The iPhone 14 has an A16 Bionic chip.", "What chip does the iPhone 14 have?", "en"
     ) == ("a16 bionic",)
     assert main_span("2022年百花奖最佳影片奖", "2022年百花奖最佳影片奖", "zh") == ()
+
+
+def test_names_someone_leaves_out_openers_and_the_question() -> None:
+    q = "Who will direct the Irredeemable film?"
+    got = names_someone("Based on the documents, Adam McKay will direct Irredeemable.", q, "en")
+    assert got == ("adam mckay",)
+    assert names_someone("Unfortunately, I cannot tell.", q, "en") == ()
+    assert names_someone("该片由张艺谋执导。", "谁执导了电影《满江红》？", "zh") == ("张艺谋",)
+
+
+def test_conflict_instances_take_their_declared_roles() -> None:
+    docs = ("获奖者是一位日本作家。", "颁奖典礼在12月。", "2022年诺贝尔文学奖授予安妮·埃尔诺。")
+    inst = TestInstance(
+        "zh",
+        "conflict",
+        0.0,
+        1,
+        "2022年诺贝尔文学奖得主是谁？",
+        ("安妮·埃尔诺",),
+        docs,
+        ("村上春树",),
+        condition="f1t1",
+        roles=("fake", "noise", "true"),
+    )
+    assert instance_roles(inst) == ("altered", "noise", "gold")
+    # read from the text, the altered passage (it never names the planted answer) is noise
+    text = TestInstance("zh", "noise", 0.0, 1, inst.query, inst.answer, docs, inst.fakeanswer)
+    assert instance_roles(text) == ("noise", "noise", "gold")
+
+
+def test_omission_is_not_defined_outside_its_cases() -> None:
+    docs = ("阿根廷夺冠。", "法国屈居亚军。")
+    base = ("zh", "integration", 0.0, 1, "卡塔尔世界杯决赛队伍", ("阿根廷", "法国"))
+    one = TestInstance(*base[:5], ("阿根廷",), docs)  # type: ignore[arg-type]
+    only_one_held = TestInstance(*base, ("阿根廷夺冠。", "天气晴朗。"))  # type: ignore[arg-type]
+    held = TestInstance(*base, docs)  # type: ignore[arg-type]
+    refused = "文档信息不足，因此我无法基于提供的文档回答该问题。"
+    items = scored_items(
+        [
+            (one, "阿根廷", None),  # one element: no omission to speak of
+            (only_one_held, "阿根廷", None),  # the passages hold one element only
+            (held, refused, None),  # a refusal
+            (held, "巴西和德国", None),  # states no element a passage holds
+            (held, "阿根廷", "timeout"),  # a generation failure
+        ]
+    )
+    assert [omitted(it) for it in items] == [None] * 5

@@ -1,5 +1,6 @@
-"""Where the answers came from, on the site: the model page's correct x grounded table and the
-figures with intervals, and the methodology page's rejection table, in both languages, from real
+"""Where the answers came from, on the site: the model page's correct x grounded table, the figures
+with intervals (omission on the integration questions), the conflict track's table per condition,
+and the methodology page's rejection, omission and conflict tables, in both languages, from real
 scripted runs (the runner, the scorer, the grounding check and the statistics, no hand-written
 results)."""
 
@@ -23,11 +24,11 @@ from tests.helpers import write_scripted_submission
 from tests.site.zh_scan import _Reader, english_words, repository_data
 
 REPO = Path(__file__).resolve().parents[2]
-POLICIES = {"copies": "copy_first", "refuses": "refuse"}
+POLICIES = {"copies": "copy_first", "refuses": "refuse", "commits": "top_candidate"}
 
 
 @pytest.fixture(scope="module")
-def repo(tmp_path_factory, data_root: Path) -> Path:
+def repo(tmp_path_factory, rgb_root: Path) -> Path:
     root = tmp_path_factory.mktemp("grounding")
     (root / "site").mkdir()
     shutil.copyfile(REPO / "site" / "mkdocs.yml", root / "site" / "mkdocs.yml")
@@ -38,10 +39,17 @@ def repo(tmp_path_factory, data_root: Path) -> Path:
             scripted={"policy": policy},
             run={"allow_partial_data": True},
         )
-        selection = Selection(limit=3, languages=("zh", "en"), abilities=("noise", "rejection"))
+        abilities = ("noise", "rejection", "integration")
+        selection = Selection(limit=5, languages=("zh", "en"), abilities=abilities)
         run_submission(
-            load_submission(path), RunOptions(root=data_root, selection=selection, progress=False)
+            load_submission(path), RunOptions(root=rgb_root, selection=selection, progress=False)
         )
+    # the conflict track, under RGB's instruction, for the copying policy
+    conflicts = Selection(limit=4, languages=("zh", "en"), conflicts=("t1f1", "f1t1"))
+    run_submission(
+        load_submission(root / "submissions" / "copies"),
+        RunOptions(root=rgb_root, selection=conflicts, progress=False),
+    )
     return root
 
 
@@ -67,7 +75,7 @@ def test_the_model_page_has_the_correct_by_grounded_table(data) -> None:
     assert 'id="wrap-model-copies-grounding"' in section
     assert 'id="wrap-model-copies-grounding-figures"' in section
     assert 'href="../docs/grounding.html"' in section
-    assert "rejection questions (no passage holds the answer, n = 3)" in section
+    assert "rejection questions (no passage holds the answer, n = 5)" in section
     table = next(t for t in out.tables if t.id == "model-copies-grounding")
     for row in table.rows:
         n = row.cells["n"].value
@@ -106,6 +114,41 @@ def test_the_methodology_page_has_the_rejection_figures(data) -> None:
     assert 'href="docs/grounding.html"' in section
     table = next(t for t in out.tables if t.id == "grounding-rejection")
     models = {r.cells["model"].value for r in table.rows}
-    assert models == {"Policy copies", "Policy refuses"}
+    assert models == {f"Policy {name}" for name in POLICIES}
     for row in table.rows:
         assert row.cells["made_up"].value["ci_low"] is not None
+
+
+def test_omission_on_the_model_page_and_the_methodology_page(data) -> None:
+    out = Output()
+    page = model_page(Context(data, out), _entry(data, "commits"))
+    figures = next(t for t in out.tables if t.id == "model-commits-grounding-figures")
+    integration = next(
+        r for r in figures.rows if r.cells["ability"].value == ui("en", "ability.integration")
+    )
+    omission = integration.cells["omission"].value
+    assert omission["value"] is not None and omission["ci_low"] is not None
+    assert "integration questions: of the" in _section(page, ui("en", "gr.h"))
+    out = Output()
+    methodology_page(Context(data, out))
+    table = next(t for t in out.tables if t.id == "grounding-omission")
+    assert {r.cells["model"].value for r in table.rows} == {"Policy commits"}
+
+
+def test_the_conflict_track_on_the_model_page_and_the_methodology_page(data) -> None:
+    out = Output()
+    page = model_page(Context(data, out), _entry(data, "copies"))
+    assert 'id="wrap-model-copies-grounding-conflicts"' in _section(page, ui("en", "gr.h"))
+    table = next(t for t in out.tables if t.id == "model-copies-grounding-conflicts")
+    conditions = {r.cells["condition"].value for r in table.rows}
+    assert conditions == {ui("en", "conf.short.t1f1"), ui("en", "conf.short.f1t1")}
+    for row in table.rows:
+        assert row.cells["copied_altered"].value["value"] is not None
+    # no conflict answers, no conflict table
+    model_page(Context(data, out := Output()), _entry(data, "refuses"))
+    assert not any(t.id == "model-refuses-grounding-conflicts" for t in out.tables)
+    out = Output()
+    methodology_page(Context(data, out))
+    table = next(t for t in out.tables if t.id == "grounding-conflicts")
+    assert {r.cells["model"].value for r in table.rows} == {"Policy copies"}
+    assert len(table.rows) == 2  # t1f1, zh and en

@@ -1,7 +1,8 @@
 """Where the answers came from, counted and turned into figures (stats/grounding.py, issue 61):
 the cell rows partition the answers, each figure's numerator and denominator come from the
 per-answer categories of scoring/grounding, and a real scripted run stores both in results.json,
-where `verify` recomputes them."""
+where `verify` recomputes them; the conflict track's answers get the same partition per condition
+(their passages' declared roles), and the integration cell its omission share."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from leaderboard.core.types import TestInstance
 from leaderboard.run.runner import RunOptions, run_submission
 from leaderboard.run.selection import Selection
 from leaderboard.scoring.outcome import SplitInfo, scored_items
-from leaderboard.stats.grounding import BUCKETS, FIGURES, place
+from leaderboard.stats.grounding import BUCKETS, CONFLICT_FIGURES, FIGURES, place
 from leaderboard.stats.metrics import compute_results
 from leaderboard.trust.verify import verify
 from tests.helpers import write_scripted_submission
@@ -123,3 +124,73 @@ def test_relevance_by_code_where_the_question_asks_for_a_date() -> None:
     )
     got = {s.metric: s for s in m.grounding_scores}
     assert (got["relevant"].value, got["relevant"].n) == (0.5, 2)
+
+
+def _conflict(i: int, condition: str, roles: tuple[str, ...], docs: tuple[str, ...]):
+    return TestInstance(
+        "zh",
+        "conflict",
+        0.0,
+        i,
+        "2022世界5G大会在哪举办",
+        ("哈尔滨",),
+        docs,
+        ("长春",),
+        condition=condition,
+        roles=roles,
+    )  # type: ignore[arg-type]
+
+
+T1F1 = ("2022世界5G大会在哈尔滨举办。", "大会在长春的会展中心举办。", "北京举办了冬奥会。")
+ROLES = ("true", "fake", "noise")
+
+
+def test_conflict_answers_get_their_grounding_per_condition() -> None:
+    answers = [
+        (_conflict(1, "t1f1", ROLES, T1F1), "在哈尔滨举办。"),  # true, grounded
+        (_conflict(2, "t1f1", ROLES, T1F1), "在长春举办。"),  # the planted answer
+        (_conflict(3, "t1f1", ROLES, T1F1), "会展中心。"),  # only the altered passage says it
+        (_conflict(4, "t1f1", ROLES, T1F1), "在广州举办。"),  # invented
+        (_conflict(1, "true_only", ("true", "noise", "noise"), T1F1[:1] + NOISE), "在北京。"),
+    ]
+    m = compute_results(scored_items((i, p, None) for i, p in answers), {}, 200, 1)
+    assert not m.grounding and not m.grounding_scores  # never cells of the RGB abilities
+    rows = {c.condition: c for c in m.conflict_grounding}
+    assert [c.condition for c in m.conflict_grounding] == ["true_only", "t1f1"]
+    t1f1 = rows["t1f1"]
+    assert (t1f1.n, t1f1.correct_grounded, t1f1.wrong_from_altered, t1f1.invented) == (4, 1, 2, 1)
+    assert rows["true_only"].wrong_from_noise == 1
+    for c in m.conflict_grounding:
+        assert sum(getattr(c, b) for b in BUCKETS) == c.n
+    got = {(s.condition, s.metric): s for s in m.conflict_grounding_scores}
+    copied = got[("t1f1", "copied_altered")]
+    assert (copied.value, copied.n) == (pytest.approx(2 / 4), 4)
+    assert copied.ci is not None and copied.ci[0] < 0.5 < copied.ci[1]
+    assert got[("t1f1", "from_altered")].value == pytest.approx(2 / 3)
+    assert got[("t1f1", "made_up")].value == pytest.approx(3 / 4)
+    assert got[("t1f1", "grounded")].value == pytest.approx(1.0)
+    assert set(CONFLICT_FIGURES) >= {s.metric for s in m.conflict_grounding_scores}
+
+
+def test_omission_on_the_integration_cell() -> None:
+    docs = ("阿根廷在决赛中点球获胜。", "法国屈居亚军。", "克罗地亚获得季军。")
+
+    def inst(i: int) -> TestInstance:
+        return TestInstance(
+            "zh", "integration", 0.0, i, "卡塔尔世界杯决赛队伍", ("阿根廷", "法国"), docs
+        )  # type: ignore[arg-type]
+
+    answers = [
+        (inst(1), "决赛队伍是阿根廷和法国。"),  # complete
+        (inst(2), "决赛队伍是阿根廷。"),  # omits France
+        (inst(3), "决赛队伍是法国。"),  # omits Argentina
+        (inst(4), "决赛队伍是克罗地亚。"),  # states no element: not counted
+    ]
+    placed = place(scored_items((i, p, None) for i, p in answers))
+    assert [p.omitted for p in placed] == [(), ("法国",), ("阿根廷",), None]
+    m = compute_results(
+        [p.item for p in placed], {("zh", "integration"): SplitInfo("zh_int.json", True, 4)}, 200, 1
+    )
+    got = {s.metric: s for s in m.grounding_scores}
+    assert (got["omission"].value, got["omission"].n) == (pytest.approx(2 / 3), 3)
+    assert got["omission"].ability == "integration"

@@ -121,7 +121,7 @@ COLUMNS: dict[str, Spec] = {
     **{f"gr.{k}": _tipped(f"gr.{k}")
        for k in ("grounded", "invented", "made_up", "from_passage", "from_noise",
                  "from_altered", "invented_of_made_up", "copied_noise", "undetermined",
-                 "relevant")},
+                 "relevant", "omission", "copied_altered")},
     "gr.n": _num("gr.col_n", key="n"),
     # zh vs en: the difference tables (two families), the reliance table
     "zhen.ability": Spec("zhen.col_ability"),
