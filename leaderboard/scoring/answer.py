@@ -46,8 +46,6 @@ LIST_MIN = 8
 LIST_PER_ELEMENT = 5
 # A response holds a whole passage when it holds this share of the passage's chunks.
 WHOLE_PASSAGE = 0.75
-# A response sentence holds part of a passage when it holds PART_CHUNKS of the passage's chunks.
-PART_CHUNKS = 2
 # A first sentence whose longest verbatim passage piece is this share of its text is pasted.
 PASTED_SENTENCE = 0.75
 _LIST_SEP = re.compile(r"[、,，;；\n/|]")
@@ -208,11 +206,14 @@ def pastes_a_passage(norm: str, docs: tuple[str, ...], lang: Lang) -> bool:
     return bool(_whole_passages(norm, docs, lang))
 
 
-def _whole_passages(norm: str, docs: tuple[str, ...], lang: Lang) -> list[tuple[str, ...]]:
-    """The chunks of each passage the response holds whole (WHOLE_PASSAGE of its chunks)."""
+def _whole_passages(
+    norm: str, docs: tuple[str, ...], lang: Lang
+) -> list[tuple[tuple[str, ...], str]]:
+    """(chunks, normal form) of each passage the response holds whole (WHOLE_PASSAGE of its
+    chunks or more)."""
     return [
-        chunks
-        for chunks in _passage_chunks(docs, lang)
+        (chunks, normalize(d, lang))
+        for d, chunks in zip(docs, _passage_chunks(docs, lang), strict=True)
         if chunks and sum(1 for c in chunks if c in norm) >= WHOLE_PASSAGE * len(chunks)
     ]
 
@@ -221,16 +222,21 @@ def _pastes_over_sentences(
     sentences: list[str], norm: str, docs: tuple[str, ...], lang: Lang
 ) -> bool:
     """Does the response hold a whole passage pasted over two of its sentences or more? A
-    sentence holds part of a passage when it holds PART_CHUNKS of the passage's chunks: a
-    snippet's date header ("Feb 21, 2022 ...") is no part, and a one-sentence passage quoted as
-    one sentence of the answer ("北京冬奥会：91个国家和地区…") is a quote, not a passage standing in
-    for an answer."""
+    sentence holds part of a passage when it holds one of the passage's chunks or is itself
+    verbatim in the passage (a snippet's trailing "In the 2019 season, ..."). A one-sentence
+    passage quoted as one sentence of the answer ("北京冬奥会：91个国家和地区…", then the next
+    part's passage) is a quote, not a passage standing in for an answer."""
+    prof = profile(lang)
     whole = _whole_passages(norm, docs, lang)
     if not whole:
         return False
     normed = [normalize(s, lang) for s in sentences]
-    for chunks in whole:
-        holding = sum(1 for ns in normed if sum(1 for c in chunks if c in ns) >= PART_CHUNKS)
+    for chunks, passage in whole:
+        holding = sum(
+            1
+            for ns in normed
+            if any(c in ns for c in chunks) or (len(ns) >= prof.chunk and ns in passage)
+        )
         if holding >= 2:
             return True
     return False
