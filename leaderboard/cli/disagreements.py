@@ -9,20 +9,15 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
-from leaderboard.board.disagreements import (
-    KINDS,
-    Disagreement,
-    answers_differing,
-    counts,
-    entry_disagreements,
-)
-from leaderboard.board.load import load_entry
+from leaderboard.board.disagreements import KINDS, Disagreement, answers_differing, counts
 from leaderboard.cli.arguments import DATA_DIR_HELP, submission_folders
 from leaderboard.cli.console import console
 from leaderboard.core.errors import ConfigError
 from leaderboard.core.safe_io import output_file, write_text_atomic
 from leaderboard.data.manifest import data_root
 from leaderboard.stats.version import scoring_version
+from leaderboard.trust.strict_audits import AUDIT_DIR, disagreement_payload
+from leaderboard.trust.strict_audits import write_audits as write_audits_files
 
 SHOWN = 160  # characters of an answer a --list line shows
 
@@ -61,6 +56,13 @@ def disagreements_cmd(
     json_out: Path | None = typer.Option(
         None, "--json", help="Write the counts (with --list, every differing answer too)."
     ),
+    write_audits: bool = typer.Option(
+        False,
+        "--write-audits",
+        help="Rewrite the committed audits audits/strict/after.json (counts of the entries it "
+        "names), after-ranked.json (every differing answer of its entries) and "
+        "after-agreement.json (agreement with the hand labels), which `verify` re-derives.",
+    ),
 ) -> None:
     """List every committed answer where rgb and strict differ (correct, rejected, error
     detected), grouped by the strict rule that made the difference, with counts per model and
@@ -68,11 +70,13 @@ def disagreements_cmd(
     if json_out is not None:
         output_file(json_out, ConfigError, "--json", "disagreements.json")
     root = data_root(data_dir)
-    found: list[Disagreement] = []
-    cache: dict = {}
+    if write_audits:
+        named = list(submissions or [])
+        for path in write_audits_files(AUDIT_DIR, root, named, named):
+            typer.echo(f"wrote {path}")
+        return
     folders = submission_folders(submissions)
-    for folder in folders:
-        found += entry_disagreements(load_entry(folder), root, cache)
+    payload, found = disagreement_payload(folders, root, list_answers)
     if rule is not None:
         found = [d for d in found if d.rule == rule]
     out = console()
@@ -88,12 +92,12 @@ def disagreements_cmd(
         for d in found:
             typer.echo(_line(d))
     if json_out is not None:
-        payload = {
-            "scoring_version": scoring_version(),
-            "entries": [f.name for f in folders],
-            "counts": [c.as_dict() for c in counts(found)],
-            "answers": [d.as_dict() for d in found] if list_answers else [],
-        }
+        if rule is not None:
+            payload = {
+                **payload,
+                "counts": [c.as_dict() for c in counts(found)],
+                "answers": [d.as_dict() for d in found] if list_answers else [],
+            }
         write_text_atomic(
             json_out, json.dumps(payload, ensure_ascii=False, indent=1) + "\n", ConfigError
         )

@@ -18,6 +18,7 @@ from leaderboard.judge.results_check import verify_judges
 from leaderboard.retrieval.results import RESULTS_DIR
 from leaderboard.trust.attest import verify_attestations
 from leaderboard.trust.retrieval_files import is_retrieval_target, verify_retrieval
+from leaderboard.trust.strict_audits import AUDIT_DIR, is_audit_target, verify_audits
 from leaderboard.trust.verify import verify
 
 
@@ -25,8 +26,8 @@ def verify_cmd(
     submissions: list[Path] | None = typer.Argument(
         None,
         help="Submission folders, retrieval files or folders, judges/agreement/<id> folders, "
-        "releases/<id> folders (default: every submissions/*/ with a results.json, retrieval/, "
-        "judges/agreement/ and releases/).",
+        "releases/<id> folders, audits/strict (default: every submissions/*/ with a "
+        "results.json, retrieval/, judges/agreement/, releases/ and audits/strict/).",
     ),
     data_dir: Path | None = typer.Option(None, "--data-dir", help=DATA_DIR_HELP),
     recompute_retrieval: bool = typer.Option(
@@ -40,7 +41,8 @@ def verify_cmd(
 ) -> None:
     """Recompute every results.json from its predictions (current code and data), every
     judge_results.json from its judgements, the retrieval results from the data and every
-    judges/agreement/*/agreement.json from its judgements and the labels; exit 1 naming each
+    judges/agreement/*/agreement.json from its judgements and the labels, the strict audits
+    audits/strict/after*.json from the committed answers and the hand labels; exit 1 naming each
     value that differs, a scoring-version mismatch, a fingerprint or prompt hash that does not
     match the instances, a labels file that changed; and every release's scores re-derived
     from the results.json files it names."""
@@ -50,15 +52,17 @@ def verify_cmd(
     named = list(submissions or [])
     agreements = [p for p in named if is_agreement_target(p)]
     releases = [p for p in named if p not in agreements and is_release_target(p)]
-    named_rest = [p for p in named if p not in agreements and p not in releases]
+    audits = [p for p in named if p not in agreements + releases and is_audit_target(p)]
+    named_rest = [p for p in named if p not in agreements + releases + audits]
     retrieval = [p for p in named_rest if is_retrieval_target(p)]
     if not named:
         retrieval = [Path(RESULTS_DIR)] if Path(RESULTS_DIR).is_dir() else []
         agreements = [AGREEMENT_DIR] if AGREEMENT_DIR.is_dir() else []
         releases = [Path(RELEASES_DIR)] if Path(RELEASES_DIR).is_dir() else []
+        audits = [AUDIT_DIR] if is_audit_target(AUDIT_DIR) else []
     folders = [p for p in named_rest if not is_retrieval_target(p)]
     folders = submission_folders(folders, instructions=True) if folders or not named else []
-    if folders and not _has_data(root):
+    if (folders or audits) and not _has_data(root):
         raise DataError(
             f"{root}: no RGB data file here, so no instance can be rebuilt; run "
             "`rgb-leaderboard data fetch` (or `data fetch --from DIR`), or pass --data-dir"
@@ -81,6 +85,7 @@ def verify_cmd(
         verify_retrieval(retrieval, root, recompute_retrieval),
         verify_agreements(agreements),
         verify_releases(releases),
+        verify_audits(audits, root),
     ):
         for line in lines:
             typer.echo(line)

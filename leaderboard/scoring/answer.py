@@ -5,12 +5,14 @@ word) boundaries, outside any fake answer containing it, and not negated ("It is
 "答案不是X"). The answer part is judged, not any substring of a long output, so that a
 response pasting the passages or listing every candidate is not credited for the gold inside it:
 - a copy — a response at least half made of verbatim passage text, with profile.copy_min copied
-  characters or more, that holds a whole passage of two sentences or more or runs over three
-  sentences or more (sentences.py: initials and abbreviations end none) — credits nothing, even
-  when the gold string is inside it. Short of a whole passage, an answer is more than its
-  passages: one or two quoted passage sentences that state the answer are an answer, and so is a
-  first sentence in the response's own words (mostly not verbatim) that commits to the answer,
-  whatever quoted evidence follows it;
+  characters or more, that holds a whole passage pasted over two of its sentences or more, or runs
+  over three sentences or more (sentences.py: initials and abbreviations end none) — credits
+  nothing, even when the gold string is inside it. Short of a whole passage, an answer is more
+  than its passages: one or two quoted passage sentences that state the answer are an answer (a
+  one-sentence passage quoted as one sentence, its snippet date aside, is such a quote), and so
+  is a first sentence of the response's own that commits to the answer, whatever quoted evidence
+  follows it: mostly not verbatim, or condensed from a passage (its verbatim pieces broken where
+  words were dropped) rather than one passage sentence pasted behind a preamble;
 - a candidate list — many short items (every entity of the passages) — credits nothing, unless
   the response opens with a sentence stating the gold before the list (an answer followed by an
   unrelated enumeration: "… will begin on March 4, 2022, and will be shown on NBC, Peacock, USA
@@ -28,6 +30,7 @@ from functools import lru_cache
 from leaderboard.core.types import Answer, Lang
 from leaderboard.scoring.hedge import committed
 from leaderboard.scoring.normalize import mask, normalize, normalize_surface, occurrences
+from leaderboard.scoring.phrases import phrase_table
 from leaderboard.scoring.profile import profile
 from leaderboard.scoring.reason import CONTEXT, ElementReason, ElementStatus
 from leaderboard.scoring.sentences import COPY_SPLIT, split
@@ -43,6 +46,8 @@ LIST_MIN = 8
 LIST_PER_ELEMENT = 5
 # A response holds a whole passage when it holds this share of the passage's chunks.
 WHOLE_PASSAGE = 0.75
+# A first sentence whose longest verbatim passage piece is this share of its text is pasted.
+PASTED_SENTENCE = 0.75
 _LIST_SEP = re.compile(r"[、,，;；\n/|]")
 
 
@@ -198,10 +203,43 @@ def _passage_chunks(docs: tuple[str, ...], lang: Lang) -> tuple[tuple[str, ...],
 
 def pastes_a_passage(norm: str, docs: tuple[str, ...], lang: Lang) -> bool:
     """Does the response hold a whole passage (WHOLE_PASSAGE of its chunks or more)?"""
-    return any(
-        chunks and sum(1 for c in chunks if c in norm) >= WHOLE_PASSAGE * len(chunks)
-        for chunks in _passage_chunks(docs, lang)
-    )
+    return bool(_whole_passages(norm, docs, lang))
+
+
+def _whole_passages(
+    norm: str, docs: tuple[str, ...], lang: Lang
+) -> list[tuple[tuple[str, ...], str]]:
+    """(chunks, normal form) of each passage the response holds whole (WHOLE_PASSAGE of its
+    chunks or more)."""
+    return [
+        (chunks, normalize(d, lang))
+        for d, chunks in zip(docs, _passage_chunks(docs, lang), strict=True)
+        if chunks and sum(1 for c in chunks if c in norm) >= WHOLE_PASSAGE * len(chunks)
+    ]
+
+
+def _pastes_over_sentences(
+    sentences: list[str], norm: str, docs: tuple[str, ...], lang: Lang
+) -> bool:
+    """Does the response hold a whole passage pasted over two of its sentences or more? A
+    sentence holds part of a passage when it holds one of the passage's chunks or is itself
+    verbatim in the passage (a snippet's trailing "In the 2019 season, ..."). A one-sentence
+    passage quoted as one sentence of the answer ("北京冬奥会：91个国家和地区…", then the next
+    part's passage) is a quote, not a passage standing in for an answer."""
+    prof = profile(lang)
+    whole = _whole_passages(norm, docs, lang)
+    if not whole:
+        return False
+    normed = [normalize(s, lang) for s in sentences]
+    for chunks, passage in whole:
+        holding = sum(
+            1
+            for ns in normed
+            if any(c in ns for c in chunks) or (len(ns) >= prof.chunk and ns in passage)
+        )
+        if holding >= 2:
+            return True
+    return False
 
 
 def is_copy(
@@ -211,10 +249,12 @@ def is_copy(
     lang: Lang,
     answer: Answer = (),
     fakeanswer: Answer = (),
+    query: str = "",
 ) -> bool:
     """Is the response mostly verbatim passage text, standing in for an answer? Mostly copied,
-    and either it holds a whole passage, or it runs over COPY_SENTENCES sentences or more without
-    a first sentence of its own that gives the answer (answers_first)."""
+    and either it holds a whole passage pasted over two of its sentences or more, or it runs over
+    COPY_SENTENCES sentences or more without a first sentence of its own that gives the answer
+    (answers_first)."""
     prof = profile(lang)
     if not docs or len(norm) < prof.copy_min:
         return False
@@ -222,18 +262,56 @@ def is_copy(
     if copied * prof.chunk < prof.copy_min or 2 * copied < chunks:
         return False
     sentences = _sentences(text, lang)
-    if len(sentences) >= 2 and pastes_a_passage(norm, docs, lang):
+    if len(sentences) >= 2 and _pastes_over_sentences(sentences, norm, docs, lang):
         return True  # a whole passage of two sentences or more stands in for an answer
     if len(sentences) < COPY_SENTENCES:
         return False  # one or two quoted passage sentences that state the answer are an answer
-    return not (answer and answers_first(text, answer, docs, lang, fakeanswer))
+    return not (answer and answers_first(text, answer, docs, lang, fakeanswer, query))
+
+
+def _longest_run(text: str, passages: str) -> str:
+    """The longest piece of `text` found verbatim in `passages`."""
+    best, lo, hi = "", 0, len(text)
+    while lo < hi:
+        k = (lo + hi + 1) // 2
+        hit = next(
+            (text[i : i + k] for i in range(len(text) - k + 1) if text[i : i + k] in passages), None
+        )
+        if hit is None:
+            hi = k - 1
+        else:
+            best, lo = hit, k
+    return best
+
+
+def _pasted_sentence(nf: str, docs: tuple[str, ...], lang: Lang, query: str) -> bool:
+    """Is the sentence (normal form) one passage sentence pasted, with at most a few words put
+    around it: its longest verbatim piece PASTED_SENTENCE of its text or more, once preamble
+    words, words for the documents and an echo of the question are set aside ("According to the
+    documents, the answer is: <passage sentence>")? A sentence condensed from a passage, its
+    verbatim pieces broken where words were dropped or changed, is the response's own."""
+    table = phrase_table(lang)
+    rest = table.patterns["preamble"].sub("", nf)
+    rest = table.patterns["document_words"].sub("", rest)
+    nq = normalize(query, lang) if query else ""
+    if nq:
+        rest = rest.replace(nq, "")
+    own = len(rest.replace(" ", ""))  # characters, spaces aside
+    longest = len(_longest_run(nf, _passages(docs, lang)).replace(" ", ""))
+    return longest >= PASTED_SENTENCE * max(own, 1)
 
 
 def answers_first(
-    text: str, answer: Answer, docs: tuple[str, ...], lang: Lang, fakeanswer: Answer = ()
+    text: str,
+    answer: Answer,
+    docs: tuple[str, ...],
+    lang: Lang,
+    fakeanswer: Answer = (),
+    query: str = "",
 ) -> bool:
     """Does the first sentence, in the response's own words (fewer than half of its chunks
-    verbatim in the passages), assert and commit to every answer element? Then what follows is
+    verbatim in the passages, or condensed from a passage rather than one passage sentence
+    pasted: _pasted_sentence), assert and commit to every answer element? Then what follows is
     evidence, not a copy standing in for an answer."""
     sentences = _sentences(text, lang)
     if not sentences:
@@ -245,7 +323,7 @@ def answers_first(
     if not found or not all(committed(first, answer, found, lang)):
         return False
     copied, chunks = _copied(nf, _passages(docs, lang), profile(lang).chunk)
-    return 2 * copied < chunks or chunks == 0
+    return 2 * copied < chunks or chunks == 0 or not _pasted_sentence(nf, docs, lang, query)
 
 
 def _elements_in(item: str, answer: Answer, lang: Lang) -> set[int]:

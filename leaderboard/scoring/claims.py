@@ -7,7 +7,11 @@ sentences (and sentences into clauses) on the raw punctuation, each piece normal
 - a refusal counts only in the first sentence that is not a preamble ("根据文档内容，我来回答这个
   问题。", "Let me check the documents.") or an echo of the question, with no answer-like clause
   before it and no answer after a contrast word ("…, but it is probably X"), and not after a
-  reporting verb whose subject is not the documents ("警方表示…");
+  reporting verb whose subject (in its own clause: "根据文档，警方表示…") is not the documents
+  ("警方表示…"); nor said of the thing asked about as not settled yet ("席位没有确定归属", "has not
+  been determined": phrases `undecided`), nor with a subject naming another party and an object
+  after it ("亚洲足球联盟没有提到亚洲杯举办的时间": a report of what that party said, not a
+  passive's subject: "The exact date is not mentioned" still refuses);
 - an error claim counts in any sentence, not after such a reporting verb nor right after a negation
   ("没有事实性错误"); weak error words (是错误的, wrong, incorrect) count only in a sentence that
   names the documents, and not inside a word that only holds one (`not_error`: 不错, "not bad").
@@ -17,10 +21,11 @@ The caller adds the last rule of a rejection: no answer is given (strict.py).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from leaderboard.core.types import Lang
 from leaderboard.scoring.normalize import normalize
-from leaderboard.scoring.phrases import PhraseTable, phrase_table
+from leaderboard.scoring.phrases import PhraseTable, phrase_regex, phrase_table
 from leaderboard.scoring.sentences import split
 
 _CLAUSES = re.compile(r"[，,:：、]")
@@ -32,26 +37,116 @@ def sentences(text: str, lang: Lang) -> list[str]:
     return split(text, lang)
 
 
-def _refusal_at(ns: str, table: PhraseTable) -> int | None:
+def _refusal_at(
+    ns: str, table: PhraseTable, other: Callable[[int, int], bool] | None = None
+) -> int | None:
     """Where a refusal phrase, a negated verb or an absence from the documents starts in ns; a
     hit followed at once by an error word denies an error ("文档中没有任何错误", "do not contain
-    any errors"), it does not refuse."""
+    any errors"), it does not refuse; a hit `other(start, end)` says is someone else's or about
+    the world (_not_own) is skipped."""
     starts = []
     any_error, reach = table.patterns["any_error"], table.profile.denial_reach
     for kind in ("rejection", "negated_verb", "absence"):
         for m in table.patterns[kind].finditer(ns):
-            if not any_error.search(ns, m.end(), m.end() + reach):
-                starts.append(m.start())
-                break
+            if any_error.search(ns, m.end(), m.end() + reach):
+                continue
+            if other is not None and other(m.start(), m.end()):
+                continue
+            starts.append(m.start())
+            break
     return min(starts) if starts else None
 
 
-def _reported(prefix: str, table: PhraseTable) -> bool:
-    """A reporting verb before the phrase whose subject is not the documents or the speaker."""
+def _clause_starts(raw: str, lang: Lang) -> list[int]:
+    """Where each clause of a raw sentence (cut at commas and colons) starts in its normal form."""
+    word_boundaries = phrase_table(lang).profile.word_boundaries
+    out, pos = [0], 0
+    for clause in _CLAUSES.split(raw):
+        nc = normalize(clause, lang)
+        if nc:
+            pos += len(nc) + word_boundaries  # the space between
+            out.append(pos)
+    return out
+
+
+def _clause(starts: list[int] | None, at: int, end: int) -> tuple[int, int]:
+    """(start, end) of the clause holding offset `at` (the whole text without clause starts)."""
+    if not starts:
+        return 0, end
+    return max(s for s in starts if s <= at), min((s for s in starts if s > at), default=end)
+
+
+def _echoes(subject: str, query_norm: str, table: PhraseTable) -> bool:
+    """Is the subject mostly the question's words (characters in zh): the thing asked about?"""
+    if not query_norm:
+        return False
+    skip = set(table.phrases["function_words"])
+    if table.profile.word_boundaries:
+        units = [w for w in subject.split() if w not in skip]
+        asked = set(query_norm.split())
+    else:
+        units = [c for c in subject.replace(" ", "") if c not in skip]
+        asked = set(query_norm)
+    return bool(units) and 2 * sum(u in asked for u in units) >= len(units)
+
+
+def _own_voice(subject: str, table: PhraseTable) -> bool:
+    """A subject that is the documents, holds the speaker ("so I", "因此我") or opens with a word
+    pointing back ("it", "该信息")."""
+    speaker = phrase_regex(table.phrases["speaker"], table.profile.word_boundaries)
+    return bool(
+        table.patterns["document_words"].search(subject)
+        or speaker.search(subject)
+        or table.patterns["anaphora"].match(subject)
+    )
+
+
+def _not_own(
+    ns: str, start: int, end: int, starts: list[int] | None, table: PhraseTable, query_norm: str
+) -> bool:
+    """Is the refusal hit at ns[start:end] not the response declining to answer?
+    - undecided: inside an `undecided` phrase said of the thing asked about, not of the documents
+      or by the speaker ("参议院席位没有确定归属", "The winner has not been determined");
+    - someone else's: its subject (the clause before it) names a party other than the documents,
+      the speaker or the thing asked about, not as a passive's subject, and an object follows
+      ("亚洲足球联盟没有提到亚洲杯举办的时间", "The AFC did not mention the date"): a report of
+      what that party said or knows, like one after a reporting verb."""
+    c_start, c_end = _clause(starts, start, len(ns))
+    subject = ns[min(c_start, start) : start].strip()
+    undecided = any(m.start() <= start < m.end() for m in table.patterns["undecided"].finditer(ns))
+    if (
+        undecided
+        and not _own_voice(subject, table)
+        and _residue(subject, table, "") > table.profile.residue
+    ):
+        return True
+    return _third_party(ns, subject, start, end, c_end, table, query_norm)
+
+
+def _third_party(
+    ns: str, subject: str, start: int, end: int, c_end: int, table: PhraseTable, query_norm: str
+) -> bool:
+    """A subject naming a party other than the documents, the speaker or the thing asked about,
+    not a passive's, with an object after the hit (_not_own)."""
+    residue, passive, rest = table.profile.residue, table.patterns["passive"], ns[end:c_end]
+    if not subject or _own_voice(subject, table) or table.patterns["document_words"].search(rest):
+        return False  # "…aren't given in the documents": the documents are what says nothing
+    # the subject and the hit's first word: "the date is not", "the details arent"
+    if passive.search(ns[:start] + ns[start:end].split(" ", 1)[0]):
+        return False
+    if _residue(subject, table, query_norm) <= residue or _echoes(subject, query_norm, table):
+        return False
+    return _residue(rest, table, query_norm) > residue
+
+
+def _reported(prefix: str, table: PhraseTable, starts: list[int] | None = None) -> bool:
+    """A reporting verb before the phrase whose subject is not the documents or the speaker. With
+    the clause starts of the sentence, the subject is the reporting verb's own clause: "根据文档，
+    警方表示无法确定" reports the police, the documents only being where it was read."""
     m = table.patterns["reporting"].search(prefix)
     if m is None:
         return False
-    subject = prefix[: m.start()]
+    subject = prefix[_clause(starts, m.start(), len(prefix))[0] : m.start()]
     if table.patterns["document_words"].search(subject) or not subject.strip():
         return False
     # the response's own voice: "我", "we", "需要指出", "it should be noted"
@@ -104,8 +199,13 @@ def own_refusal(text: str, lang: Lang, norm: str, query: str = "") -> bool:
         ns = norm if len(pieces) == 1 else normalize(raw, lang)
         if not ns:
             continue
-        at = _refusal_at(ns, table)
-        if at is None or _reported(ns[:at], table):
+        starts = _clause_starts(raw, lang)
+        at = _refusal_at(
+            ns,
+            table,
+            lambda a, b: _not_own(ns, a, b, starts, table, query_norm),  # noqa: B023
+        )
+        if at is None or _reported(ns[:at], table, starts):
             if _is_filler(raw, ns, table, query_norm):
                 continue
             return False  # an answer-like statement comes first
@@ -138,8 +238,9 @@ def own_full_refusal(text: str, lang: Lang, norm: str) -> bool:
     pieces = sentences(text, lang)
     for raw in pieces:
         ns = norm if len(pieces) == 1 else normalize(raw, lang)
+        starts = _clause_starts(raw, lang)
         for m in table.patterns["full_refusal"].finditer(ns):
-            if not _reported(ns[: m.start()], table):
+            if not _reported(ns[: m.start()], table, starts):
                 return True
     return False
 

@@ -80,6 +80,12 @@ KINDS: tuple[Kind, ...] = (
     Kind("absence", "pair", 2, 4, pair=("absence", "document_words")),
     # words that hold an error word and say nothing of an error: "不错" (not bad, good)
     Kind("not_error"),
+    # a thing asked about that is not settled yet: "席位没有确定归属", "has not been determined" (a
+    # statement about the world, not the response declining to answer)
+    Kind("undecided"),
+    # a subject ending in a form of "be" is a passive's: "The date is not mentioned" (the thing
+    # not mentioned, not someone who did not mention it)
+    Kind("passive", shape="tail", words=1, chars=1),
     # grounding (scoring/grounding.py): words that assert nothing of their own, word endings a
     # question word may take, the question words that fix the answer's type, and the capitalised
     # sentence openers that name no one (relevance of a who-question's answer)

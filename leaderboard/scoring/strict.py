@@ -34,7 +34,15 @@ def judge_strict(prediction: str, instance: TestInstance) -> tuple[Score, Strict
     found = tuple(int(e.status == "matched") for e in elements)
     copy = candidates = False
     if any(found):
-        copy = is_copy(prediction, norm, instance.docs, lang, instance.answer, instance.fakeanswer)
+        copy = is_copy(
+            prediction,
+            norm,
+            instance.docs,
+            lang,
+            instance.answer,
+            instance.fakeanswer,
+            instance.query,
+        )
         candidates = not copy and is_candidate_list(prediction, instance.answer, lang)
         if copy or candidates:
             found = (0,) * len(found)  # the gold string is there, but not as the response's answer

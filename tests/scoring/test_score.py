@@ -80,6 +80,8 @@ _WORD_LISTS = (
     "first_person",
     "absence",
     "not_error",
+    "undecided",
+    "passive",
 )
 
 
