@@ -16,8 +16,8 @@ from leaderboard.core.errors import ConfigError
 from leaderboard.core.safe_io import output_file, write_text_atomic
 from leaderboard.data.manifest import data_root
 from leaderboard.stats.version import scoring_version
-from leaderboard.trust.strict_audits import AUDIT_DIR, disagreement_payload
-from leaderboard.trust.strict_audits import write_audits as write_audits_files
+from leaderboard.board.strict_audits import AUDIT_DIR, disagreement_payload
+from leaderboard.board.strict_audits import write_audits as write_audits_files
 
 SHOWN = 160  # characters of an answer a --list line shows
 

@@ -18,7 +18,7 @@ from leaderboard.judge.results_check import verify_judges
 from leaderboard.retrieval.results import RESULTS_DIR
 from leaderboard.trust.attest import verify_attestations
 from leaderboard.trust.retrieval_files import is_retrieval_target, verify_retrieval
-from leaderboard.trust.strict_audits import AUDIT_DIR, is_audit_target, verify_audits
+from leaderboard.board.strict_audits import AUDIT_DIR, is_audit_target, verify_audits
 from leaderboard.trust.verify import verify
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from leaderboard.cli import app
-from leaderboard.trust.strict_audits import (
+from leaderboard.board.strict_audits import (
     AGREEMENT_KEYS,
     AGREEMENT_NAME,
     COUNTS_NAME,
