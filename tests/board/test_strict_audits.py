@@ -1,4 +1,4 @@
-"""`verify` re-derives the committed strict audits (trust/strict_audits.py): after.json and
+"""`verify` re-derives the committed strict audits (board/strict_audits.py): after.json and
 after-ranked.json from the committed answers, after-agreement.json from the hand labels; a value
 the current code does not give back fails, naming where."""
 
