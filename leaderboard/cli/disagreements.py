@@ -10,14 +10,14 @@ import typer
 from rich.table import Table
 
 from leaderboard.board.disagreements import KINDS, Disagreement, answers_differing, counts
+from leaderboard.board.strict_audits import AUDIT_DIR, disagreement_payload
+from leaderboard.board.strict_audits import write_audits as write_audits_files
 from leaderboard.cli.arguments import DATA_DIR_HELP, submission_folders
 from leaderboard.cli.console import console
 from leaderboard.core.errors import ConfigError
 from leaderboard.core.safe_io import output_file, write_text_atomic
 from leaderboard.data.manifest import data_root
 from leaderboard.stats.version import scoring_version
-from leaderboard.board.strict_audits import AUDIT_DIR, disagreement_payload
-from leaderboard.board.strict_audits import write_audits as write_audits_files
 
 SHOWN = 160  # characters of an answer a --list line shows
 

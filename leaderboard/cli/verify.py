@@ -9,6 +9,7 @@ import typer
 
 from leaderboard.board.release import RELEASES_DIR
 from leaderboard.board.release_check import is_release_target, verify_releases
+from leaderboard.board.strict_audits import AUDIT_DIR, is_audit_target, verify_audits
 from leaderboard.cli.arguments import DATA_DIR_HELP, submission_folders
 from leaderboard.core.errors import DataError
 from leaderboard.data.manifest import data_root, lang_dir
@@ -18,7 +19,6 @@ from leaderboard.judge.results_check import verify_judges
 from leaderboard.retrieval.results import RESULTS_DIR
 from leaderboard.trust.attest import verify_attestations
 from leaderboard.trust.retrieval_files import is_retrieval_target, verify_retrieval
-from leaderboard.board.strict_audits import AUDIT_DIR, is_audit_target, verify_audits
 from leaderboard.trust.verify import verify
 
 

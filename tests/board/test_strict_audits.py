@@ -9,7 +9,6 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from leaderboard.cli import app
 from leaderboard.board.strict_audits import (
     AGREEMENT_KEYS,
     AGREEMENT_NAME,
@@ -20,6 +19,7 @@ from leaderboard.board.strict_audits import (
     verify_strict_audits,
     write_audits,
 )
+from leaderboard.cli import app
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -64,7 +64,7 @@ def conflict_agreement_table(lg: str = DEFAULT) -> Table | None:
 def _sources(lg: str) -> str:
     """Whose answers the labelled set holds: each entry with its count, both languages together."""
     counts = Counter(item.id.split("/", 1)[0] for lang in LANGS for item in conflict_labels(lang))
-    return ui(lg, "sep.list").join(f"{entry} {n}" for entry, n in sorted(counts.items()))
+    return ui(lg, "sep.list").join(f"`{entry}` {n}" for entry, n in sorted(counts.items()))
 
 
 def conflict_agreement_section(out: Output, lg: str = DEFAULT) -> str:
