@@ -17,19 +17,8 @@ from leaderboard.site.render.fmt import esc, pct, pct_ci
 from leaderboard.site.render.i18n import DEFAULT, table, ui
 from leaderboard.site.render.page import Output
 from leaderboard.site.render.tables import Cell, Row, Table
+from leaderboard.stats.grounding import BUCKETS  # the partition's parts, in the table's order
 
-# the partition's parts, in the table's order (stats.grounding.BUCKETS)
-BUCKETS = (
-    "correct_grounded",
-    "correct_from_memory",
-    "wrong_from_gold",
-    "wrong_from_noise",
-    "wrong_from_altered",
-    "invented",
-    "refused",
-    "error_claimed",
-    "undetermined",
-)
 # the figures shown, in order (stats.grounding.FIGURES)
 FIGURES = (
     "grounded",
