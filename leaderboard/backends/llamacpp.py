@@ -12,7 +12,11 @@ engine produced it:
   answer cut inside a multi-byte character ends in one U+FFFD that `core.text` drops (recorded);
 - each prompt is evaluated from an empty KV cache: reusing a shared prefix would make an answer
   depend on the prompt before it (batch splits change float sums), and the RGB prompts share only
-  the short system turn.
+  the short system turn. A judge whose consecutive prompts share a long prefix (the statement
+  judge: the same passages, one statement after another) may opt in with `prefix_cache: true`:
+  the tokens the previous prompt shares are kept in the KV cache and only the rest is evaluated;
+  like n_batch it changes speed, and outputs only up to floating-point summation order
+  (recorded in the provenance and, per answer, as `prefix_reused_tokens`).
 
 Threads, batch and context sizes change speed, not outputs (up to floating-point summation
 order): they are recorded in the provenance, not in the fingerprint.
@@ -74,6 +78,17 @@ class LlamaCppCounters:
     truncated_prompts: int = 0
 
 
+def shared_prefix(previous: Sequence[int], ids: Sequence[int]) -> int:
+    """How many leading tokens `ids` shares with the previous prompt and its answer (what a prefix
+    cache keeps; llama.cpp re-evaluates the last one when the whole prompt matches)."""
+    n = 0
+    for a, b in zip(previous, ids, strict=False):
+        if a != b:
+            break
+        n += 1
+    return min(n, max(len(ids) - 1, 0))
+
+
 class LlamaCppBackend:
     """llama_cpp.Llama behind the Backend protocol (one prompt at a time, greedy by default)."""
 
@@ -96,6 +111,7 @@ class LlamaCppBackend:
         self.gguf_file = Path(model_path).name
         self.threads = self.settings.n_threads or default_threads()
         self.stats = LlamaCppCounters()
+        self._last_ids: list[int] = []  # the previous prompt and its answer (prefix_cache)
         prompt = prompt or PromptOptions()
         self.n_ctx = self._context_size(model_path, prompt.max_input_tokens, max_new_tokens)
         self._llama_cpp = llama_cpp
@@ -256,15 +272,21 @@ class LlamaCppBackend:
                 prompt_tokens=len(ids),
             )
         self.stats.truncated_prompts += bool(cut)
+        reused = shared_prefix(self._last_ids, ids) if self.settings.prefix_cache else 0
         try:
             generated, prompt_s, decode_s, mean_logprob = self._decode(ids, config)
         except Exception as exc:  # an engine error is this request's error, not the run's
+            self._last_ids = []  # the cache's state is unknown: the next prompt starts afresh
+            self.llama.reset()
             return Completion("", error=f"{type(exc).__name__}: {exc}", prompt_tokens=len(ids))
+        self._last_ids = ids + generated
         raw = self.llama.detokenize(generated, special=False)
         text, trimmed = drop_incomplete_tail(raw.decode("utf-8", errors="replace").strip())
         extra: dict[str, object] = {TRIM_FIELD: True} if trimmed else {}
         if cut:
             extra["truncated_tokens"] = cut
+        if self.settings.prefix_cache:
+            extra["prefix_reused_tokens"] = reused
         self.stats.prompt_tokens += len(ids)
         self.stats.completion_tokens += len(generated)
         self.stats.prompt_time_s += prompt_s
@@ -281,12 +303,14 @@ class LlamaCppBackend:
     def _decode(
         self, ids: list[int], config: GenerationConfig
     ) -> tuple[list[int], float, float, float | None]:
-        """Greedy (or seeded sampling) from an empty KV cache; the generated ids include the
-        end-of-generation token when one ended the answer (as the hf backend counts them), and
+        """Greedy (or seeded sampling) from an empty KV cache (with `prefix_cache`, from the
+        previous prompt's shared prefix: llama.cpp's own prefix match); the generated ids include
+        the end-of-generation token when one ended the answer (as the hf backend counts them), and
         so does the mean log-probability (of the raw next-token distribution each token was
         picked from; the prompt's tokens never count)."""
         llama = self.llama
-        llama.reset()
+        if not self.settings.prefix_cache:
+            llama.reset()
         if not config.greedy:
             llama.set_seed(config.seed)
         sampling: dict[str, Any] = (

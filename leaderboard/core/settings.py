@@ -197,6 +197,12 @@ class LlamaCppSettings(StrictModel):
         "AVX2-only CPUs with SmolLM2's Q4_1 GGUF), then on, and said in one line.",
         examples=["auto", True],
     )
+    prefix_cache: bool = Field(
+        False,
+        description="Keep the KV cache of the tokens a prompt shares with the one before it "
+        "(a judge's prompts that repeat the same passages); off: every prompt from an empty "
+        "cache. Speed only, like n_batch (outputs up to floating-point summation order).",
+    )
     prefill_check: bool = Field(
         True,
         description="At load, greedy-decode a fixed prompt after a batched and after a "

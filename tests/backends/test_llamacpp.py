@@ -22,7 +22,7 @@ pytest.importorskip(
     "llama_cpp", reason="llama.cpp backend: pip install 'rgb-leaderboard[llamacpp]'"
 )
 
-from leaderboard.backends.llamacpp import LlamaCppBackend
+from leaderboard.backends.llamacpp import LlamaCppBackend, shared_prefix
 
 pytestmark = pytest.mark.slow
 REPO = Path(__file__).resolve().parents[2]
@@ -225,3 +225,39 @@ def test_the_prefill_check_fixes_or_refuses_a_build_that_answers_wrongly(
     message = str(err.value)
     assert "\n" not in message and "llamacpp.flash_attn" in message
     assert "one-token-at-a-time" in message and smollm2[1] in message
+
+
+def test_shared_prefix_counts_the_leading_tokens_a_cache_can_keep() -> None:
+    assert shared_prefix([], [1, 2, 3]) == 0
+    assert shared_prefix([1, 2, 9, 9], [1, 2, 3]) == 2
+    # the whole prompt matching: llama.cpp re-evaluates its last token for fresh logits
+    assert shared_prefix([1, 2, 3, 4], [1, 2, 3]) == 2
+
+
+def _judge_like(statement: str) -> ChatRequest:
+    passages = " ".join(
+        f"Passage {i}: Paris is the capital and largest city of France." for i in range(8)
+    )
+    return ChatRequest(
+        (ChatMessage("user", f"{passages}\nStatement: {statement}\nSupported? Answer yes or no."),)
+    )
+
+
+def test_the_prefix_cache_reuses_the_shared_passages_and_answers_as_without(
+    backend: LlamaCppBackend, smollm2: tuple[Path, str]
+) -> None:
+    """A judge's prompts repeat the passages and change the statement: with prefix_cache the
+    second prompt evaluates only what follows the shared prefix, and greedy answers stay those
+    of a fresh cache (this model and build)."""
+    cached = load_backend(
+        _sub(smollm2[1], generation={"max_new_tokens": 8}, llamacpp={"prefix_cache": True})
+    )
+    cfg = GenerationConfig(max_new_tokens=8)
+    requests = [_judge_like("Paris is in France."), _judge_like("Lyon is the capital.")]
+    with_cache = cached.generate(requests, cfg)
+    fresh = backend.generate(requests, cfg)
+    assert [c.text for c in with_cache] == [c.text for c in fresh]
+    reused = [c.extra.get("prefix_reused_tokens") for c in with_cache]
+    assert reused[0] == 0 and reused[1] > 100, reused
+    assert "prefix_reused_tokens" not in fresh[1].extra
+    assert cached.describe().as_dict()["llamacpp"]["prefix_cache"] is True
