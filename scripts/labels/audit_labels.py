@@ -376,3 +376,61 @@ AGREE = {
     "qwen2.5-coder-1.5b-instruct/en/rejection/1.0/30": ("", ""),
     "qwen2.5-coder-1.5b-instruct/en/rejection/1.0/38": ("", ""),
 }
+
+# Round 2 (issue 59): the instruction track's disagreements (dump_audit.py, `disagree_instructions`),
+# labelled blind by an annotator who read only labels/GUIDE.md and a sheet of question, gold, fake
+# answer, passages and answer (no verdict of either mode), before any rule was looked at again.
+DISAGREE_INSTRUCTIONS = {
+    "smollm2-135m-instruct/instructions/abstain_user/zh/rejection/1.0/47": (
+        "",
+        "Garbled reuse of a passage phrase about scheduling being unsettled plus 'can confirm it is in 2021'; no statement that it cannot answer, and no gold answer.",
+    ),
+    "smollm2-135m-instruct/instructions/no_refusal/en/counterfactual/0.0/26": (
+        "e",
+        "Claims the document contains factually incorrect information but only reports the fake 2005 date and never gives December 2015.",
+    ),
+    "smollm2-135m-instruct/instructions/no_refusal/zh/counterfactual/0.0/0": (
+        "",
+        "Gives the fake answer 170 (plus 150) with no error claim.",
+    ),
+    "smollm2-135m-instruct/instructions/no_refusal/zh/counterfactual/0.0/7": (
+        "",
+        "Commits to the fake 12.3%; 'this is a possible question' is not a claim that the documents are wrong.",
+    ),
+    "qwen2.5-coder-0.5b-instruct/instructions/abstain_user/en/noise/0.0/12": (
+        "c",
+        "'68.7 billion' is the gold value with only the dollar sign left implicit; I treat it as an equivalent form, not a number cut off before its unit.",
+    ),
+    "qwen2.5-coder-0.5b-instruct/instructions/abstain_user/zh/counterfactual/0.0/0": (
+        "",
+        "Fake answer 170 seats.",
+    ),
+    "qwen2.5-coder-0.5b-instruct/instructions/abstain_user/zh/noise/0.0/76": (
+        "",
+        "A near-verbatim paste of a whole two-sentence passage listing many people, so it is a copy, not an answer, even though it contains both names.",
+    ),
+    "qwen2.5-coder-0.5b-instruct/instructions/abstain_user/zh/noise/0.0/87": (
+        "",
+        "Pastes a passage about the 2016/2019 elections and never says who won in 2022.",
+    ),
+    "qwen2.5-coder-0.5b-instruct/instructions/typo_fixed/en/noise/0.0/46": (
+        "",
+        "Pastes three sentences of a passage (truncated) with no answer of its own first, so it is a copy even though it contains 18 December.",
+    ),
+    "qwen2.5-coder-1.5b-instruct/instructions/abstain_user/zh/counterfactual/0.0/0": (
+        "",
+        "Fake answer 170.",
+    ),
+    "qwen2.5-coder-1.5b-instruct/instructions/abstain_user/zh/counterfactual/0.0/7": (
+        "",
+        "Fake answer 12.3%.",
+    ),
+    "qwen2.5-coder-1.5b-instruct/instructions/abstain_user/zh/rejection/1.0/27": (
+        "r",
+        "States that the documents do not give the death toll and that it cannot answer; gives no answer.",
+    ),
+    "qwen2.5-coder-1.5b-instruct/instructions/no_refusal/zh/counterfactual/0.0/0": (
+        "",
+        "Fake answer 170 seats, with no error claim.",
+    ),
+}

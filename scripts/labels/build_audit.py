@@ -4,7 +4,9 @@ Two sets of committed answers of the three ranked measured models (issue 59), fr
 audit_sample.json (dump_audit.py) and labelled by reading in audit_labels.py:
 - `disagree`: every answer where rgb and strict differed when the sets were drawn (ids
   `<lang>-dis-<entry>/<key>`);
-- `agree`: a seeded sample of answers where they agreed (ids `<lang>-agr-<entry>/<key>`).
+- `agree`: a seeded sample of answers where they agreed (ids `<lang>-agr-<entry>/<key>`);
+- `disagree_instructions` (round 2): the instruction track's answers where they differed (ids
+  `<lang>-dis-<entry>/instructions/<id>/<key>`, part of the disagreement set).
 `split` is `test` (held out: never looked at while a rule is tuned) for a fixed 30% of the
 questions, by a SHA-256 hash of `rgb-strict-audit-v1:<lang>/<data file>/<id>`, so every answer to
 one question (every model, every noise rate) falls on the same side.
@@ -47,10 +49,16 @@ def items(which: str, table: dict[str, tuple[str, str]], tag: str) -> list[dict]
     out = []
     for full in keys:
         model, key = full.split("/", 1)
-        if model not in entries:
+        run = ""
+        if key.startswith("instructions/"):  # round 2: <entry>/instructions/<id>/<key>
+            _, instruction, key = key.split("/", 2)
+            run = f"instructions/{instruction}"
+        if (model, run) not in entries:
             entry = load_entry(ROOT / "submissions" / model)
-            entries[model] = {r.key: r for r in entry.predictions}
-        record = entries[model][key]
+            runs = {f"instructions/{r.instruction}": r.predictions for r in entry.instructions}
+            predictions = runs[run] if run else entry.predictions
+            entries[(model, run)] = {r.key: r for r in predictions}
+        record = entries[(model, run)][key]
         inst = entry_instances(ROOT, [record], cache)[key]
         code, note = table[full]
         group = f"{inst.lang}/{_FILE_OF[inst.ability]}/{inst.id}"
@@ -75,8 +83,10 @@ def items(which: str, table: dict[str, tuple[str, str]], tag: str) -> list[dict]
 
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
-    found = items("disagree", audit_labels.DISAGREE, "dis") + items(
-        "agree", audit_labels.AGREE, "agr"
+    found = (
+        items("disagree", audit_labels.DISAGREE, "dis")
+        + items("disagree_instructions", audit_labels.DISAGREE_INSTRUCTIONS, "dis")
+        + items("agree", audit_labels.AGREE, "agr")
     )
     for lang in ("zh", "en"):
         mine = [i for i in found if i["lang"] == lang]

@@ -6,6 +6,10 @@ every judgement (the agreement sample). Written once, before any rule changed, t
 scripts/labels/audit_sample.json; build_audit.py reads that file, so the sets stay the same when the
 rules (and so the disagreements) change.
 
+Round 2 (`disagree_instructions`, added once, the first round left as it was): every answer of the
+same three models under an alternative instruction (the instruction track) where the modes differ,
+drawn after round 1's rules were tuned and labelled blind before any look at strict's verdicts.
+
 Run from the repository root with the data fetched: python scripts/labels/dump_audit.py
 """
 
@@ -49,10 +53,49 @@ def collect() -> dict[str, list[str]]:
     return {"disagree": disagree, "agree": agree}
 
 
+def collect_instructions(known: set[tuple[str, str]]) -> list[str]:
+    """Round 2: every answer of the three models under an alternative instruction (the
+    instruction track, <entry>/instructions/<id>/) where rgb and strict differ, as
+    `<entry>/instructions/<id>/<key>`, leaving out an answer whose (key, text) the first round
+    already holds (the same words to the same question are labelled once)."""
+    out = []
+    cache: dict = {}
+    for model in MODELS:
+        entry = load_entry(ROOT / "submissions" / model)
+        for run in entry.instructions:
+            records = [r for r in run.predictions if r.ability in ABILITIES]
+            instances = entry_instances(ROOT, records, cache)
+            for r in records:
+                inst = instances.get(r.key)
+                if inst is None or r.error is not None or (r.key, r.prediction) in known:
+                    continue
+                if answer_disagreements(model, r, inst):
+                    known.add((r.key, r.prediction))
+                    out.append(f"{model}/instructions/{run.instruction}/{r.key}")
+    return out
+
+
+def _known(found: dict[str, list[str]]) -> set[tuple[str, str]]:
+    out = set()
+    for model in MODELS:
+        by_key = {r.key: r for r in load_entry(ROOT / "submissions" / model).predictions}
+        for full in found["disagree"] + found["agree"]:
+            name, key = full.split("/", 1)
+            if name == model:
+                out.add((key, by_key[key].prediction))
+    return out
+
+
 def main() -> None:
-    found = collect()
+    """Round 1 (the ranked answers) is frozen: a later run only adds round 2 when it is absent."""
+    found = json.loads(OUT.read_text(encoding="utf-8")) if OUT.is_file() else collect()
+    if "disagree_instructions" not in found:
+        found["disagree_instructions"] = collect_instructions(_known(found))
     OUT.write_text(json.dumps(found, indent=1) + "\n", encoding="utf-8")
-    print(f"{OUT}: {len(found['disagree'])} disagreements, {len(found['agree'])} agreements")
+    print(
+        f"{OUT}: {len(found['disagree'])} disagreements, {len(found['agree'])} agreements, "
+        f"{len(found['disagree_instructions'])} disagreements in the instruction track"
+    )
 
 
 if __name__ == "__main__":
