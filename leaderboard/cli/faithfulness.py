@@ -31,6 +31,7 @@ from leaderboard.judge.faithfulness_figures import (
     RESULTS_NAME,
     agreement_record,
     faithfulness_summary,
+    label_id,
     statement_provenance,
     write_agreement,
     write_faithfulness_results,
@@ -60,10 +61,15 @@ def _chosen(items, lang: str | None, ability: str | None):
     ]
 
 
-def _labelled_items(labels, root: Path, split: str) -> list[tuple[str, StatementItem]]:
-    """The labelled statements as items (answers and passages rebuilt as `verify` does); a label
-    whose statement no longer matches the answer is an error naming it."""
+def _labelled_items(
+    labels, root: Path, split: str
+) -> tuple[list[tuple[str, StatementItem]], list[str]]:
+    """The labelled statements as items (answers and passages rebuilt as `verify` does), and the
+    labels left out as stale: the answer's statement at that index is not the labelled text any
+    more (the splitter or the answer changed since labelling). A label whose answer is gone is
+    an error naming it."""
     out = []
+    stale: list[str] = []
     by_folder: dict[str, dict[str, object]] = {}
     for lab in labels:
         if split != "all" and lab.split != split:
@@ -82,10 +88,8 @@ def _labelled_items(labels, root: Path, split: str) -> list[tuple[str, Statement
         inst = item.instance  # type: ignore[attr-defined]
         texts = split_statements(item.prediction, inst.query, inst.lang)  # type: ignore[attr-defined]
         if lab.statement >= len(texts) or texts[lab.statement] != lab.statement_text:
-            raise DataError(
-                f"label {lab.folder} {lab.key} statement {lab.statement}: the answer's statement "
-                "differs from the labelled text (the splitter changed?)"
-            )
+            stale.append(label_id(lab))
+            continue
         out.append(
             (
                 lab.folder,
@@ -102,7 +106,7 @@ def _labelled_items(labels, root: Path, split: str) -> list[tuple[str, Statement
                 ),
             )
         )
-    return out
+    return out, stale
 
 
 def faithfulness_cmd(
@@ -146,7 +150,13 @@ def faithfulness_cmd(
             raise DataError(f"--split: {split!r}; use dev, test or all")
         files = sorted(labels.glob("*.jsonl"))
         labelled = [lab for f in files for lab in read_labels(f)]
-        pairs = _labelled_items(labelled, root, split)
+        pairs, stale = _labelled_items(labelled, root, split)
+        if stale:
+            typer.echo(
+                f"left out {len(stale)} labelled statement(s) whose answer's statements are not "
+                "the labelled ones any more (the splitter or the answer changed since "
+                "labelling; listed in agreement.json `stale`)"
+            )
         if limit is not None:  # the first N statements of each language
             pairs = [
                 p for lg in ("zh", "en") for p in [q for q in pairs if q[1].lang == lg][:limit]
@@ -164,6 +174,7 @@ def faithfulness_cmd(
             store,
             statement_provenance(judge, _command()),
             resamples,
+            stale,
         )
         write_agreement(out_dir / AGREEMENT_NAME, record)
         for row in record.agreement:
@@ -172,8 +183,8 @@ def faithfulness_cmd(
             observed = "-" if row.observed is None else f"{row.observed:.2f}"
             typer.echo(
                 f"{row.lang}: kappa (supported vs not) {kappa}{ci}, n={row.n} of "
-                f"{row.n_labelled} labelled (unparsable {row.n_unparsable}, unjudged "
-                f"{row.n_unjudged}), observed agreement {observed}"
+                f"{row.n_labelled} labelled (stale {row.n_stale}, unparsable "
+                f"{row.n_unparsable}, unjudged {row.n_unjudged}), observed agreement {observed}"
             )
         typer.echo(f"wrote {out_dir / AGREEMENT_NAME}")
         return

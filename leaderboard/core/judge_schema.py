@@ -218,6 +218,9 @@ class FaithfulnessKappa(_Strict):
     lang: Lang
     n_labelled: int  # labelled statements of the split
     n: int  # of them, with a parsed verdict (the kappa's pairs)
+    # left out: the answer's statements are not the labelled ones any more (the splitter or the
+    # answer changed since labelling); never judged against a statement the label did not read
+    n_stale: int = 0
     n_unparsable: int
     n_unjudged: int
     observed: float | None
@@ -239,6 +242,9 @@ class FaithfulnessAgreement(_Strict):
     split: Literal["dev", "test", "all"]
     resamples: int
     seed: int
+    # the labelled statements left out as stale ("<folder> <key> <statement>"), found by the
+    # command when it rebuilt the answers; `verify` leaves the same ones out
+    stale: list[str] = Field(default_factory=list)
     agreement: list[FaithfulnessKappa]
     provenance: dict[str, object]
     created: str

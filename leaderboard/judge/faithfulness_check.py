@@ -248,7 +248,9 @@ def check_faithfulness_agreement(folder: Path) -> FileCheck:
         check.mismatches.append(str(exc))
         return check
     judged = labelled_verdicts(store, record.judge_fingerprint)
-    rows = agreement_rows(labels, record.split, judged, record.resamples, record.seed)
+    rows = agreement_rows(
+        labels, record.split, judged, record.resamples, record.seed, stale=record.stale
+    )
     check.mismatches += row_differences(
         "faithfulness kappa", record.judge_id, record.agreement, rows, ("lang",)
     )

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 
 from leaderboard.core.checkout import now_iso, repo_relative
@@ -184,21 +184,30 @@ def in_split(label: LabelledStatement, split: str) -> bool:
     return split == "all" or label.split == split
 
 
+def label_id(label: LabelledStatement) -> str:
+    """How agreement.json names a labelled statement (its `stale` list)."""
+    return f"{label.folder} {label.key} {label.statement}"
+
+
 def agreement_rows(
     labels: Sequence[LabelledStatement],
     split: str,
     judged: dict[tuple[str, str], str],
     resamples: int = 2000,
     seed: int = KAPPA_SEED,
+    stale: Collection[str] = (),
 ) -> list[FaithfulnessKappa]:
     """Per language, the judge against the labels of the split: kappa of supported against not
     over the statements with a parsed verdict, and the confusion counts ("judge/label"; the
-    judge's side also "unparsable" and "unjudged")."""
+    judge's side also "unparsable" and "unjudged"); the `stale` labels (label_id) left out and
+    counted."""
     rows = []
+    left_out = set(stale)
     for lang in LANGS:
-        mine = [lab for lab in labels if lab.lang == lang and in_split(lab, split)]
-        if not mine:
+        split_labels = [lab for lab in labels if lab.lang == lang and in_split(lab, split)]
+        if not split_labels:
             continue
+        mine = [lab for lab in split_labels if label_id(lab) not in left_out]
         got = [(lab, judged.get((lab.key, lab.statement_text))) for lab in mine]
         pairs = [(v == "supported", lab.label == "supported") for lab, v in got if v in VERDICTS]
         a = agreement(
@@ -215,8 +224,9 @@ def agreement_rows(
         rows.append(
             FaithfulnessKappa(
                 lang=lang,
-                n_labelled=len(mine),
+                n_labelled=len(split_labels),
                 n=a.n,
+                n_stale=len(split_labels) - len(mine),
                 n_unparsable=sum(v == "unparsable" for _, v in got),
                 n_unjudged=sum(v is None for _, v in got),
                 observed=a.observed,
@@ -240,8 +250,10 @@ def agreement_record(
     store: StatementStore,
     provenance: dict[str, object],
     resamples: int = 2000,
+    stale: Collection[str] = (),
 ) -> FaithfulnessAgreement:
-    """The agreement file's record (labels files repository-relative with their sha256)."""
+    """The agreement file's record (labels files repository-relative with their sha256; the
+    stale labels left out, listed)."""
     fp = faithfulness_fingerprint(judge)
     return FaithfulnessAgreement(
         judge_id=judge.id,
@@ -251,7 +263,10 @@ def agreement_record(
         split=split,  # type: ignore[arg-type]
         resamples=resamples,
         seed=KAPPA_SEED,
-        agreement=agreement_rows(labels, split, labelled_verdicts(store, fp), resamples),
+        stale=sorted(set(stale)),
+        agreement=agreement_rows(
+            labels, split, labelled_verdicts(store, fp), resamples, stale=stale
+        ),
         provenance=provenance,
         created=now_iso(),
     )
