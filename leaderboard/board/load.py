@@ -1,6 +1,7 @@
 """Read everything the site is built from: `submissions/<id>/{results.json, predictions.jsonl[.gz],
-model.yaml, reported.yaml}` and the judges' agreement with the labels
-(`judges/agreement/<judge id>/agreement.json`).
+model.yaml, reported.yaml, faithfulness_results.json}` and the judges' agreement with the labels
+(`judges/agreement/<judge id>/agreement.json`, the statement judge's
+`judges/faithfulness/agreement/<judge id>/agreement.json`).
 
 Every file is validated on the way in (schema.Results, schema.PredictionRecord,
 reported.ReportedFile); an invalid file stops the build with an error that names the file, the line
@@ -19,12 +20,24 @@ from leaderboard.board.ranking import unverified_reasons
 from leaderboard.board.reported import ReportedFile, load_reported
 from leaderboard.core.errors import ResultsError
 from leaderboard.core.files import format_validation
-from leaderboard.core.judge_schema import JudgeResults, JudgeSummary, LabelAgreement
+from leaderboard.core.judge_schema import (
+    FaithfulnessAgreement,
+    FaithfulnessSummary,
+    JudgeResults,
+    JudgeSummary,
+    LabelAgreement,
+)
 from leaderboard.core.safe_io import json_loads, read_text
 from leaderboard.core.schema import PredictionRecord, Results
 from leaderboard.core.submission import CONFLICTS_DIR, INSTRUCTIONS_DIR, is_slug
 from leaderboard.core.yaml_safe import MAX_YAML_BYTES, parse_yaml
 from leaderboard.judge.agreement import agreement_paths, read_agreement
+from leaderboard.judge.faithfulness_figures import (
+    RESULTS_NAME,
+    faithfulness_agreement_paths,
+    read_faithfulness_agreement,
+    read_faithfulness_results,
+)
 from leaderboard.run.provenance import recorded_instruction
 from leaderboard.run.store import RunStore
 from leaderboard.trust.attest import ATTEST_NAME, AttestationFile, read_attestation
@@ -115,6 +128,8 @@ class Entry:
     # the knowledge-conflict track's folders, one per instruction (never ranked)
     conflicts: tuple[ConflictRun, ...] = ()
     attestation: AttestationFile | None = None  # attestation.json (trust.attest), if any
+    # the statement judge's figures on these answers (faithfulness_results.json), per judge
+    faithfulness: tuple[FaithfulnessSummary, ...] = ()
 
     @property
     def unverified(self) -> tuple[str, ...]:
@@ -144,6 +159,8 @@ class SiteData:
     comparisons: Comparisons | None = None  # paired comparisons for rank ranges (board.paired)
     # judges against the labelled set (judges/agreement/*/agreement.json): the methodology page
     label_agreements: tuple[LabelAgreement, ...] = ()
+    # the statement judge against the labelled statements (judges/faithfulness/agreement/*/)
+    faithfulness_agreements: tuple[FaithfulnessAgreement, ...] = ()
 
 
 def load_predictions(directory: Path, fingerprint: str) -> tuple[PredictionRecord, ...]:
@@ -178,6 +195,15 @@ def load_judges(path: Path, fingerprint: str) -> tuple[JudgeSummary, ...]:
     if judged.prediction_fingerprint != fingerprint:
         return ()
     return tuple(judged.judges)
+
+
+def load_faithfulness(path: Path, fingerprint: str) -> tuple[FaithfulnessSummary, ...]:
+    """The statement judges of faithfulness_results.json that judged this run's answers (a file
+    left from answers of other settings shows nothing)."""
+    if not path.is_file():
+        return ()
+    found = read_faithfulness_results(path)
+    return tuple(found.judges) if found.prediction_fingerprint == fingerprint else ()
 
 
 def _load_model_yaml(path: Path) -> tuple[str | None, dict[str, object]]:
@@ -226,6 +252,7 @@ def load_entry(directory: Path, with_predictions: bool = True) -> Entry:
         instructions=load_instruction_runs(directory, with_predictions),
         conflicts=load_conflict_runs(directory, with_predictions),
         attestation=read_attestation(directory / ATTEST_NAME),
+        faithfulness=load_faithfulness(directory / RESULTS_NAME, results.provenance.fingerprint),
     )
 
 
@@ -251,4 +278,7 @@ def load_site_data(repo_root: Path, with_predictions: bool = True) -> SiteData:
         reported=tuple(reported),
         root=repo_root,
         label_agreements=tuple(read_agreement(p) for p in agreement_paths(repo_root)),
+        faithfulness_agreements=tuple(
+            read_faithfulness_agreement(p) for p in faithfulness_agreement_paths(repo_root)
+        ),
     )

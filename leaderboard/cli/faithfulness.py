@@ -5,6 +5,8 @@ faithfulness.jsonl (a rerun judges only what is missing); any judge backend."""
 
 from __future__ import annotations
 
+import shlex
+import sys
 from pathlib import Path
 
 import typer
@@ -22,10 +24,18 @@ from leaderboard.judge.faithfulness import (
     read_labels,
     run_faithfulness,
     statement_items,
-    summary,
-    verdicts,
 )
-from leaderboard.judge.faithfulness import label_agreement as faith_agreement
+from leaderboard.judge.faithfulness_figures import (
+    AGREEMENT_DIR,
+    AGREEMENT_NAME,
+    RESULTS_NAME,
+    agreement_record,
+    faithfulness_summary,
+    label_id,
+    statement_provenance,
+    write_agreement,
+    write_faithfulness_results,
+)
 from leaderboard.judge.statements import split_statements
 from leaderboard.run.store import RunStore
 from leaderboard.trust.verify import scored_answers
@@ -38,8 +48,11 @@ def _pct(share) -> str:
     return f"{100 * share.value:.1f}{ci} n={share.n}"
 
 
-def _answers(folder: Path, root: Path, lang: str | None, ability: str | None):
-    items = scored_answers(folder, root)
+def _command() -> str:
+    return " ".join(shlex.quote(a) for a in ["rgb-leaderboard", *sys.argv[1:]])
+
+
+def _chosen(items, lang: str | None, ability: str | None):
     return [
         it
         for it in items
@@ -48,10 +61,15 @@ def _answers(folder: Path, root: Path, lang: str | None, ability: str | None):
     ]
 
 
-def _labelled_items(labels, root: Path, split: str) -> list[tuple[str, StatementItem]]:
-    """The labelled statements as items (answers and passages rebuilt as `verify` does); a label
-    whose statement no longer matches the answer is an error naming it."""
+def _labelled_items(
+    labels, root: Path, split: str
+) -> tuple[list[tuple[str, StatementItem]], list[str]]:
+    """The labelled statements as items (answers and passages rebuilt as `verify` does), and the
+    labels left out as stale: the answer's statement at that index is not the labelled text any
+    more (the splitter or the answer changed since labelling). A label whose answer is gone is
+    an error naming it."""
     out = []
+    stale: list[str] = []
     by_folder: dict[str, dict[str, object]] = {}
     for lab in labels:
         if split != "all" and lab.split != split:
@@ -70,10 +88,8 @@ def _labelled_items(labels, root: Path, split: str) -> list[tuple[str, Statement
         inst = item.instance  # type: ignore[attr-defined]
         texts = split_statements(item.prediction, inst.query, inst.lang)  # type: ignore[attr-defined]
         if lab.statement >= len(texts) or texts[lab.statement] != lab.statement_text:
-            raise DataError(
-                f"label {lab.folder} {lab.key} statement {lab.statement}: the answer's statement "
-                "differs from the labelled text (the splitter changed?)"
-            )
+            stale.append(label_id(lab))
+            continue
         out.append(
             (
                 lab.folder,
@@ -90,7 +106,7 @@ def _labelled_items(labels, root: Path, split: str) -> list[tuple[str, Statement
                 ),
             )
         )
-    return out
+    return out, stale
 
 
 def faithfulness_cmd(
@@ -113,8 +129,13 @@ def faithfulness_cmd(
     out: Path | None = typer.Option(
         None,
         "--out",
-        help="Where faithfulness.jsonl goes (default: each run folder; with --labels, "
-        "runs/faithfulness-agreement/<judge id>/).",
+        help=f"Where faithfulness.jsonl and {RESULTS_NAME} go (default: each run folder; with "
+        f"--labels, where faithfulness.jsonl and {AGREEMENT_NAME} go, default "
+        f"{AGREEMENT_DIR.as_posix()}/<judge id>/: the committed home, checked by `verify` and "
+        "shown on the site).",
+    ),
+    resamples: int = typer.Option(
+        2000, "--resamples", help="With --labels: bootstrap resamples of the kappa intervals."
     ),
     data_dir: Path | None = typer.Option(None, "--data-dir", help=DATA_DIR_HELP),
 ) -> None:
@@ -125,45 +146,77 @@ def faithfulness_cmd(
     judge = load_judge_config(judge_file)
     root = data_root(data_dir)
     if labels is not None:
-        labelled = [lab for f in sorted(labels.glob("*.jsonl")) for lab in read_labels(f)]
-        pairs = _labelled_items(labelled, root, split)
+        if split not in ("dev", "test", "all"):
+            raise DataError(f"--split: {split!r}; use dev, test or all")
+        files = sorted(labels.glob("*.jsonl"))
+        labelled = [lab for f in files for lab in read_labels(f)]
+        pairs, stale = _labelled_items(labelled, root, split)
+        if stale:
+            typer.echo(
+                f"left out {len(stale)} labelled statement(s) whose answer's statements are not "
+                "the labelled ones any more (the splitter or the answer changed since "
+                "labelling; listed in agreement.json `stale`)"
+            )
         if limit is not None:  # the first N statements of each language
             pairs = [
                 p for lg in ("zh", "en") for p in [q for q in pairs if q[1].lang == lg][:limit]
             ]
-        store = StatementStore(
-            (out or Path("runs/faithfulness-agreement") / judge.id) / FAITHFULNESS_NAME
-        )
+        out_dir = out or AGREEMENT_DIR / judge.id
+        store = StatementStore(out_dir / FAITHFULNESS_NAME)
         items = [it for _, it in pairs]
         stats = run_faithfulness(judge, lambda: load_backend(judge), items, store)
-        judged = {
-            (folder, it.key, it.index): v
-            for (folder, it), (_, v) in zip(pairs, verdicts(items, store, judge), strict=True)
-        }
         typer.echo(f"judged {stats.judged}, cached {stats.cached}, failed {stats.errors}")
-        for lg, a in faith_agreement(labelled, judged).items():
-            kappa = "undefined" if a.kappa is None else f"{a.kappa:.2f}"  # type: ignore[attr-defined]
-            ci = a.kappa_ci  # type: ignore[attr-defined]
-            ci_text = "" if ci is None else f" [{ci[0]:.2f}, {ci[1]:.2f}]"
+        record = agreement_record(
+            judge,
+            files,
+            labelled,
+            split,
+            store,
+            statement_provenance(judge, _command()),
+            resamples,
+            stale,
+        )
+        write_agreement(out_dir / AGREEMENT_NAME, record)
+        for row in record.agreement:
+            kappa = "undefined" if row.kappa is None else f"{row.kappa:.2f}"
+            ci = "" if row.kappa_ci is None else f" [{row.kappa_ci[0]:.2f}, {row.kappa_ci[1]:.2f}]"
+            observed = "-" if row.observed is None else f"{row.observed:.2f}"
             typer.echo(
-                f"{lg}: kappa (supported vs not) {kappa}{ci_text}, n={a.n}, "  # type: ignore[attr-defined]
-                f"observed agreement {a.observed:.2f}"  # type: ignore[attr-defined]
+                f"{row.lang}: kappa (supported vs not) {kappa}{ci}, n={row.n} of "
+                f"{row.n_labelled} labelled (stale {row.n_stale}, unparsable "
+                f"{row.n_unparsable}, unjudged {row.n_unjudged}), observed agreement {observed}"
             )
+        typer.echo(f"wrote {out_dir / AGREEMENT_NAME}")
         return
     for folder in folders or []:
-        fp = RunStore(folder).read_results().provenance.fingerprint
-        items = statement_items(_answers(folder, root, lang, ability), fp)
+        run_store = RunStore(folder)
+        results = run_store.read_results()
+        fp = results.provenance.fingerprint
+        answers = scored_answers(folder, root)
+        eligible = statement_items(answers, fp)  # every statement the figures are over
+        items = statement_items(_chosen(answers, lang, ability), fp)
         if limit is not None:
             items = items[:limit]
-        store = StatementStore((out or folder) / FAITHFULNESS_NAME)
+        out_dir = out or folder
+        store = StatementStore(out_dir / FAITHFULNESS_NAME)
         stats = run_faithfulness(judge, lambda: load_backend(judge), items, store)
         typer.echo(
-            f"{folder}: {len(items)} statements; judged {stats.judged}, cached {stats.cached}, "
-            f"failed {stats.errors}"
+            f"{folder}: {len(items)} statements of {len(eligible)} eligible; judged "
+            f"{stats.judged}, cached {stats.cached}, failed {stats.errors}"
         )
-        for lg, figures in summary(verdicts(items, store, judge)).items():
-            parts = ", ".join(f"{name} {_pct(s)}" for name, s in figures.items())
-            typer.echo(f"  {lg}: {parts}")
+        summary_record = faithfulness_summary(
+            judge, eligible, store, statement_provenance(judge, _command())
+        )
+        write_faithfulness_results(
+            out_dir / RESULTS_NAME, results.submission_id, fp, summary_record
+        )
+        for row in summary_record.rows:
+            parts = ", ".join(f"{s.figure} {_pct(s)}" for s in row.shares)
+            typer.echo(
+                f"  {row.lang}: statements judged {row.judged_statements} of "
+                f"{row.eligible_statements}, answers {row.judged_answers} of "
+                f"{row.eligible_answers}; {parts}"
+            )
 
 
 def register(app: typer.Typer, data_app: typer.Typer) -> None:

@@ -15,6 +15,12 @@ from leaderboard.core.errors import DataError
 from leaderboard.data.manifest import data_root, lang_dir
 from leaderboard.judge.agreement import AGREEMENT_DIR
 from leaderboard.judge.agreement_check import is_agreement_target, verify_agreements
+from leaderboard.judge.faithfulness_check import (
+    check_faithfulness,
+    is_faithfulness_agreement_target,
+    verify_faithfulness_agreements,
+)
+from leaderboard.judge.faithfulness_figures import AGREEMENT_DIR as FAITH_AGREEMENT_DIR
 from leaderboard.judge.results_check import verify_judges
 from leaderboard.retrieval.results import RESULTS_DIR
 from leaderboard.trust.attest import verify_attestations
@@ -25,7 +31,8 @@ from leaderboard.trust.verify import verify
 def verify_cmd(
     submissions: list[Path] | None = typer.Argument(
         None,
-        help="Submission folders, retrieval files or folders, judges/agreement/<id> folders, "
+        help="Submission folders, retrieval files or folders, judges/agreement/<id> and "
+        "judges/faithfulness/agreement/<id> folders, "
         "releases/<id> folders, audits/strict (default: every submissions/*/ with a "
         "results.json, retrieval/, judges/agreement/, releases/ and audits/strict/).",
     ),
@@ -41,7 +48,9 @@ def verify_cmd(
 ) -> None:
     """Recompute every results.json from its predictions (current code and data), every
     judge_results.json from its judgements, the retrieval results from the data and every
-    judges/agreement/*/agreement.json from its judgements and the labels, the strict audits
+    judges/agreement/*/agreement.json from its judgements and the labels (the statement judge's
+    judges/faithfulness/agreement/*/agreement.json likewise, and each run folder's
+    faithfulness.jsonl checked line by line against its answers), the strict audits
     audits/strict/after*.json from the committed answers and the hand labels; exit 1 naming each
     value that differs, a scoring-version mismatch, a fingerprint or prompt hash that does not
     match the instances, a labels file that changed; and every release's scores re-derived
@@ -50,18 +59,21 @@ def verify_cmd(
     root = data_root(data_dir)
     failed = 0
     named = list(submissions or [])
+    faith_agreements = [p for p in named if is_faithfulness_agreement_target(p)]
+    named = [p for p in named if p not in faith_agreements]
     agreements = [p for p in named if is_agreement_target(p)]
     releases = [p for p in named if p not in agreements and is_release_target(p)]
     audits = [p for p in named if p not in agreements + releases and is_audit_target(p)]
     named_rest = [p for p in named if p not in agreements + releases + audits]
     retrieval = [p for p in named_rest if is_retrieval_target(p)]
-    if not named:
+    if not submissions:
+        faith_agreements = [FAITH_AGREEMENT_DIR] if FAITH_AGREEMENT_DIR.is_dir() else []
         retrieval = [Path(RESULTS_DIR)] if Path(RESULTS_DIR).is_dir() else []
         agreements = [AGREEMENT_DIR] if AGREEMENT_DIR.is_dir() else []
         releases = [Path(RELEASES_DIR)] if Path(RELEASES_DIR).is_dir() else []
         audits = [AUDIT_DIR] if is_audit_target(AUDIT_DIR) else []
     folders = [p for p in named_rest if not is_retrieval_target(p)]
-    folders = submission_folders(folders, instructions=True) if folders or not named else []
+    folders = submission_folders(folders, instructions=True) if folders or not submissions else []
     if (folders or audits) and not _has_data(root):
         raise DataError(
             f"{root}: no RGB data file here, so no instance can be rebuilt; run "
@@ -79,11 +91,17 @@ def verify_cmd(
         for note in report.recomputed.notes:
             typer.echo(f"  note: {note}")
         failed += not report.ok
+        rc = report.recomputed
+        faith = check_faithfulness(folder, rc.answers, rc.old.provenance.fingerprint)
+        if faith is not None:
+            typer.echo(faith.render())
+            failed += not faith.ok
     for lines, n in (
         verify_judges(folders, root),
         verify_attestations(folders),
         verify_retrieval(retrieval, root, recompute_retrieval),
         verify_agreements(agreements),
+        verify_faithfulness_agreements(faith_agreements),
         verify_releases(releases),
         verify_audits(audits, root),
     ):

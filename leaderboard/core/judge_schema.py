@@ -151,3 +151,100 @@ class LabelAgreement(_Strict):
     agreement: list[KappaEntry]
     provenance: dict[str, object]
     created: str
+
+
+FaithfulnessFigure = Literal[
+    "supported", "unsupported", "contradicted", "hallucination", "misrepresentation"
+]
+
+
+class FaithfulnessShare(_Strict):
+    """One figure of the statement judge in one language: a verdict's share of the judged
+    statements, or the share of the judged answers with an unsupported statement (hallucination)
+    or a contradicted one (misrepresentation); Wilson interval."""
+
+    figure: FaithfulnessFigure
+    count: int
+    n: int  # the denominator: judged statements, or judged answers
+    value: float | None
+    ci: CI | None = None
+
+
+class FaithfulnessRow(_Strict):
+    """The statement judge's figures over one language of a run folder. Eligible: the answers
+    with at least two statements (and their statements); judged: a statement with a parsed
+    verdict, an answer with every statement judged. Partial coverage is recorded, never
+    averaged in silently: the figures are over the judged ones only."""
+
+    lang: Lang
+    eligible_answers: int
+    eligible_statements: int
+    judged_answers: int
+    judged_statements: int
+    n_unparsable: int  # statements whose reply names no single verdict
+    n_unjudged: int  # statements with no verdict of this judge yet
+    shares: list[FaithfulnessShare]
+    complete: bool  # every eligible statement has a parsed verdict
+
+
+class FaithfulnessSummary(_Strict):
+    judge_id: str
+    display_name: str
+    judge_fingerprint: str
+    model: str
+    backend: str
+    template_sha256: dict[str, str]
+    parser_version: int
+    rows: list[FaithfulnessRow]
+    provenance: dict[str, object]
+    created: str
+
+
+class FaithfulnessResults(_Strict):
+    """faithfulness_results.json beside faithfulness.jsonl: one summary per judge, for the run's
+    current answers (prediction_fingerprint); `verify` recomputes the rows."""
+
+    schema_version: Literal[1] = JUDGE_SCHEMA_VERSION
+    submission_id: str
+    prediction_fingerprint: str
+    judges: list[FaithfulnessSummary]
+
+
+class FaithfulnessKappa(_Strict):
+    """The statement judge against the hand labels in one language: Cohen's kappa of
+    "supported" against not, over the labelled statements with a parsed verdict, and the
+    confusion counts (the judge's verdict, then the label, "judge/label")."""
+
+    lang: Lang
+    n_labelled: int  # labelled statements of the split
+    n: int  # of them, with a parsed verdict (the kappa's pairs)
+    # left out: the answer's statements are not the labelled ones any more (the splitter or the
+    # answer changed since labelling); never judged against a statement the label did not read
+    n_stale: int = 0
+    n_unparsable: int
+    n_unjudged: int
+    observed: float | None
+    kappa: float | None
+    kappa_ci: CI | None = None
+    confusion: dict[str, int] = Field(default_factory=dict)
+
+
+class FaithfulnessAgreement(_Strict):
+    """judges/faithfulness/agreement/<judge id>/agreement.json: the statement judge against the
+    labelled statements, recomputed by `verify` from faithfulness.jsonl beside it and the labels
+    files (recorded with their sha256)."""
+
+    schema_version: Literal[1] = JUDGE_SCHEMA_VERSION
+    judge_id: str
+    display_name: str
+    judge_fingerprint: str
+    labels: dict[str, str]  # labels file (repository-relative) -> sha256
+    split: Literal["dev", "test", "all"]
+    resamples: int
+    seed: int
+    # the labelled statements left out as stale ("<folder> <key> <statement>"), found by the
+    # command when it rebuilt the answers; `verify` leaves the same ones out
+    stale: list[str] = Field(default_factory=list)
+    agreement: list[FaithfulnessKappa]
+    provenance: dict[str, object]
+    created: str

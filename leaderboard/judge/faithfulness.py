@@ -28,7 +28,7 @@ from leaderboard.core.errors import DataError, ResultsError
 from leaderboard.core.judge_config import JudgeConfig
 from leaderboard.core.judge_schema import StatementRecord
 from leaderboard.core.safe_io import read_text
-from leaderboard.core.types import LANGS, ChatMessage, ChatRequest, Completion, Lang
+from leaderboard.core.types import LANGS, ChatMessage, ChatRequest, Completion, Lang, TestInstance
 from leaderboard.judge.kappa import agreement, rate_with_ci
 from leaderboard.judge.run import JudgementStore, judge_fingerprint, sha256_text
 from leaderboard.judge.statements import (
@@ -89,12 +89,22 @@ def statement_items(
 ) -> list[StatementItem]:
     """The statements of every answer with at least `min_statements` (generation failures
     left out), in the answers' order."""
+    answers = ((it.instance, it.prediction, it.error) for it in items)
+    return answer_statements(answers, prediction_fingerprint, min_statements)
+
+
+def answer_statements(
+    answers: Iterable[tuple[TestInstance, str, str | None]],
+    prediction_fingerprint: str,
+    min_statements: int = 2,
+) -> list[StatementItem]:
+    """statement_items over (instance, prediction, generation error) triples: what `verify`
+    holds without scoring the answers again."""
     out = []
-    for it in items:
-        if it.error is not None:
+    for inst, prediction, error in answers:
+        if error is not None:
             continue
-        inst = it.instance
-        found = split_statements(it.prediction, inst.query, inst.lang)
+        found = split_statements(prediction, inst.query, inst.lang)
         if len(found) < min_statements:
             continue
         for i, text in enumerate(found):
@@ -107,7 +117,7 @@ def statement_items(
                     text,
                     inst.query,
                     inst.docs,
-                    it.prediction,
+                    prediction,
                     prediction_fingerprint,
                 )
             )

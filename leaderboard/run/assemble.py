@@ -75,6 +75,17 @@ def _score(
     ]
 
 
+def planned_answers(sub: Submission, plan: Plan, records: dict[str, PredictionRecord]) -> list:
+    """Every planned answer as (instance with the passages shown, prediction, generation error),
+    unscored: what `verify` hands the statement judge's check without scoring again."""
+    corpus = system_corpus(sub, plan)
+    return [
+        (_shown(it.instance, records[key], corpus), records[key].prediction, records[key].error)
+        for it in plan.items
+        if (key := it.instance.key) in records
+    ]
+
+
 def score_planned(sub: Submission, plan: Plan, records: dict[str, PredictionRecord]) -> list:
     """Every planned answer scored as results.json scores it (a system's answers against the
     passages it says it used): what `grounding --answers` lists answer by answer."""

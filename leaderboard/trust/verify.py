@@ -38,7 +38,7 @@ from leaderboard.core.text import REPLACEMENT
 from leaderboard.core.types import LANGS
 from leaderboard.data.view import recorded_view
 from leaderboard.run import provenance as prov
-from leaderboard.run.assemble import assemble_results, score_planned
+from leaderboard.run.assemble import assemble_results, planned_answers, score_planned
 from leaderboard.run.fingerprint import fingerprint
 from leaderboard.run.generate import GenStats
 from leaderboard.run.plan import Plan, build_plan, protocol_abilities
@@ -71,6 +71,8 @@ class Recomputed:
     problems: list[str] = field(default_factory=list)  # fingerprint, prompt hash, data, text
     notes: list[str] = field(default_factory=list)
     checked: int = 0  # predictions checked against their instances
+    # the answers checked, as (instance shown, prediction, error): the statement judge's check
+    answers: list | None = None
 
 
 @dataclass
@@ -393,6 +395,7 @@ def _rescored(
     if got is None:
         return rc
     plan, kept = got
+    rc.answers = planned_answers(sub, plan, kept)
     rc.new = assemble_results(
         sub,
         plan,

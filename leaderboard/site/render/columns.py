@@ -123,6 +123,20 @@ COLUMNS: dict[str, Spec] = {
                  "from_altered", "invented_of_made_up", "copied_noise", "undetermined",
                  "relevant", "omission", "copied_altered")},
     "gr.n": _num("gr.col_n", key="n"),
+    # model page: the statement judge (pages/model/faithfulness)
+    "faith.judge": Spec("agree.judge_col_judge"),
+    "faith.kappa": _num("faith.col_kappa", "faith.col_kappa_tip"),
+    "faith.judged": _num("faith.col_judged", "faith.col_judged_tip"),
+    **{f"faith.{f}": _tipped(f"faith.{f}")
+       for f in ("supported", "unsupported", "contradicted", "hallucination",
+                 "misrepresentation")},
+    "faith.answers": _num("faith.col_answers", "faith.col_answers_tip"),
+    **{f"faith.{c}": _tipped(f"faith.{c}")
+       for c in ("eligible_statements", "judged_statements", "n_unparsable", "n_unjudged",
+                 "eligible_answers", "judged_answers")},
+    **{f"faith.count_{f}": _num(f"faith.{f}", "faith.count_tip", key=f"{f}_n")
+       for f in ("supported", "unsupported", "contradicted", "hallucination",
+                 "misrepresentation")},
     # zh vs en: the difference tables (two families), the reliance table
     "zhen.ability": Spec("zhen.col_ability"),
     "zhen.n": _tipped("zhen.col_n"),
@@ -201,6 +215,19 @@ COLUMNS: dict[str, Spec] = {
     "judgeagree.unparsable": _num("agree.judge_col_unparsable"),
     **{f"judgeagree.kappa_{r}": _num(f"agree.judge_col_kappa_{r}", "agree.judge_tip")
        for r in ("judge", "strict", "rgb")},
+    # the statement judge against the hand-labelled statements (methodology)
+    "faithagree.judge": Spec("agree.judge_col_judge"),
+    "faithagree.split": Spec("agree.judge_col_split"),
+    "faithagree.lang": Spec("agree.col_lang"),
+    "faithagree.n_labelled": _num("faithagree.col_labelled", "faithagree.col_labelled_tip"),
+    "faithagree.n_stale": _num("faithagree.col_stale", "faithagree.col_stale_tip"),
+    "faithagree.n": _num("agree.judge_col_judged", "faithagree.col_n_tip"),
+    "faithagree.unparsable": _num("agree.judge_col_unparsable"),
+    "faithagree.observed": _num("faithagree.col_observed", "faithagree.col_observed_tip"),
+    "faithagree.kappa": _num("agree.judge_col_kappa_judge", "faithagree.col_kappa_tip"),
+    "faithagree.verdict": Spec("faithagree.col_verdict"),
+    **{f"faithagree.label_{v}": _num(f"faithagree.col_label_{v}", key=v)
+       for v in ("supported", "unsupported", "contradicted")},
     # instruction track
     "instr.model": Spec("instr.col.model"),
     "instr.instruction": Spec("instr.col.instruction"),

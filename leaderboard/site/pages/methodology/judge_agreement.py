@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from leaderboard.core.judge_schema import KappaEntry, LabelAgreement
+from leaderboard.core.judge_schema import FaithfulnessKappa, KappaEntry, LabelAgreement
 from leaderboard.site.render.columns import columns
 from leaderboard.site.render.fmt import decimal_ci_html, esc
 from leaderboard.site.render.i18n import DEFAULT, ui
@@ -20,9 +20,9 @@ TASK_NAMES = {"rejection": "Rej*", "error_detection": "ED*"}  # the metric each 
 RATERS = ("judge", "strict", "rgb")  # the judge, then the scorers beside it
 
 
-def kappa_cell(entry: KappaEntry | None, lg: str = DEFAULT) -> Cell:
+def kappa_cell(entry: KappaEntry | FaithfulnessKappa | None, lg: str = DEFAULT) -> Cell:
     """Kappa with its 95% CI underneath; "undefined" when a rater gives one answer throughout.
-    Exported with its bounds and n."""
+    Exported with its bounds and n (a judge's or the statement judge's kappa)."""
     if entry is None:
         return Cell.text(None)
     exported = {

@@ -14,6 +14,9 @@ from leaderboard.site.pages.docs import SECTION as DOCS_SECTION
 from leaderboard.site.pages.instructions import definitions_list as instruction_definitions
 from leaderboard.site.pages.instructions import texts_section as instruction_texts
 from leaderboard.site.pages.methodology.conflict_agreement import conflict_agreement_section
+from leaderboard.site.pages.methodology.faithfulness_agreement import (
+    faithfulness_agreement_section,
+)
 from leaderboard.site.pages.methodology.grounding import grounding_section
 from leaderboard.site.pages.methodology.judge_agreement import judge_agreement_section
 from leaderboard.site.pages.methodology.outcomes import outcomes_section
@@ -216,6 +219,7 @@ def methodology_page(ctx: Context) -> str:
     parts.append(agreement_section(out, lg))
     parts.append(strict_audit_section(data.root, lg))
     parts.append(judge_agreement_section(data.label_agreements, out, lg))
+    parts.append(faithfulness_agreement_section(data.faithfulness_agreements, out, lg))
     for mode in ("rgb", "strict"):
         defs = definitions(data, mode, lg)
         if defs:

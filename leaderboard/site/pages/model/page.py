@@ -14,6 +14,7 @@ from leaderboard.run.invocations import HISTORY_KEY, machines
 from leaderboard.site.pages.conflicts.page import model_line as conflict_line
 from leaderboard.site.pages.docs import SECTION as DOCS_SECTION
 from leaderboard.site.pages.instructions import model_row as instruction_row
+from leaderboard.site.pages.model.faithfulness import faithfulness_section
 from leaderboard.site.pages.model.grounding import grounding_section
 from leaderboard.site.pages.model.outcomes import outcome_section
 from leaderboard.site.pages.model.tables import (
@@ -208,6 +209,9 @@ def model_page(ctx: Context, sub: Entry) -> str:
     parts.append(outcome_section(sub, out, prefix, lg))
     docs = f"{prefix}{DOCS_SECTION}/grounding.html"
     parts.append(grounding_section(sub, out, prefix, lg, docs))
+    method = f"{prefix}methodology.html"
+    agreements = ctx.data.faithfulness_agreements
+    parts.append(faithfulness_section(sub, agreements, out, prefix, lg, method))
     if sub.results.probes:
         href = f"{prefix}{PROBES_PATH.removesuffix('.md')}.html"
         probes = f'<a href="{href}">{esc(ui(lg, "probes.title"))}</a>'
