@@ -180,6 +180,29 @@ def labelled_verdicts(store: StatementStore, judge_fp: str) -> dict[tuple[str, s
     return out
 
 
+def _same_question(key: str, other: str) -> bool:
+    """Two instance keys (<lang>/<ability>/<noise rate>/<id>) of one question of one split."""
+    a, b = key.split("/"), other.split("/")
+    return (a[0], a[1], a[-1]) == (b[0], b[1], b[-1])
+
+
+def labelled_verdict(judged: dict[tuple[str, str], str], label: LabelledStatement) -> str | None:
+    """The verdict on a labelled statement: the one stored under its own instance key, else the
+    one its prompt was stored under first. The store holds one verdict per prompt, and two noise
+    rates of one question can show the very same passages (a question with few noise passages),
+    so the same statement there is one prompt, judged once, stored under the first key. Taken
+    only when every stored verdict on that statement of that question agrees; else unjudged."""
+    own = judged.get((label.key, label.statement_text))
+    if own is not None:
+        return own
+    found = {
+        v
+        for (key, text), v in judged.items()
+        if text == label.statement_text and _same_question(key, label.key)
+    }
+    return found.pop() if len(found) == 1 else None
+
+
 def in_split(label: LabelledStatement, split: str) -> bool:
     return split == "all" or label.split == split
 
@@ -208,7 +231,7 @@ def agreement_rows(
         if not split_labels:
             continue
         mine = [lab for lab in split_labels if label_id(lab) not in left_out]
-        got = [(lab, judged.get((lab.key, lab.statement_text))) for lab in mine]
+        got = [(lab, labelled_verdict(judged, lab)) for lab in mine]
         pairs = [(v == "supported", lab.label == "supported") for lab, v in got if v in VERDICTS]
         a = agreement(
             [p[0] for p in pairs],

@@ -22,6 +22,7 @@ from leaderboard.judge.faithfulness_figures import (
     agreement_record,
     faithfulness_rows,
     faithfulness_summary,
+    labelled_verdict,
     read_faithfulness_results,
     write_faithfulness_results,
 )
@@ -145,3 +146,26 @@ def test_agreement_record_counts_kappa_and_confusions(tmp_path: Path) -> None:
         "unjudged/unsupported": 1,
         "unsupported/unsupported": 1,
     }
+
+
+def test_a_labelled_statement_whose_prompt_was_stored_under_another_noise_rate_is_judged() -> None:
+    """Two noise rates of one question can show the same passages: one prompt, one stored
+    verdict under the first key; the label of the other key gets it, and only when the stored
+    verdicts on that statement of that question agree."""
+    label = LabelledStatement(
+        folder="f",
+        key="en/noise/0.4/34",
+        lang="en",
+        statement=0,
+        statement_text="Leo won.",
+        label="supported",
+        split="test",
+    )
+    judged = {("en/noise/0.2/34", "Leo won."): "supported", ("en/noise/0.2/35", "Leo won."): "x"}
+    assert labelled_verdict(judged, label) == "supported"
+    assert labelled_verdict({**judged, ("en/noise/0.4/34", "Leo won."): "unsupported"}, label) == (
+        "unsupported"
+    )
+    other_rate = {("en/noise/0.0/34", "Leo won."): "unsupported"}
+    assert labelled_verdict({**judged, **other_rate}, label) is None  # they disagree: unjudged
+    assert labelled_verdict({("en/chain/0.2/34", "Leo won."): "supported"}, label) is None
