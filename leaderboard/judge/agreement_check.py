@@ -10,7 +10,9 @@ model is run: a reply missing from judgements.jsonl counts as unjudged, as it do
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 from leaderboard.core.checks import FileCheck
 from leaderboard.core.errors import LeaderboardError
@@ -38,6 +40,9 @@ def is_agreement_target(path: Path) -> bool:
     if path.is_file():
         return path.name == AGREEMENT_NAME
     return (path / AGREEMENT_NAME).is_file() or _is_agreement_root(path)
+
+
+T = TypeVar("T")
 
 
 def _is_agreement_root(path: Path) -> bool:
@@ -71,29 +76,48 @@ def _labels_file(key: str, folder: Path) -> Path | None:
     return next((r / path for r in roots if (r / path).is_file()), None)
 
 
-def _labelled(
-    record: LabelAgreement, folder: Path, check: FileCheck
-) -> list[LabelledAnswer] | None:
-    """The recorded labels files' answers; a missing or changed file is a named mismatch (None:
-    a file could not be read, so nothing can be recomputed)."""
-    answers: list[LabelledAnswer] = []
-    for key, recorded in sorted(record.labels.items()):
-        path = _labels_file(key, folder)
+def read_recorded_labels(
+    recorded: dict[str, str],
+    find: Callable[[str], Path | None],
+    read: Callable[[Path], list[T]],
+    check: FileCheck,
+    rerun: str,
+) -> list[T] | None:
+    """The items of every recorded labels file (key: its recorded path, value: its sha256), read
+    in key order; a missing file or one changed since the agreement was written is a named
+    mismatch (None: a file could not be read, so nothing can be recomputed). One home for the
+    refusal judge's and the statement judge's agreement files."""
+    out: list[T] = []
+    for key, sha in sorted(recorded.items()):
+        path = find(key)
         if path is None:
             check.mismatches.append(f"labels {key}: file not found")
             return None
         now = file_sha256(path)
-        if now != recorded:
+        if now != sha:
             check.mismatches.append(
-                f"labels {key} sha256: file has {recorded}, the labels file now is {now} (the "
-                "labelled set changed since the judge ran; rerun `judge-agreement`)"
+                f"labels {key} sha256: file has {sha}, the labels file now is {now} (the "
+                f"labelled set changed since the judge ran; rerun `{rerun}`)"
             )
         try:
-            answers += read_labelled(path)
+            out += read(path)
         except LeaderboardError as exc:
             check.mismatches.append(f"labels {key}: {exc}")
             return None
-    return answers
+    return out
+
+
+def _labelled(
+    record: LabelAgreement, folder: Path, check: FileCheck
+) -> list[LabelledAnswer] | None:
+    """The recorded labels files' answers (read_recorded_labels)."""
+    return read_recorded_labels(
+        record.labels,
+        lambda key: _labels_file(key, folder),
+        read_labelled,
+        check,
+        "judge-agreement",
+    )
 
 
 def _fix(folder: Path, record: LabelAgreement | None) -> str:

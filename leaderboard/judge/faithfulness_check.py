@@ -25,6 +25,7 @@ from leaderboard.core.checks import FileCheck
 from leaderboard.core.errors import LeaderboardError
 from leaderboard.core.judge_schema import FaithfulnessAgreement, StatementRecord
 from leaderboard.core.types import TestInstance
+from leaderboard.judge.agreement_check import read_recorded_labels
 from leaderboard.judge.faithfulness import (
     FAITHFULNESS_NAME,
     LABELS_DIR,
@@ -40,7 +41,6 @@ from leaderboard.judge.faithfulness_figures import (
     RESULTS_NAME,
     agreement_rows,
     faithfulness_rows,
-    file_sha256,
     labelled_verdicts,
     read_faithfulness_agreement,
     read_faithfulness_results,
@@ -194,24 +194,11 @@ def _labels(
     here = Path(folder).resolve()
     roots = [here.parents[3]] if _is_root(here.parent) else []
     roots += [Path.cwd(), Path(__file__).resolve().parents[2]]
-    out: list[LabelledStatement] = []
-    for key, recorded in sorted(record.labels.items()):
-        path = next((r / key for r in roots if (r / key).is_file()), None)
-        if path is None:
-            check.mismatches.append(f"labels {key}: file not found")
-            return None
-        now = file_sha256(path)
-        if now != recorded:
-            check.mismatches.append(
-                f"labels {key} sha256: file has {recorded}, the labels file now is {now} (the "
-                "labelled statements changed since the judge ran; rerun `faithfulness --labels`)"
-            )
-        try:
-            out += read_labels(path)
-        except LeaderboardError as exc:
-            check.mismatches.append(f"labels {key}: {exc}")
-            return None
-    return out
+
+    def find(key: str) -> Path | None:
+        return next((r / key for r in roots if (r / key).is_file()), None)
+
+    return read_recorded_labels(record.labels, find, read_labels, check, "faithfulness --labels")
 
 
 def check_faithfulness_agreement(folder: Path) -> FileCheck:

@@ -48,7 +48,7 @@ from leaderboard.judge.statements import (
     parse_statement_verdict,
     template_sha256,
 )
-from leaderboard.judge.summary import read_judge_file
+from leaderboard.judge.summary import read_judge_file, replace_judge_summary
 
 RESULTS_NAME = "faithfulness_results.json"
 # the committed home of the statement judge's agreement with the labels
@@ -153,20 +153,14 @@ def write_faithfulness_results(
 ) -> FaithfulnessResults:
     """Replace this judge's summary (same judge id), keep the others of the same answers; atomic
     rewrite."""
-    path = Path(path)
-    judges: list[FaithfulnessSummary] = []
-    if path.is_file():
-        old = read_faithfulness_results(path)
-        if old.prediction_fingerprint == prediction_fp:
-            judges = [j for j in old.judges if j.judge_id != summary.judge_id]
-    results = FaithfulnessResults(
-        submission_id=submission_id,
-        prediction_fingerprint=prediction_fp,
-        judges=sorted([*judges, summary], key=lambda j: j.judge_id),
+    return replace_judge_summary(
+        path,
+        submission_id,
+        prediction_fp,
+        summary,
+        FaithfulnessResults,
+        "faithfulness RUN_FOLDER --judge FILE",
     )
-    text = json.dumps(results.model_dump(mode="json"), ensure_ascii=False, indent=2) + "\n"
-    atomic_write_text(path, text)
-    return results
 
 
 def labelled_verdicts(store: StatementStore, judge_fp: str) -> dict[tuple[str, str], str]:

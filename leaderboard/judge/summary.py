@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -281,21 +281,37 @@ def read_judge_results(path: Path) -> JudgeResults:
     return read_judge_file(path, JudgeResults, "judge")
 
 
-def write_judge_results(
-    path: Path, submission_id: str, prediction_fp: str, summary: JudgeSummary
-) -> JudgeResults:
-    """Replace this judge's summary (same judge id) and keep the others; atomic rewrite."""
+def replace_judge_summary(
+    path: Path,
+    submission_id: str,
+    prediction_fp: str,
+    summary: Any,
+    model: type[_File],
+    command: str,
+) -> _File:
+    """Replace this judge's summary (same judge id) in a per-run results file of `model`
+    (judge_results.json, faithfulness_results.json), keeping the other judges' summaries of the
+    same answers (another prediction fingerprint: they are dropped); atomic rewrite."""
     path = Path(path)
-    judges: list[JudgeSummary] = []
+    judges: list[Any] = []
     if path.is_file():
-        old = read_judge_results(path)
+        old: Any = read_judge_file(path, model, command)
         if old.prediction_fingerprint == prediction_fp:
             judges = [j for j in old.judges if j.judge_id != summary.judge_id]
-    results = JudgeResults(
-        submission_id=submission_id,
-        prediction_fingerprint=prediction_fp,
-        judges=sorted([*judges, summary], key=lambda j: j.judge_id),
+    results = model.model_validate(
+        {
+            "submission_id": submission_id,
+            "prediction_fingerprint": prediction_fp,
+            "judges": sorted([*judges, summary], key=lambda j: j.judge_id),
+        }
     )
     text = json.dumps(results.model_dump(mode="json"), ensure_ascii=False, indent=2) + "\n"
     atomic_write_text(path, text)
     return results
+
+
+def write_judge_results(
+    path: Path, submission_id: str, prediction_fp: str, summary: JudgeSummary
+) -> JudgeResults:
+    """Replace this judge's summary (same judge id) and keep the others; atomic rewrite."""
+    return replace_judge_summary(path, submission_id, prediction_fp, summary, JudgeResults, "judge")
