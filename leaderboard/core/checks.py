@@ -5,6 +5,7 @@ recompute what the site shows (trust/retrieval_check.py, judge/results_check.py)
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -48,3 +49,9 @@ class FileCheck:
         if self.fix:
             lines.append(f"  {self.fix}")
         return "\n".join(lines)
+
+
+def rendered(checks: Iterable[FileCheck | None]) -> tuple[list[str], int]:
+    """What `verify` prints for these file checks (None: nothing to check) and how many failed."""
+    done = [c for c in checks if c is not None]
+    return [c.render() for c in done], sum(not c.ok for c in done)

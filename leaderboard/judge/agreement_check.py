@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
-from leaderboard.core.checks import FileCheck
+from leaderboard.core.checks import FileCheck, rendered
 from leaderboard.core.errors import LeaderboardError
 from leaderboard.core.judge_schema import LabelAgreement
 from leaderboard.judge.agreement import (
@@ -175,9 +175,4 @@ def check_agreement(folder: Path) -> FileCheck:
 
 def verify_agreements(targets: list[Path]) -> tuple[list[str], int]:
     """Every agreement folder under `targets`: printed lines, failures."""
-    lines, failed = [], 0
-    for folder in agreement_folders(targets):
-        check = check_agreement(folder)
-        lines.append(check.render())
-        failed += not check.ok
-    return lines, failed
+    return rendered(check_agreement(folder) for folder in agreement_folders(targets))

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from leaderboard.core.checks import FileCheck
+from leaderboard.core.checks import FileCheck, rendered
 from leaderboard.core.errors import LeaderboardError
 from leaderboard.core.judge_schema import FaithfulnessAgreement, StatementRecord
 from leaderboard.core.types import TestInstance
@@ -246,9 +246,4 @@ def check_faithfulness_agreement(folder: Path) -> FileCheck:
 
 def verify_faithfulness_agreements(targets: Sequence[Path]) -> tuple[list[str], int]:
     """Every statement-judge agreement folder under `targets`: printed lines, failures."""
-    lines, failed = [], 0
-    for folder in _folders(targets):
-        check = check_faithfulness_agreement(folder)
-        lines.append(check.render())
-        failed += not check.ok
-    return lines, failed
+    return rendered(check_faithfulness_agreement(folder) for folder in _folders(targets))

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from leaderboard.core.checks import FileCheck, same
+from leaderboard.core.checks import FileCheck, rendered, same
 from leaderboard.judge.run import JUDGEMENTS_NAME, JudgementStore
 from leaderboard.judge.summary import (
     JUDGE_RESULTS_NAME,
@@ -85,10 +85,4 @@ def check_judge_results(folder: Path, data_root: Path) -> FileCheck | None:
 
 def verify_judges(folders: list[Path], data_root: Path) -> tuple[list[str], int]:
     """judge_results.json of each folder that has one: printed lines, failures."""
-    lines, failed = [], 0
-    for folder in folders:
-        check = check_judge_results(folder, data_root)
-        if check is not None:
-            lines.append(check.render())
-            failed += not check.ok
-    return lines, failed
+    return rendered(check_judge_results(folder, data_root) for folder in folders)
