@@ -15,6 +15,7 @@ from leaderboard.backends.registry import load_backend
 from leaderboard.cli.arguments import DATA_DIR_HELP
 from leaderboard.core.errors import DataError
 from leaderboard.core.judge_config import load_judge_config
+from leaderboard.core.judge_schema import FaithfulnessSample
 from leaderboard.data.manifest import data_root
 from leaderboard.judge.faithfulness import (
     FAITHFULNESS_NAME,
@@ -23,6 +24,7 @@ from leaderboard.judge.faithfulness import (
     StatementStore,
     read_labels,
     run_faithfulness,
+    sample_answers,
     statement_items,
 )
 from leaderboard.judge.faithfulness_figures import (
@@ -119,6 +121,13 @@ def faithfulness_cmd(
     limit: int | None = typer.Option(
         None, "--limit", help="Judge at most N statements (with --labels: N per language)."
     ),
+    sample: int | None = typer.Option(
+        None,
+        "--sample-answers",
+        help="Judge every statement of at most N answers per language, drawn at random (seeded, "
+        "the same draw on every machine; a larger N holds a smaller one). Not with --labels.",
+    ),
+    seed: int = typer.Option(0, "--seed", help="With --sample-answers: the draw's seed."),
     labels: Path | None = typer.Option(
         None,
         "--labels",
@@ -145,6 +154,8 @@ def faithfulness_cmd(
     (misrepresentation); with --labels, the judge's kappa against the hand labels."""
     judge = load_judge_config(judge_file)
     root = data_root(data_dir)
+    if sample is not None and (labels is not None or sample < 1):
+        raise DataError("--sample-answers: a positive number of answers, not with --labels")
     if labels is not None:
         if split not in ("dev", "test", "all"):
             raise DataError(f"--split: {split!r}; use dev, test or all")
@@ -195,6 +206,8 @@ def faithfulness_cmd(
         answers = scored_answers(folder, root)
         eligible = statement_items(answers, fp)  # every statement the figures are over
         items = statement_items(_chosen(answers, lang, ability), fp)
+        if sample is not None:
+            items = sample_answers(items, sample, seed)
         if limit is not None:
             items = items[:limit]
         out_dir = out or folder
@@ -205,7 +218,11 @@ def faithfulness_cmd(
             f"{stats.judged}, cached {stats.cached}, failed {stats.errors}"
         )
         summary_record = faithfulness_summary(
-            judge, eligible, store, statement_provenance(judge, _command())
+            judge,
+            eligible,
+            store,
+            statement_provenance(judge, _command()),
+            None if sample is None else FaithfulnessSample(answers_per_lang=sample, seed=seed),
         )
         write_faithfulness_results(
             out_dir / RESULTS_NAME, results.submission_id, fp, summary_record

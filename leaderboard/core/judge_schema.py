@@ -187,6 +187,14 @@ class FaithfulnessRow(_Strict):
     complete: bool  # every eligible statement has a parsed verdict
 
 
+class FaithfulnessSample(_Strict):
+    """The seeded draw of answers a summary's judge read (`faithfulness --sample-answers`):
+    at most `answers_per_lang` answers per language, ranked by sha256 of "seed:key"."""
+
+    answers_per_lang: int
+    seed: int
+
+
 class FaithfulnessSummary(_Strict):
     judge_id: str
     display_name: str
@@ -198,6 +206,7 @@ class FaithfulnessSummary(_Strict):
     rows: list[FaithfulnessRow]
     provenance: dict[str, object]
     created: str
+    sample: FaithfulnessSample | None = None  # None: the judge was asked for every answer
 
 
 class FaithfulnessResults(_Strict):

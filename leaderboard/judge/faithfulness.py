@@ -124,6 +124,26 @@ def answer_statements(
     return out
 
 
+def sample_answers(
+    items: Sequence[StatementItem], per_lang: int, seed: int = 0
+) -> list[StatementItem]:
+    """Every statement of at most `per_lang` answers per language, the answers drawn at random
+    (seeded): each answer ranked by sha256 of "seed:key", so the draw is the same on every
+    machine and a larger sample holds a smaller one (a run can grow without re-judging).
+    Whole answers only: a hallucination figure needs every statement of an answer judged. The
+    prefix `--limit` takes is biased (the first abilities and noise rates); this is not."""
+    keys: dict[str, list[str]] = {}
+    for it in items:
+        mine = keys.setdefault(it.lang, [])
+        if it.key not in mine:
+            mine.append(it.key)
+    kept = set()
+    for found in keys.values():
+        ranked = sorted(found, key=lambda k: hashlib.sha256(f"{seed}:{k}".encode()).hexdigest())
+        kept.update(ranked[:per_lang])
+    return [it for it in items if it.key in kept]
+
+
 def _record(item: StatementItem, judge: JudgeConfig, fp: str, c: Completion) -> StatementRecord:
     return StatementRecord(
         key=item.key,

@@ -31,6 +31,7 @@ from leaderboard.core.judge_schema import (
     FaithfulnessResults,
     FaithfulnessRow,
     FaithfulnessShare,
+    FaithfulnessSample,
     FaithfulnessSummary,
 )
 from leaderboard.core.types import LANGS
@@ -127,6 +128,7 @@ def faithfulness_summary(
     items: Sequence[StatementItem],
     store: StatementStore,
     provenance: dict[str, object],
+    sample: FaithfulnessSample | None = None,
 ) -> FaithfulnessSummary:
     fp = faithfulness_fingerprint(judge)
     return FaithfulnessSummary(
@@ -140,6 +142,7 @@ def faithfulness_summary(
         rows=faithfulness_rows(items, store, fp),
         provenance=provenance,
         created=now_iso(),
+        sample=sample,
     )
 
 

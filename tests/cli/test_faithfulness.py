@@ -98,3 +98,22 @@ def test_labels_write_the_agreement_that_verify_recomputes(
     path.write_text(json.dumps(record), encoding="utf-8")
     bad = cli("verify", folder)
     assert bad.code == 1 and "scripted-statements faithfulness kappa " in bad.out
+
+
+def test_a_seeded_sample_of_whole_answers_is_recorded(
+    tmp_path: Path, data_root: Path
+) -> None:
+    folder = tmp_path / ENTRY.name
+    folder.mkdir()
+    for name in ("model.yaml", "predictions.jsonl.gz", "predictions.jsonl", "results.json"):
+        if (ENTRY / name).is_file():
+            shutil.copy(ENTRY / name, folder / name)
+    args = ("--judge", JUDGE, "--sample-answers", 3, "--seed", 7, "--data-dir", data_root)
+    out = cli("faithfulness", folder, *args)
+    assert out.code == 0, out.err
+    (summary,) = json.loads((folder / "faithfulness_results.json").read_text("utf-8"))["judges"]
+    assert summary["sample"] == {"answers_per_lang": 3, "seed": 7}
+    for row in summary["rows"]:
+        assert row["judged_answers"] + (row["n_unparsable"] > 0) <= 3 < row["eligible_answers"]
+    bad = cli("faithfulness", folder, "--judge", JUDGE, "--sample-answers", 0)
+    assert bad.code != 0 and "--sample-answers" in bad.err + bad.out

@@ -14,6 +14,7 @@ from leaderboard.judge.faithfulness import (
     StatementStore,
     label_agreement,
     run_faithfulness,
+    sample_answers,
     statement_items,
     summary,
     verdicts,
@@ -97,3 +98,33 @@ def test_agreement_with_the_labels(tmp_path: Path) -> None:
     }
     a = label_agreement(labels, judged, resamples=100)["zh"]
     assert a.n == 4 and a.observed == 3 / 4  # type: ignore[attr-defined]
+
+
+def _many(n: int, lang: str) -> list:
+    """n answers of three statements each."""
+    insts = [
+        TestInstance(lang, "noise", 0.0, i, f"q{i}?", ("a",), DOCS)  # type: ignore[arg-type]
+        for i in range(n)
+    ]
+    text = (
+        "Kentucky won the game. The score was 20 to 17. It was their third title."
+        if lang == "en"
+        else "冠军是肯塔基野猫队。比分是20比17。他们第三次夺冠。"
+    )
+    return statement_items(scored_items([(inst, text, None) for inst in insts]), "fp")
+
+
+def test_sampled_answers_are_whole_seeded_and_nested() -> None:
+    items = _many(40, "zh") + _many(30, "en")
+    small, big = sample_answers(items, 5, seed=3), sample_answers(items, 12, seed=3)
+    for lang in ("zh", "en"):
+        keys = {it.key for it in small if it.lang == lang}
+        assert len(keys) == 5
+        # whole answers: every statement of a drawn answer
+        assert sum(it.lang == lang for it in small) == 5 * 3
+    assert {it.key for it in small} <= {it.key for it in big}  # a larger draw holds a smaller
+    assert small == sample_answers(items, 5, seed=3)
+    assert {it.key for it in small} != {it.key for it in sample_answers(items, 5, seed=4)}
+    first = {it.key for it in items[: 5 * 3]}
+    assert {it.key for it in small if it.lang == "zh"} != first  # not the prefix --limit takes
+    assert sample_answers(items, 100, seed=3) == items

@@ -140,7 +140,7 @@ def _caveats(sub: Entry, agreements: Sequence[FaithfulnessAgreement], lg: str) -
                 lines.append(
                     ui(
                         lg,
-                        "faith.partial",
+                        "faith.partial" if s.sample is None else "faith.sampled",
                         lang=lang,
                         judged=row.judged_statements + row.n_unparsable,
                         eligible=row.eligible_statements,
