@@ -30,8 +30,8 @@ from leaderboard.core.judge_schema import (
     FaithfulnessKappa,
     FaithfulnessResults,
     FaithfulnessRow,
-    FaithfulnessShare,
     FaithfulnessSample,
+    FaithfulnessShare,
     FaithfulnessSummary,
 )
 from leaderboard.core.types import LANGS

@@ -100,9 +100,7 @@ def test_labels_write_the_agreement_that_verify_recomputes(
     assert bad.code == 1 and "scripted-statements faithfulness kappa " in bad.out
 
 
-def test_a_seeded_sample_of_whole_answers_is_recorded(
-    tmp_path: Path, data_root: Path
-) -> None:
+def test_a_seeded_sample_of_whole_answers_is_recorded(tmp_path: Path, data_root: Path) -> None:
     folder = tmp_path / ENTRY.name
     folder.mkdir()
     for name in ("model.yaml", "predictions.jsonl.gz", "predictions.jsonl", "results.json"):
