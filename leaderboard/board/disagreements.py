@@ -2,9 +2,12 @@
 
 `strict` ranks the board and promises the reference metric with its known flaws fixed, so each
 answer where the two modes differ is either a flaw fixed or a scoring error on the ranked metric.
-The audit finds them all (every RGB ability of an entry's committed answers; probes are not RGB
-scores) and names the strict rule that made the difference (scoring/reason.py), so a reader can
-decide per rule which it is and count them per model and language:
+The audit finds them all (every RGB ability of an entry's committed answers) and names the strict
+rule that made the difference (scoring/reason.py), so a reader can decide per rule which it is and
+count them per model and language. The probes (chain, replacement, closedbook, closedbook_fact)
+are no RGB score, but both modes score them too: `entry_disagreements(..., abilities=PROBES)`
+finds theirs on instances built as the run built them (`entry_build`); the committed audits
+(audits/strict/) keep to the RGB abilities, the ranked metric.
 
 - correct (rgb: no missed element and some found; strict: Score.correct): strict lower names the
   rule that withheld credit (copy, candidate list, hedge, negated, fake answer, refusal, or
@@ -26,10 +29,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from leaderboard.backends.registry import backend_traits
 from leaderboard.board.load import Entry
 from leaderboard.core.errors import LeaderboardError
 from leaderboard.core.schema import PredictionRecord
-from leaderboard.core.types import ABILITIES, Ability, Lang, Score, TestInstance
+from leaderboard.core.types import ABILITIES, PROBES, Ability, Lang, Score, TestInstance
 from leaderboard.run.plan import split_instances
 from leaderboard.scoring.outcome import answer_found
 from leaderboard.scoring.reason import StrictReason
@@ -124,21 +128,47 @@ def answer_disagreements(
     return out
 
 
+def entry_build(entry: Entry) -> tuple[int, bool]:
+    """How the entry's run built its instances, as `entry_instances` takes it: (`passage_num`,
+    results.json's fingerprint input, RGB's 5 when absent; `system`, a RAG system whose chain
+    instance carries no passage), what the run plan read from the submission."""
+    inputs = entry.results.provenance.extra.get("fingerprint_inputs")
+    passage_num = inputs.get("passage_num") if isinstance(inputs, dict) else None
+    system = backend_traits(entry.results.provenance.backend).retrieves_itself
+    return (passage_num if isinstance(passage_num, int) else 5), system
+
+
 def entry_instances(
-    root: Path, records: Sequence[PredictionRecord], cache: dict
+    root: Path,
+    records: Sequence[PredictionRecord],
+    cache: dict,
+    *,
+    passage_num: int = 5,
+    system: bool = False,
 ) -> dict[str, TestInstance]:
-    """The instances of the records' splits as a run builds them, by key (cached per split)."""
+    """The instances of the records' splits as a run builds them (`run.plan.split_instances`:
+    RGB's construction for an ability, protocol/probe_instances.py for a probe), by key (cached
+    per split). `passage_num` and `system` are the run's (`entry_build`); they only change a
+    probe's or a non-default run's instances."""
     out: dict[str, TestInstance] = {}
     for lang, ability in sorted({(r.lang, r.ability) for r in records}):
-        if ability not in ABILITIES:
+        if ability not in ABILITIES and ability not in PROBES:
             continue
         rates = tuple(
             sorted({r.noise_rate for r in records if (r.lang, r.ability) == (lang, ability)})
         )
-        key = (lang, ability, rates)
+        key = (lang, ability, rates, passage_num, system)
         if key not in cache:
             try:
-                _src, built = split_instances(root, lang, ability, rates=rates, allow_partial=True)
+                _src, built = split_instances(
+                    root,
+                    lang,
+                    ability,
+                    rates=rates,
+                    allow_partial=True,
+                    passage_num=passage_num,
+                    system=system,
+                )
             except LeaderboardError as exc:
                 raise LeaderboardError(
                     f"{lang} {ability}: cannot rebuild the instances: {exc}"
@@ -149,12 +179,17 @@ def entry_instances(
 
 
 def entry_disagreements(
-    entry: Entry, data_root: Path, cache: dict | None = None
+    entry: Entry,
+    data_root: Path,
+    cache: dict | None = None,
+    abilities: Sequence[Ability] = ABILITIES,
 ) -> list[Disagreement]:
-    """Every disagreement of one entry's committed answers (RGB abilities), in key order."""
+    """Every disagreement of one entry's committed answers of `abilities` (the RGB abilities;
+    PROBES for the probes), in key order."""
     cache = {} if cache is None else cache
-    records = [r for r in entry.predictions if r.ability in ABILITIES]
-    instances = entry_instances(data_root, records, cache)
+    records = [r for r in entry.predictions if r.ability in abilities]
+    passage_num, system = entry_build(entry)
+    instances = entry_instances(data_root, records, cache, passage_num=passage_num, system=system)
     out: list[Disagreement] = []
     for r in records:
         inst = instances.get(r.key)

@@ -18,11 +18,13 @@ differs; `disagreements --write-audits` rewrites them after a rule change.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 from leaderboard.board.disagreements import Disagreement, counts, entry_disagreements
 from leaderboard.board.load import load_entry
 from leaderboard.core.checks import FileCheck, same
+from leaderboard.core.types import ABILITIES, Ability
 from leaderboard.stats.scorer_eval import answer_agreement, evaluate
 from leaderboard.stats.version import scoring_version
 
@@ -46,14 +48,18 @@ WRITE_COMMAND = "rgb-leaderboard disagreements --write-audits"
 
 
 def disagreement_payload(
-    folders: list[Path], data_root: Path, list_answers: bool
+    folders: list[Path],
+    data_root: Path,
+    list_answers: bool,
+    abilities: Sequence[Ability] = ABILITIES,
 ) -> tuple[dict[str, object], list[Disagreement]]:
     """What `disagreements --json` writes for these submission folders (with every differing
-    answer when `list_answers`), and the disagreements found."""
+    answer when `list_answers`), and the disagreements found; `abilities` the RGB ones (the
+    audits) or the probes (`disagreements --probes`, never an audit file)."""
     found: list[Disagreement] = []
     cache: dict = {}
     for folder in folders:
-        found += entry_disagreements(load_entry(folder), data_root, cache)
+        found += entry_disagreements(load_entry(folder), data_root, cache, abilities)
     payload = {
         "scoring_version": scoring_version(),
         "entries": [f.name for f in folders],

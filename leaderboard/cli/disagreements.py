@@ -1,5 +1,6 @@
 """`disagreements`: every committed answer where the rgb and strict modes judge differently,
-grouped by the strict rule that made the difference, counted per model and language."""
+grouped by the strict rule that made the difference, counted per model and language (the RGB
+abilities, as the committed audits count them; `--probes`: the probe answers instead)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from leaderboard.cli.arguments import DATA_DIR_HELP, submission_folders
 from leaderboard.cli.console import console
 from leaderboard.core.errors import ConfigError
 from leaderboard.core.safe_io import output_file, write_text_atomic
+from leaderboard.core.types import ABILITIES, PROBES
 from leaderboard.data.manifest import data_root
 from leaderboard.stats.version import scoring_version
 
@@ -63,6 +65,12 @@ def disagreements_cmd(
         "names), after-ranked.json (every differing answer of its entries) and "
         "after-agreement.json (agreement with the hand labels), which `verify` re-derives.",
     ),
+    probes: bool = typer.Option(
+        False,
+        "--probes",
+        help="The probe answers (chain, replacement, closedbook, closedbook_fact) instead of the "
+        "RGB abilities: both modes score them, but they are no RGB score and no committed audit.",
+    ),
 ) -> None:
     """List every committed answer where rgb and strict differ (correct, rejected, error
     detected), grouped by the strict rule that made the difference, with counts per model and
@@ -70,13 +78,19 @@ def disagreements_cmd(
     if json_out is not None:
         output_file(json_out, ConfigError, "--json", "disagreements.json")
     root = data_root(data_dir)
+    if write_audits and probes:
+        raise ConfigError(
+            "--write-audits rewrites the audits of the RGB abilities; --probes lists the probe "
+            "answers, which no committed audit holds: use one or the other"
+        )
     if write_audits:
         named = list(submissions or [])
         for path in write_audits_files(AUDIT_DIR, root, named, named):
             typer.echo(f"wrote {path}")
         return
     folders = submission_folders(submissions)
-    payload, found = disagreement_payload(folders, root, list_answers)
+    abilities = PROBES if probes else ABILITIES
+    payload, found = disagreement_payload(folders, root, list_answers, abilities)
     if rule is not None:
         found = [d for d in found if d.rule == rule]
     out = console()
@@ -85,8 +99,8 @@ def disagreements_cmd(
         typer.echo(f"{entry} {lang}: {n} answer(s) judged differently")
     by_kind = {k: sum(1 for d in found if d.kind == k) for k in KINDS}
     typer.echo(
-        f"{len(folders)} entries, scoring version {scoring_version()}: "
-        + ", ".join(f"{k} {n}" for k, n in by_kind.items())
+        f"{len(folders)} entries{' (probe answers)' if probes else ''}, "
+        f"scoring version {scoring_version()}: " + ", ".join(f"{k} {n}" for k, n in by_kind.items())
     )
     if list_answers:
         for d in found:

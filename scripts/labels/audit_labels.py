@@ -434,3 +434,8 @@ DISAGREE_INSTRUCTIONS = {
         "Fake answer 170 seats, with no error claim.",
     ),
 }
+
+# Round 3 (audit_sample.json `disagree_probes`): the probe answers (chain, replacement, closedbook,
+# closedbook_fact) where the modes differ, labelled blind from a sheet without either mode's
+# verdict; empty until the annotator's labels come back.
+DISAGREE_PROBES: dict[str, tuple[str, str]] = {}

@@ -39,6 +39,12 @@ _FILE_OF = {
     "rejection": "refine",
     "integration": "int",
     "counterfactual": "fact",
+    # the probes ask the questions of the noise file (closedbook_fact: the counterfactual file's),
+    # so a probe answer shares its question's group, and split, with the RGB answers to it
+    "chain": "refine",
+    "replacement": "refine",
+    "closedbook": "refine",
+    "closedbook_fact": "fact",
 }
 _RATE = {"noise": 0.0, "rejection": 1.0, "integration": 0.0, "counterfactual": 0.0}
 

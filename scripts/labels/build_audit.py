@@ -6,10 +6,13 @@ audit_sample.json (dump_audit.py) and labelled by reading in audit_labels.py:
   `<lang>-dis-<entry>/<key>`);
 - `agree`: a seeded sample of answers where they agreed (ids `<lang>-agr-<entry>/<key>`);
 - `disagree_instructions` (round 2): the instruction track's answers where they differed (ids
-  `<lang>-dis-<entry>/instructions/<id>/<key>`, part of the disagreement set).
+  `<lang>-dis-<entry>/instructions/<id>/<key>`, part of the disagreement set);
+- `disagree_probes` (round 3): the probe answers where they differed (ids
+  `<lang>-dis-<entry>/<key>`, part of the disagreement set once DISAGREE_PROBES labels them;
+  while it is empty, none).
 `split` is `test` (held out: never looked at while a rule is tuned) for a fixed 30% of the
 questions, by a SHA-256 hash of `rgb-strict-audit-v1:<lang>/<data file>/<id>`, so every answer to
-one question (every model, every noise rate) falls on the same side.
+one question (every model, every noise rate, every probe) falls on the same side.
 
 Run from the repository root with the data fetched: python scripts/labels/build_audit.py
 """
@@ -27,7 +30,7 @@ import audit_labels
 from build import _FILE_OF, first, labels
 from common import LABELS, raw_answer
 
-from leaderboard.board.disagreements import entry_instances
+from leaderboard.board.disagreements import entry_build, entry_instances
 from leaderboard.board.load import load_entry
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -42,7 +45,13 @@ def split_of(group: str) -> str:
     return "test" if int.from_bytes(h[:8], "big") / 2**64 < TEST_SHARE else "dev"
 
 
-def items(which: str, table: dict[str, tuple[str, str]], tag: str) -> list[dict]:
+def items(
+    which: str, table: dict[str, tuple[str, str]], tag: str, pending: bool = False
+) -> list[dict]:
+    """The labelled items of one set of audit_sample.json (every key must be labelled);
+    `pending`: an empty table means the labels have not come back yet, and the set adds nothing."""
+    if pending and not table:
+        return []
     keys = json.loads(SAMPLE.read_text(encoding="utf-8"))[which]
     entries: dict = {}
     cache: dict = {}
@@ -57,9 +66,10 @@ def items(which: str, table: dict[str, tuple[str, str]], tag: str) -> list[dict]
             entry = load_entry(ROOT / "submissions" / model)
             runs = {f"instructions/{r.instruction}": r.predictions for r in entry.instructions}
             predictions = runs[run] if run else entry.predictions
-            entries[(model, run)] = {r.key: r for r in predictions}
-        record = entries[(model, run)][key]
-        inst = entry_instances(ROOT, [record], cache)[key]
+            entries[(model, run)] = ({r.key: r for r in predictions}, entry_build(entry))
+        by_key, (passage_num, system) = entries[(model, run)]
+        record = by_key[key]
+        inst = entry_instances(ROOT, [record], cache, passage_num=passage_num, system=system)[key]
         code, note = table[full]
         group = f"{inst.lang}/{_FILE_OF[inst.ability]}/{inst.id}"
         out.append(
@@ -86,6 +96,7 @@ def main() -> None:
     found = (
         items("disagree", audit_labels.DISAGREE, "dis")
         + items("disagree_instructions", audit_labels.DISAGREE_INSTRUCTIONS, "dis")
+        + items("disagree_probes", audit_labels.DISAGREE_PROBES, "dis", pending=True)
         + items("agree", audit_labels.AGREE, "agr")
     )
     for lang in ("zh", "en"):

@@ -10,6 +10,12 @@ Round 2 (`disagree_instructions`, added once, the first round left as it was): e
 same three models under an alternative instruction (the instruction track) where the modes differ,
 drawn after round 1's rules were tuned and labelled blind before any look at strict's verdicts.
 
+Round 3 (`disagree_probes`, added once, rounds 1 and 2 left as they were): every probe answer
+(chain, replacement, closedbook, closedbook_fact) of the same three models where the modes differ,
+on the probe instances rebuilt as the run built them (board.disagreements.entry_instances), keys
+`<entry>/<prediction key>`; their split is the same question hash as rounds 1-2 (build_audit.py),
+fixed before any label, and they are labelled blind like round 2.
+
 Run from the repository root with the data fetched: python scripts/labels/dump_audit.py
 """
 
@@ -19,9 +25,9 @@ import json
 import random
 from pathlib import Path
 
-from leaderboard.board.disagreements import answer_disagreements, entry_instances
+from leaderboard.board.disagreements import answer_disagreements, entry_build, entry_instances
 from leaderboard.board.load import load_entry
-from leaderboard.core.types import ABILITIES
+from leaderboard.core.types import ABILITIES, PROBES
 
 ROOT = Path(__file__).resolve().parents[2]
 MODELS = ("smollm2-135m-instruct", "qwen2.5-coder-0.5b-instruct", "qwen2.5-coder-1.5b-instruct")
@@ -75,6 +81,25 @@ def collect_instructions(known: set[tuple[str, str]]) -> list[str]:
     return out
 
 
+def collect_probes() -> list[str]:
+    """Round 3: every probe answer of the three models where rgb and strict differ, as
+    `<entry>/<key>`, in model then key order (probe keys never meet an RGB key)."""
+    out = []
+    cache: dict = {}
+    for model in MODELS:
+        entry = load_entry(ROOT / "submissions" / model)
+        records = [r for r in entry.predictions if r.ability in PROBES]
+        passage_num, system = entry_build(entry)
+        instances = entry_instances(ROOT, records, cache, passage_num=passage_num, system=system)
+        for r in records:
+            inst = instances.get(r.key)
+            if inst is None or r.error is not None:
+                continue
+            if answer_disagreements(model, r, inst):
+                out.append(f"{model}/{r.key}")
+    return out
+
+
 def _known(found: dict[str, list[str]]) -> set[tuple[str, str]]:
     out = set()
     for model in MODELS:
@@ -87,14 +112,17 @@ def _known(found: dict[str, list[str]]) -> set[tuple[str, str]]:
 
 
 def main() -> None:
-    """Round 1 (the ranked answers) is frozen: a later run only adds round 2 when it is absent."""
+    """Round 1 (the ranked answers) is frozen: a later run only adds round 2 or 3 when absent."""
     found = json.loads(OUT.read_text(encoding="utf-8")) if OUT.is_file() else collect()
     if "disagree_instructions" not in found:
         found["disagree_instructions"] = collect_instructions(_known(found))
+    if "disagree_probes" not in found:
+        found["disagree_probes"] = collect_probes()
     OUT.write_text(json.dumps(found, indent=1) + "\n", encoding="utf-8")
     print(
         f"{OUT}: {len(found['disagree'])} disagreements, {len(found['agree'])} agreements, "
-        f"{len(found['disagree_instructions'])} disagreements in the instruction track"
+        f"{len(found['disagree_instructions'])} disagreements in the instruction track, "
+        f"{len(found['disagree_probes'])} in the probes"
     )
 
 

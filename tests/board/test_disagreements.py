@@ -1,9 +1,10 @@
 """The rgb-vs-strict disagreement audit (board/disagreements.py): which judgements differ, the
-strict rule named for each, the counts per entry and language; and the `disagreements` command on
-the committed answers."""
+strict rule named for each, the counts per entry and language; the probe answers on instances
+rebuilt as the run built them; and the `disagreements` command on the committed answers."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -12,10 +13,17 @@ from leaderboard.board.disagreements import (
     answer_disagreements,
     answers_differing,
     counts,
+    entry_build,
+    entry_disagreements,
+    entry_instances,
 )
+from leaderboard.board.load import load_entry
 from leaderboard.cli import app
 from leaderboard.core.schema import PredictionRecord
-from leaderboard.core.types import TestInstance
+from leaderboard.core.types import ABILITIES, PROBES, TestInstance
+from leaderboard.protocol.prompts import build_request, passage_sha256, prompt_sha256
+
+MEASURED = "submissions/qwen2.5-coder-0.5b-instruct"  # a committed model with every probe
 
 
 def _record(prediction: str, error: str | None = None) -> PredictionRecord:
@@ -77,3 +85,56 @@ def test_the_command_lists_a_committed_entry(data_root: Path, tmp_path: Path, mo
     assert result.exit_code == 0, result.output
     assert "baseline-hedge zh" in result.output and "hedge" in result.output
     assert '"rule": "hedge"' in out.read_text(encoding="utf-8")
+
+
+def test_a_closed_book_answer_differs_like_any_other() -> None:
+    inst = TestInstance("zh", "closedbook_fact", 0.0, 0, "q", ("12人",), (), ("20人",))
+    record = _record("可能是12人或者20人。").model_copy(
+        update={"key": inst.key, "ability": "closedbook_fact"}
+    )
+    found = answer_disagreements("m", record, inst)
+    assert [(d.ability, d.kind, d.strict, d.rule) for d in found] == [
+        ("closedbook_fact", "correct", False, "hedge")
+    ]
+
+
+def test_probe_instances_are_the_ones_the_run_answered(data_root: Path) -> None:
+    """Rebuilt probe instances give every committed probe answer's recorded prompt and passage
+    hashes: the chain's BM25 top 5, the seeded replacement, the closed-book questions."""
+    entry = load_entry(data_root / MEASURED)
+    assert entry_build(entry) == (5, False)
+    records = [r for r in entry.predictions if r.ability in PROBES]
+    assert {r.ability for r in records} == set(PROBES)
+    passage_num, system = entry_build(entry)
+    built = entry_instances(data_root, records, {}, passage_num=passage_num, system=system)
+    for r in records:
+        inst = built[r.key]
+        assert [passage_sha256(d) for d in inst.docs] == r.passage_sha256, r.key
+        assert prompt_sha256(build_request(inst, None)) == r.prompt_sha256, r.key
+    assert all(not built[r.key].docs for r in records if r.ability.startswith("closedbook"))
+
+
+def test_entry_disagreements_keep_probes_apart(data_root: Path) -> None:
+    entry = load_entry(data_root / MEASURED)
+    cache: dict = {}
+    rgb = entry_disagreements(entry, data_root, cache)
+    probes = entry_disagreements(entry, data_root, cache, PROBES)
+    assert rgb and all(d.ability in ABILITIES for d in rgb)
+    assert probes and all(d.ability in PROBES for d in probes)
+
+
+def test_the_command_lists_probe_answers_only_when_asked(
+    data_root: Path, tmp_path: Path, monkeypatch
+) -> None:
+    monkeypatch.chdir(data_root)
+    out = tmp_path / "probes.json"
+    result = CliRunner().invoke(
+        app, ["disagreements", MEASURED, "--probes", "--list", "--json", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    assert "(probe answers)" in result.output
+    assert "/chain/" in result.output
+    answers = json.loads(out.read_text(encoding="utf-8"))["answers"]
+    assert answers and all(a["ability"] in PROBES for a in answers)
+    result = CliRunner().invoke(app, ["disagreements", "--probes", "--write-audits"])
+    assert result.exit_code != 0 and "--write-audits" in str(result.exception)
