@@ -437,5 +437,22 @@ DISAGREE_INSTRUCTIONS = {
 
 # Round 3 (audit_sample.json `disagree_probes`): the probe answers (chain, replacement, closedbook,
 # closedbook_fact) where the modes differ, labelled blind from a sheet without either mode's
-# verdict; empty until the annotator's labels come back.
-DISAGREE_PROBES: dict[str, tuple[str, str]] = {}
+# verdict (a fifth annotator, who read only the guide and the sheet; 2026-12-06).
+DISAGREE_PROBES: dict[str, tuple[str, str]] = {
+    "smollm2-135m-instruct/en/chain/0.0/35": (
+        "",
+        "Negated answer: names Jeymes Samuel only as 'not Jeymes Samuel' (about The Big Short/Adam McKay), so the gold is not its own answer; no refusal; no claim that the passages contain an error",
+    ),
+    "qwen2.5-coder-0.5b-instruct/zh/chain/0.0/68": (
+        "",
+        "Copy: 129 of 130 characters are passage [1] verbatim (3 sentences, >80 zh chars, no answer of its own first); the gold 梧州市藤县 appears only inside the copied text; no refusal or error claim",
+    ),
+    "qwen2.5-coder-1.5b-instruct/en/closedbook/0.0/9": (
+        "r",
+        "Closed-book: says it cannot provide the ticket price and gives no figure (only advises checking the official site), so it is a rejection; no error claim",
+    ),
+    "qwen2.5-coder-1.5b-instruct/zh/closedbook/0.0/227": (
+        "",
+        "Closed-book: commits to 5.3%, a value that differs from the gold 3%; no refusal; no error claim",
+    ),
+}
