@@ -5,7 +5,12 @@ altered passage, the omission share of the integration answers, each with its 95
 as results.json stores them (`verify` recomputes them from the answers); a conflict-track folder
 gets its table per language and condition (the share of all the answers taken from the altered
 passage among its columns). With --answers, every answer's category, answer by answer (and, on
-integration questions, the elements a passage holds that the answer omits)."""
+integration questions, the elements a passage holds that the answer omits).
+
+`grounding-agreement` (beside `grounding`, as `judge-agreement` beside `judge`): the check against
+the hand-labelled answers (scoring/labels/grounding_*.jsonl), per language, the held-out test part
+first: category, source (from a passage or invented) and relevance agreement, each with its
+Wilson interval, n and the pairs where the check differs."""
 
 from __future__ import annotations
 
@@ -16,10 +21,13 @@ import typer
 from leaderboard.cli.arguments import DATA_DIR_HELP
 from leaderboard.core.errors import ResultsError
 from leaderboard.core.schema import ConflictGroundingScore, GroundingScore, Results
+from leaderboard.core.types import LANGS
 from leaderboard.data.manifest import data_root
 from leaderboard.run.store import RunStore
 from leaderboard.scoring.grounding import MODE, grounding, omitted
+from leaderboard.scoring.grounding_labelled import Agreement, agreements, label_comparisons
 from leaderboard.scoring.outcome import outcome
+from leaderboard.stats.intervals import wilson_share
 from leaderboard.trust.verify import scored_answers
 
 # the columns, in order: (metric, header)
@@ -158,6 +166,34 @@ def grounding_cmd(
         typer.echo(sep + render_figures(folder.as_posix(), results, lang, ability))
 
 
+def render_agreement(a: Agreement) -> str:
+    """One agreement as a line: split, measure, share with its Wilson interval, count, and the
+    pairs where the check differs (hand -> check), commonest first."""
+    lo, hi = wilson_share(a.share, a.n)
+    shown = "; ".join(f"{h} -> {c} {n}" for h, c, n in a.confusions) or "none"
+    return (
+        f"{a.lang} {a.split:<4} {a.measure:<9} {100 * a.share:.1f}% "
+        f"[{100 * lo:.1f}, {100 * hi:.1f}] ({a.agree} of {a.n}); "
+        f"confusions (hand -> check): {shown}"
+    )
+
+
+def agreement_cmd() -> None:
+    """The grounding check against the hand labels (scoring/labels/grounding_*.jsonl), per
+    language, the held-out test part first, then dev and all: the category (a wrong answer from a
+    passage with the passage's role), the source of the wrong answers both place (from a passage
+    or invented) and the relevance on date, number and who questions, each with its 95% Wilson
+    interval, n and every confusion (hand -> check)."""
+    for lang in LANGS:
+        compared = label_comparisons(lang)  # type: ignore[arg-type]
+        if not compared:
+            typer.echo(f"{lang}: no labelled grounding answers")
+            continue
+        for a in agreements(compared, lang):  # type: ignore[arg-type]
+            typer.echo(render_agreement(a))
+
+
 def register(app: typer.Typer, data_app: typer.Typer) -> None:
-    """Add `grounding`."""
+    """Add `grounding` and `grounding-agreement`."""
     app.command("grounding")(grounding_cmd)
+    app.command("grounding-agreement")(agreement_cmd)

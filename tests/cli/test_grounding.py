@@ -7,14 +7,17 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from leaderboard.cli import app
+from leaderboard.cli import grounding as cli_grounding
 from leaderboard.cli.grounding import COLUMNS, CONFLICT_COLUMNS
 from leaderboard.core.submission import load_submission
 from leaderboard.run.runner import RunOptions, run_submission
 from leaderboard.run.selection import Selection
 from leaderboard.scoring.grounding import CATEGORIES
+from leaderboard.scoring.grounding_labelled import Compared
 from tests.helpers import write_scripted_submission
 
 runner = CliRunner()
@@ -108,3 +111,53 @@ def test_a_conflict_folder_prints_its_table_per_condition(tmp_path: Path, rgb_ro
     assert answers and all(a[0].startswith("zh/conflict/") for a in answers)
     # copying the first passage shown: a wrong answer's role is the role declared for it
     assert {a[3] for a in answers if a[2] == "wrong_from_passage"} <= {"gold", "noise", "altered"}
+
+
+def _compared(split: str, label: str, check: str, **kw: object) -> Compared:
+    fields: dict[str, object] = dict.fromkeys(
+        ("label_source", "check_source", "label_relevant", "check_relevant")
+    )
+    return Compared("m/x", split, label, check, **(fields | kw))  # type: ignore[arg-type]
+
+
+def test_agreement_per_language_held_out_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    labelled = {
+        "zh": (),
+        "en": (
+            _compared(
+                "test",
+                "invented",
+                "wrong_from_passage/noise",
+                label_source="invented",
+                check_source="from_passage",
+            ),
+            _compared("test", "refused", "refused", label_relevant=True, check_relevant=True),
+            _compared("dev", "correct_grounded", "correct_grounded"),
+        ),
+    }
+    monkeypatch.setattr(cli_grounding, "label_comparisons", lambda lang: labelled[lang])
+    result = runner.invoke(app, ["grounding-agreement"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.strip().splitlines()
+    assert lines[0] == "zh: no labelled grounding answers"
+    assert [line.split()[:3] for line in lines[1:]] == [
+        ["en", "test", "category"],
+        ["en", "test", "source"],
+        ["en", "test", "relevance"],
+        ["en", "dev", "category"],
+        ["en", "all", "category"],
+        ["en", "all", "source"],
+        ["en", "all", "relevance"],
+    ]
+    assert lines[1] == (
+        "en test category  50.0% [9.5, 90.5] (1 of 2); "
+        "confusions (hand -> check): invented -> wrong_from_passage/noise 1"
+    )
+    assert lines[3].startswith("en test relevance 100.0% [") and lines[3].endswith("none")
+
+
+def test_agreement_on_the_packaged_labels_prints_every_language() -> None:
+    result = runner.invoke(app, ["grounding-agreement"])
+    assert result.exit_code == 0, result.output
+    for lang in ("zh", "en"):
+        assert any(line.startswith(lang) for line in result.output.splitlines())

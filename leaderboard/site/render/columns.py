@@ -257,6 +257,15 @@ COLUMNS: dict[str, Spec] = {
     "confagree.n": _num("conf.col.n", "conf.agree_tip_n"),
     "confagree.agreement": _num("conf.agree_col_agreement", "conf.agree_tip_agreement"),
     "confagree.confusions": Spec("conf.agree_col_confusions", "conf.agree_tip_confusions"),
+    # the grounding check against the hand labels (methodology)
+    "gragree.lang": Spec("col.lang"),
+    "gragree.split": Spec("agree.judge_col_split"),
+    "gragree.measure": Spec("grag.col_measure", "grag.tip_measure"),
+    "gragree.n": _num("grag.col_n", "grag.tip_n"),
+    "gragree.agreement": _num("conf.agree_col_agreement", "grag.tip_agreement"),
+    "gragree.hand": Spec("grag.col_hand"),
+    "gragree.check": Spec("grag.col_check"),
+    "gragree.count": _num("grag.col_count", "grag.tip_count"),
 }
 # fmt: on
 

@@ -18,6 +18,7 @@ from leaderboard.site.pages.methodology.faithfulness_agreement import (
     faithfulness_agreement_section,
 )
 from leaderboard.site.pages.methodology.grounding import grounding_section
+from leaderboard.site.pages.methodology.grounding_agreement import grounding_agreement_section
 from leaderboard.site.pages.methodology.judge_agreement import judge_agreement_section
 from leaderboard.site.pages.methodology.outcomes import outcomes_section
 from leaderboard.site.pages.methodology.scorer_agreement import agreement_section
@@ -235,6 +236,7 @@ def methodology_page(ctx: Context) -> str:
     parts.append(outcomes_section(lg))
     parts.append(conflict_agreement_section(out, lg))
     parts.append(grounding_section(data, out, lg, f"{DOCS_SECTION}/grounding.html"))
+    parts.append(grounding_agreement_section(out, lg))
     parts.append(f"\n## {ui(lg, 'instr.method_h')}\n\n{esc(ui(lg, 'instr.method'))}\n")
     parts.append(instruction_definitions(lg))
     parts.append(instruction_texts(lg))
