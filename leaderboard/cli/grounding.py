@@ -25,7 +25,7 @@ from leaderboard.core.types import LANGS
 from leaderboard.data.manifest import data_root
 from leaderboard.run.store import RunStore
 from leaderboard.scoring.grounding import MODE, grounding, omitted
-from leaderboard.scoring.grounding_labelled import Agreement, agreements, label_comparisons
+from leaderboard.board.grounding_labelled import Agreement, agreements, label_comparisons
 from leaderboard.scoring.outcome import outcome
 from leaderboard.stats.intervals import wilson_share
 from leaderboard.trust.verify import scored_answers

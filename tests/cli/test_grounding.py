@@ -17,7 +17,7 @@ from leaderboard.core.submission import load_submission
 from leaderboard.run.runner import RunOptions, run_submission
 from leaderboard.run.selection import Selection
 from leaderboard.scoring.grounding import CATEGORIES
-from leaderboard.scoring.grounding_labelled import Compared
+from leaderboard.board.grounding_labelled import Compared
 from tests.helpers import write_scripted_submission
 
 runner = CliRunner()

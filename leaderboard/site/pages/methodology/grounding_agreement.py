@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 
 from leaderboard.core.types import LANGS
-from leaderboard.scoring.grounding_labelled import (
+from leaderboard.board.grounding_labelled import (
     Agreement,
     agreement,
     agreements,

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from leaderboard.core.errors import DataError
-from leaderboard.scoring.grounding_labelled import (
+from leaderboard.board.grounding_labelled import (
     MEASURES,
     Compared,
     agreement,
