@@ -206,8 +206,9 @@ def faithfulness_cmd(
         answers = scored_answers(folder, root)
         eligible = statement_items(answers, fp)  # every statement the figures are over
         items = statement_items(_chosen(answers, lang, ability), fp)
-        if sample is not None:
-            items = sample_answers(items, sample, seed)
+        if sample is not None:  # drawn from every eligible answer, as the figures redraw it
+            drawn = {it.key for it in sample_answers(eligible, sample, seed)}
+            items = [it for it in items if it.key in drawn]
         if limit is not None:
             items = items[:limit]
         out_dir = out or folder

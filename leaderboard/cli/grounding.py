@@ -18,6 +18,7 @@ from pathlib import Path
 
 import typer
 
+from leaderboard.board.grounding_labelled import Agreement, agreements, label_comparisons
 from leaderboard.cli.arguments import DATA_DIR_HELP
 from leaderboard.core.errors import ResultsError
 from leaderboard.core.schema import ConflictGroundingScore, GroundingScore, Results
@@ -25,7 +26,6 @@ from leaderboard.core.types import LANGS
 from leaderboard.data.manifest import data_root
 from leaderboard.run.store import RunStore
 from leaderboard.scoring.grounding import MODE, grounding, omitted
-from leaderboard.board.grounding_labelled import Agreement, agreements, label_comparisons
 from leaderboard.scoring.outcome import outcome
 from leaderboard.stats.intervals import wilson_share
 from leaderboard.trust.verify import scored_answers

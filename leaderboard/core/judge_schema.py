@@ -174,7 +174,8 @@ class FaithfulnessRow(_Strict):
     """The statement judge's figures over one language of a run folder. Eligible: the answers
     with at least two statements (and their statements); judged: a statement with a parsed
     verdict, an answer with every statement judged. Partial coverage is recorded, never
-    averaged in silently: the figures are over the judged ones only."""
+    averaged in silently: the figures are over the judged ones only (of the sampled answers
+    where the summary records a sample)."""
 
     lang: Lang
     eligible_answers: int
@@ -182,7 +183,7 @@ class FaithfulnessRow(_Strict):
     judged_answers: int
     judged_statements: int
     n_unparsable: int  # statements whose reply names no single verdict
-    n_unjudged: int  # statements with no verdict of this judge yet
+    n_unjudged: int  # statements with no verdict of this judge yet (of the sample, if drawn)
     shares: list[FaithfulnessShare]
     complete: bool  # every eligible statement has a parsed verdict
 

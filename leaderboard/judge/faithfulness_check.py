@@ -152,7 +152,7 @@ def check_faithfulness(folder: Path, answers: Answers | None, pred_fp: str) -> F
         )
         return check
     for s in results.judges:
-        rows = faithfulness_rows(items, store, s.judge_fingerprint)
+        rows = faithfulness_rows(items, store, s.judge_fingerprint, s.sample)
         check.mismatches += [
             f"{RESULTS_NAME} {m}"
             for m in row_differences("faithfulness", s.judge_id, s.rows, rows, ("lang",))

@@ -40,6 +40,7 @@ from leaderboard.judge.faithfulness import (
     StatementItem,
     StatementStore,
     faithfulness_fingerprint,
+    sample_answers,
 )
 from leaderboard.judge.kappa import KAPPA_SEED, agreement, rate_with_ci
 from leaderboard.judge.run import judge_provenance
@@ -80,15 +81,29 @@ def _share(figure: str, flags: Sequence[bool]) -> FaithfulnessShare:
 
 
 def faithfulness_rows(
-    items: Sequence[StatementItem], store: StatementStore, judge_fp: str
+    items: Sequence[StatementItem],
+    store: StatementStore,
+    judge_fp: str,
+    sample: FaithfulnessSample | None = None,
 ) -> list[FaithfulnessRow]:
     """One row per language with eligible statements (`items`: every statement of every
-    eligible answer of the run)."""
+    eligible answer of the run). With a sample, the judged counts and the figures are over the
+    sampled answers only, whatever else the cache holds (a full run under way beside it judges
+    the answers in order, and that prefix must not leak into a random sample's figures); the
+    eligible counts stay the whole run's."""
+    drawn = (
+        None
+        if sample is None
+        else {it.key for it in sample_answers(items, sample.answers_per_lang, sample.seed)}
+    )
     rows = []
     for lang in LANGS:
-        mine = [(it, reparsed(store, judge_fp, it)) for it in items if it.lang == lang]
-        if not mine:
+        every = [it for it in items if it.lang == lang]
+        if not every:
             continue
+        mine = [
+            (it, reparsed(store, judge_fp, it)) for it in every if drawn is None or it.key in drawn
+        ]
         parsed = [v for _, v in mine if v is not None and v != "unparsable"]
         answers: dict[str, list[str | None]] = {}
         for it, v in mine:
@@ -101,14 +116,14 @@ def faithfulness_rows(
         rows.append(
             FaithfulnessRow(
                 lang=lang,
-                eligible_answers=len(answers),
-                eligible_statements=len(mine),
+                eligible_answers=len({it.key for it in every}),
+                eligible_statements=len(every),
                 judged_answers=len(whole),
                 judged_statements=len(parsed),
                 n_unparsable=unparsable,
                 n_unjudged=unjudged,
                 shares=shares,
-                complete=unparsable == 0 and unjudged == 0,
+                complete=unparsable == 0 and unjudged == 0 and len(mine) == len(every),
             )
         )
     return rows
@@ -139,7 +154,7 @@ def faithfulness_summary(
         backend=judge.backend,
         template_sha256={lang: template_sha256(lang) for lang in LANGS},
         parser_version=PARSER_VERSION,
-        rows=faithfulness_rows(items, store, fp),
+        rows=faithfulness_rows(items, store, fp, sample),
         provenance=provenance,
         created=now_iso(),
         sample=sample,

@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 
-from leaderboard.core.errors import DataError
 from leaderboard.board.grounding_labelled import (
     MEASURES,
     Compared,
@@ -22,6 +21,7 @@ from leaderboard.board.grounding_labelled import (
     parse_line,
     read_labels,
 )
+from leaderboard.core.errors import DataError
 
 NOBEL = {
     "question": "Who won the 2022 Nobel Prize in Literature?",

@@ -63,6 +63,9 @@ def test_labels_write_the_agreement_that_verify_recomputes(
     for lang in ("zh", "en"):
         src = REPO / "judges" / "faithfulness" / "labels" / f"{lang}.jsonl"
         mine = [ln for ln in src.read_text(encoding="utf-8").splitlines() if ENTRY.name in ln]
+        first = json.loads(mine[0])  # a label read before the splitter changed: stale
+        first["statement_text"] += " (as split before)"
+        mine[0] = json.dumps(first, ensure_ascii=False)
         (labels / f"{lang}.jsonl").write_text("\n".join(mine) + "\n", encoding="utf-8")
     folder = tmp_path / "judges" / "faithfulness" / "agreement" / "scripted-statements"
     monkeypatch.chdir(REPO)  # the labels name their run folders repository-relative
@@ -83,14 +86,14 @@ def test_labels_write_the_agreement_that_verify_recomputes(
     )
     assert out.code == 0, out.err
     assert "zh: kappa (supported vs not)" in out.out
-    # seven labels (zh 4, en 3) read statements the splitter no longer makes: left out, listed
-    assert "left out 7 labelled statement(s)" in out.out
+    # one label per language reads a statement the splitter no longer makes: left out, listed
+    assert "left out 2 labelled statement(s)" in out.out
     path = folder / "agreement.json"
     record = json.loads(path.read_text(encoding="utf-8"))
     assert record["split"] == "all" and {r["lang"] for r in record["agreement"]} == {"zh", "en"}
-    assert len(record["stale"]) == 7 and {r["lang"]: r["n_stale"] for r in record["agreement"]} == {
-        "zh": 4,
-        "en": 3,
+    assert len(record["stale"]) == 2 and {r["lang"]: r["n_stale"] for r in record["agreement"]} == {
+        "zh": 1,
+        "en": 1,
     }
     ok = cli("verify", folder)
     assert ok.code == 0 and ok.out.strip() == f"ok: {path.as_posix()}", ok.out
@@ -115,3 +118,26 @@ def test_a_seeded_sample_of_whole_answers_is_recorded(tmp_path: Path, data_root:
         assert row["judged_answers"] + (row["n_unparsable"] > 0) <= 3 < row["eligible_answers"]
     bad = cli("faithfulness", folder, "--judge", JUDGE, "--sample-answers", 0)
     assert bad.code != 0 and "--sample-answers" in bad.err + bad.out
+
+
+def test_verdicts_outside_the_sample_do_not_enter_its_figures(
+    tmp_path: Path, data_root: Path
+) -> None:
+    """A full run judging answers in order beside a sample: the sample's summary, written again
+    from the larger cache, has the same figures, and `verify` recomputes them."""
+    folder = tmp_path / ENTRY.name
+    folder.mkdir()
+    for name in ("model.yaml", "predictions.jsonl.gz", "predictions.jsonl", "results.json"):
+        if (ENTRY / name).is_file():
+            shutil.copy(ENTRY / name, folder / name)
+    sampled = ("--judge", JUDGE, "--sample-answers", 4, "--data-dir", data_root)
+    assert cli("faithfulness", folder, *sampled).code == 0
+    path = folder / "faithfulness_results.json"
+    before = json.loads(path.read_text("utf-8"))["judges"][0]["rows"]
+    more = cli("faithfulness", folder, "--judge", JUDGE, "--limit", 40, "--data-dir", data_root)
+    assert more.code == 0, more.err
+    assert cli("faithfulness", folder, *sampled).code == 0  # every verdict cached: rewritten
+    after = json.loads(path.read_text("utf-8"))["judges"][0]["rows"]
+    assert after == before
+    out = cli("verify", folder, "--data-dir", data_root)
+    assert "FAIL" not in out.out and f"ok: {(folder / 'faithfulness.jsonl').as_posix()}" in out.out

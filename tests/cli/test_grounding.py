@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from leaderboard.board.grounding_labelled import Compared
 from leaderboard.cli import app
 from leaderboard.cli import grounding as cli_grounding
 from leaderboard.cli.grounding import COLUMNS, CONFLICT_COLUMNS
@@ -17,7 +18,6 @@ from leaderboard.core.submission import load_submission
 from leaderboard.run.runner import RunOptions, run_submission
 from leaderboard.run.selection import Selection
 from leaderboard.scoring.grounding import CATEGORIES
-from leaderboard.board.grounding_labelled import Compared
 from tests.helpers import write_scripted_submission
 
 runner = CliRunner()

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from leaderboard.scoring.grounding import CATEGORIES, ROLES
 from leaderboard.board.grounding_labelled import Compared, agreement
+from leaderboard.scoring.grounding import CATEGORIES, ROLES
 from leaderboard.site.pages.methodology import grounding_agreement as section
 from leaderboard.site.render.fmt import esc
 from leaderboard.site.render.i18n import ui

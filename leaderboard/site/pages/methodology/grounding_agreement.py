@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from collections import Counter
 
-from leaderboard.core.types import LANGS
 from leaderboard.board.grounding_labelled import (
     Agreement,
     agreement,
     agreements,
     label_comparisons,
 )
+from leaderboard.core.types import LANGS
 from leaderboard.site.render.columns import columns
 from leaderboard.site.render.fmt import esc
 from leaderboard.site.render.i18n import DEFAULT, ui
