@@ -45,13 +45,19 @@ def labelled(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_one_row_per_language_part_and_measure_held_out_first(labelled: None) -> None:
-    table = section.agreement_table("en")
-    assert table is not None
-    keys = [tuple(r.cells[k].sort for k in ("lang", "split", "measure")) for r in table.rows]
-    assert keys == [
+    """The held-out part on the first screen; the tuning part and all answers one click away."""
+    table, behind = section.agreement_table("en"), section.agreement_table("en", held_out=False)
+    assert table is not None and behind is not None and table.id != behind.id
+
+    def keys(t):
+        return [tuple(r.cells[k].sort for k in ("lang", "split", "measure")) for r in t.rows]
+
+    assert keys(table) == [
         ("zh", "test", "category"),
         ("zh", "test", "source"),
         ("zh", "test", "relevance"),
+    ]
+    assert keys(behind) == [
         ("zh", "dev", "category"),
         ("zh", "all", "category"),
         ("zh", "all", "source"),
@@ -59,7 +65,7 @@ def test_one_row_per_language_part_and_measure_held_out_first(labelled: None) ->
         ("en", "dev", "category"),
         ("en", "all", "category"),
     ]
-    for row in table.rows:
+    for row in (*table.rows, *behind.rows):
         lang, split, measure = (row.cells[k].sort for k in ("lang", "split", "measure"))
         expected = agreement(LABELS[lang], lang, split, measure)  # type: ignore[arg-type]
         assert row.cells["n"].value == expected.n
@@ -75,7 +81,8 @@ def test_the_section_renders_the_table_the_errors_and_the_confusions(
     html = section.grounding_agreement_section(Output(), lg)
     assert ui(lg, "grag.h") in html
     assert section.TABLE_ID in html and section.CONFUSION_ID in html
-    assert '<details class="lb-all">' in html
+    first, details = html.split('<details class="lb-all">')
+    assert f"{section.TABLE_ID}-dev-all" in details and f"{section.TABLE_ID}-dev-all" not in first
     assert "`model-a` 4" in html  # whose answers, counted over both languages
     errs = section.errs_line(lg)
     assert ui(lg, "grc.invented") in errs and ui(lg, "grc.wrong_from_noise") in errs

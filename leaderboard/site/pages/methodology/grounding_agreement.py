@@ -55,11 +55,14 @@ def _agreements() -> list[Agreement]:
     return [a for lang in LANGS for a in agreements(label_comparisons(lang), lang)]
 
 
-def agreement_table(lg: str = DEFAULT) -> Table | None:
-    """One row per language, part (held-out test first) and measure: n and the exact agreement
-    with its Wilson interval; None without labels."""
+def agreement_table(lg: str = DEFAULT, held_out: bool = True) -> Table | None:
+    """One row per language and measure: n and the exact agreement with its Wilson interval;
+    the held-out test part (the first screen), or with held_out=False the tuning part and all
+    labelled answers (one click away); None without labels."""
     rows = []
     for a in _agreements():
+        if (a.split == "test") != held_out:
+            continue
         cells = {
             "lang": Cell.text(ui(lg, f"lang.{a.lang}"), a.lang),
             "split": Cell.text(_split(a.split, lg), a.split),
@@ -71,8 +74,8 @@ def agreement_table(lg: str = DEFAULT) -> Table | None:
     if not rows:
         return None
     return Table(
-        id=TABLE_ID,
-        title=ui(lg, "grag.title"),
+        id=TABLE_ID if held_out else f"{TABLE_ID}-dev-all",
+        title=ui(lg, "grag.title" if held_out else "grag.title_dev_all"),
         columns=columns(
             lg, *(f"gragree.{k}" for k in ("lang", "split", "measure", "n", "agreement"))
         ),
@@ -154,10 +157,10 @@ def grounding_agreement_section(out: Output, lg: str = DEFAULT) -> str:
     parts.append(f"\n{esc(ui(lg, 'grag.sources', sources=_sources(lg)))}\n")
     parts.append(out.table(table, ""))
     parts.append(f"\n{esc(errs_line(lg))}\n")
-    confusions = confusion_table(lg)
-    if confusions is not None:
+    behind = [t for t in (agreement_table(lg, held_out=False), confusion_table(lg)) if t]
+    if behind:
         summary = esc(ui(lg, "grag.details"))
         parts.append(f'\n<details class="lb-all"><summary>{summary}</summary>\n')
-        parts.append(out.table(confusions, "").strip("\n"))
+        parts += [out.table(t, "").strip("\n") for t in behind]
         parts.append("</details>\n")
     return "".join(parts)
