@@ -10,7 +10,7 @@ model is run: a reply missing from judgements.jsonl counts as unjudged, as it do
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TypeVar
 
@@ -39,20 +39,22 @@ def is_agreement_target(path: Path) -> bool:
     path = Path(path)
     if path.is_file():
         return path.name == AGREEMENT_NAME
-    return (path / AGREEMENT_NAME).is_file() or _is_agreement_root(path)
+    return (path / AGREEMENT_NAME).is_file() or is_agreement_root(path)
 
 
 T = TypeVar("T")
 
 
-def _is_agreement_root(path: Path) -> bool:
+def is_agreement_root(path: Path, root: Path = AGREEMENT_DIR) -> bool:
+    """Does `path` end with the committed agreement home `root` (judges/agreement, or the
+    statement judge's judges/faithfulness/agreement)?"""
     parts = Path(path).resolve().parts
-    return parts[-len(AGREEMENT_DIR.parts) :] == AGREEMENT_DIR.parts
+    return parts[-len(root.parts) :] == root.parts
 
 
-def agreement_folders(targets: list[Path]) -> list[Path]:
-    """The folders to check: a file's folder, a folder itself, a judges/agreement folder's
-    every <judge id>/ holding an agreement.json."""
+def agreement_folders(targets: Sequence[Path]) -> list[Path]:
+    """The folders to check: a file's folder, a folder itself, an agreement home's every
+    <judge id>/ holding an agreement.json (both judges' homes use the same file name)."""
     out: list[Path] = []
     for target in map(Path, targets):
         if target.is_file():
@@ -71,7 +73,7 @@ def _labels_file(key: str, folder: Path) -> Path | None:
     if path.is_absolute():
         return path if path.is_file() else None
     here = Path(folder).resolve()
-    roots = [here.parents[2]] if _is_agreement_root(here.parent) else []
+    roots = [here.parents[2]] if is_agreement_root(here.parent) else []
     roots += [Path.cwd(), LABELS_DIR.parents[2]]
     return next((r / path for r in roots if (r / path).is_file()), None)
 

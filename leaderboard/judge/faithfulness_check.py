@@ -25,7 +25,11 @@ from leaderboard.core.checks import FileCheck, rendered
 from leaderboard.core.errors import LeaderboardError
 from leaderboard.core.judge_schema import FaithfulnessAgreement, StatementRecord
 from leaderboard.core.types import TestInstance
-from leaderboard.judge.agreement_check import read_recorded_labels
+from leaderboard.judge.agreement_check import (
+    agreement_folders,
+    is_agreement_root,
+    read_recorded_labels,
+)
 from leaderboard.judge.faithfulness import (
     FAITHFULNESS_NAME,
     LABELS_DIR,
@@ -170,20 +174,7 @@ def is_faithfulness_agreement_target(path: Path) -> bool:
 
 
 def _is_root(path: Path) -> bool:
-    parts = Path(path).resolve().parts
-    return parts[-len(AGREEMENT_DIR.parts) :] == AGREEMENT_DIR.parts
-
-
-def _folders(targets: Sequence[Path]) -> list[Path]:
-    out: list[Path] = []
-    for target in map(Path, targets):
-        if target.is_file():
-            out.append(target.parent)
-        elif (target / AGREEMENT_NAME).is_file():
-            out.append(target)
-        else:
-            out += sorted(p.parent for p in target.glob(f"*/{AGREEMENT_NAME}"))
-    return out
+    return is_agreement_root(path, AGREEMENT_DIR)
 
 
 def _labels(
@@ -246,4 +237,4 @@ def check_faithfulness_agreement(folder: Path) -> FileCheck:
 
 def verify_faithfulness_agreements(targets: Sequence[Path]) -> tuple[list[str], int]:
     """Every statement-judge agreement folder under `targets`: printed lines, failures."""
-    return rendered(check_faithfulness_agreement(folder) for folder in _folders(targets))
+    return rendered(check_faithfulness_agreement(folder) for folder in agreement_folders(targets))
