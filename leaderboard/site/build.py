@@ -38,9 +38,9 @@ from leaderboard.site.pages.compare import PATH as COMPARE_PATH
 from leaderboard.site.pages.compare import compare_page
 from leaderboard.site.pages.conflicts.examples import EXAMPLES as CONFLICT_EXAMPLES
 from leaderboard.site.pages.conflicts.examples import pick_examples
-from leaderboard.site.pages.conflicts.page import PANELS as CONFLICT_PANELS
 from leaderboard.site.pages.conflicts.page import PATH as CONFLICTS_PATH
 from leaderboard.site.pages.conflicts.page import conflicts_page
+from leaderboard.site.pages.conflicts.panels import PANELS as CONFLICT_PANELS
 from leaderboard.site.pages.docs import (
     DocPage,
     doc_pages,

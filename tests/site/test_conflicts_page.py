@@ -23,14 +23,8 @@ from leaderboard.site.pages.conflicts.examples import (
     example_html,
     pick_examples,
 )
-from leaderboard.site.pages.conflicts.page import (
-    PANELS,
-    conflicts_page,
-    coverage_counts,
-    eligible_counts,
-    home_link,
-    model_line,
-)
+from leaderboard.site.pages.conflicts.page import conflicts_page, home_link, model_line
+from leaderboard.site.pages.conflicts.panels import PANELS, coverage_counts, eligible_counts
 from leaderboard.site.pages.home import home_page
 from leaderboard.site.render.fmt import esc
 from leaderboard.site.render.i18n import SITE_LANGS, ui
