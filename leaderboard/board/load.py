@@ -1,7 +1,8 @@
 """Read everything the site is built from: `submissions/<id>/{results.json, predictions.jsonl[.gz],
-model.yaml, reported.yaml, faithfulness_results.json}` and the judges' agreement with the labels
-(`judges/agreement/<judge id>/agreement.json`, the statement judge's
-`judges/faithfulness/agreement/<judge id>/agreement.json`).
+model.yaml, reported.yaml, faithfulness_results.json, relevance_results.json}` and the judges'
+agreement with the labels (`judges/agreement/<judge id>/agreement.json`, the statement judge's
+`judges/faithfulness/agreement/<judge id>/agreement.json`, the relevance judge's
+`judges/relevance/agreement/<judge id>/agreement.json`).
 
 Every file is validated on the way in (schema.Results, schema.PredictionRecord,
 reported.ReportedFile); an invalid file stops the build with an error that names the file, the line
@@ -26,6 +27,8 @@ from leaderboard.core.judge_schema import (
     JudgeResults,
     JudgeSummary,
     LabelAgreement,
+    RelevanceAgreement,
+    RelevanceSummary,
 )
 from leaderboard.core.safe_io import json_loads, read_text
 from leaderboard.core.schema import PredictionRecord, Results
@@ -37,6 +40,12 @@ from leaderboard.judge.faithfulness_figures import (
     faithfulness_agreement_paths,
     read_faithfulness_agreement,
     read_faithfulness_results,
+)
+from leaderboard.judge.relevance_figures import RESULTS_NAME as RELEVANCE_RESULTS_NAME
+from leaderboard.judge.relevance_figures import (
+    read_relevance_agreement,
+    read_relevance_results,
+    relevance_agreement_paths,
 )
 from leaderboard.run.provenance import recorded_instruction
 from leaderboard.run.store import RunStore
@@ -130,6 +139,8 @@ class Entry:
     attestation: AttestationFile | None = None  # attestation.json (trust.attest), if any
     # the statement judge's figures on these answers (faithfulness_results.json), per judge
     faithfulness: tuple[FaithfulnessSummary, ...] = ()
+    # the relevance judge's figures on these answers (relevance_results.json), per judge
+    relevance: tuple[RelevanceSummary, ...] = ()
 
     @property
     def unverified(self) -> tuple[str, ...]:
@@ -161,6 +172,8 @@ class SiteData:
     label_agreements: tuple[LabelAgreement, ...] = ()
     # the statement judge against the labelled statements (judges/faithfulness/agreement/*/)
     faithfulness_agreements: tuple[FaithfulnessAgreement, ...] = ()
+    # the relevance judge against the grounding labels (judges/relevance/agreement/*/)
+    relevance_agreements: tuple[RelevanceAgreement, ...] = ()
 
 
 def load_predictions(directory: Path, fingerprint: str) -> tuple[PredictionRecord, ...]:
@@ -203,6 +216,15 @@ def load_faithfulness(path: Path, fingerprint: str) -> tuple[FaithfulnessSummary
     if not path.is_file():
         return ()
     found = read_faithfulness_results(path)
+    return tuple(found.judges) if found.prediction_fingerprint == fingerprint else ()
+
+
+def load_relevance(path: Path, fingerprint: str) -> tuple[RelevanceSummary, ...]:
+    """The relevance judges of relevance_results.json that judged this run's answers (a file
+    left from answers of other settings shows nothing)."""
+    if not path.is_file():
+        return ()
+    found = read_relevance_results(path)
     return tuple(found.judges) if found.prediction_fingerprint == fingerprint else ()
 
 
@@ -253,6 +275,9 @@ def load_entry(directory: Path, with_predictions: bool = True) -> Entry:
         conflicts=load_conflict_runs(directory, with_predictions),
         attestation=read_attestation(directory / ATTEST_NAME),
         faithfulness=load_faithfulness(directory / RESULTS_NAME, results.provenance.fingerprint),
+        relevance=load_relevance(
+            directory / RELEVANCE_RESULTS_NAME, results.provenance.fingerprint
+        ),
     )
 
 
@@ -280,5 +305,8 @@ def load_site_data(repo_root: Path, with_predictions: bool = True) -> SiteData:
         label_agreements=tuple(read_agreement(p) for p in agreement_paths(repo_root)),
         faithfulness_agreements=tuple(
             read_faithfulness_agreement(p) for p in faithfulness_agreement_paths(repo_root)
+        ),
+        relevance_agreements=tuple(
+            read_relevance_agreement(p) for p in relevance_agreement_paths(repo_root)
         ),
     )

@@ -9,6 +9,10 @@ import typer
 
 from leaderboard.board.release import RELEASES_DIR
 from leaderboard.board.release_check import is_release_target, verify_releases
+from leaderboard.board.relevance_labelled import (
+    is_relevance_agreement_target,
+    verify_relevance_agreements,
+)
 from leaderboard.board.strict_audits import AUDIT_DIR, is_audit_target, verify_audits
 from leaderboard.cli.arguments import DATA_DIR_HELP, submission_folders
 from leaderboard.core.errors import DataError
@@ -21,6 +25,8 @@ from leaderboard.judge.faithfulness_check import (
     verify_faithfulness_agreements,
 )
 from leaderboard.judge.faithfulness_figures import AGREEMENT_DIR as FAITH_AGREEMENT_DIR
+from leaderboard.judge.relevance_check import check_relevance
+from leaderboard.judge.relevance_figures import AGREEMENT_DIR as RELEVANCE_AGREEMENT_DIR
 from leaderboard.judge.results_check import verify_judges
 from leaderboard.retrieval.results import RESULTS_DIR
 from leaderboard.trust.attest import verify_attestations
@@ -32,7 +38,7 @@ def verify_cmd(
     submissions: list[Path] | None = typer.Argument(
         None,
         help="Submission folders, retrieval files or folders, judges/agreement/<id> and "
-        "judges/faithfulness/agreement/<id> folders, "
+        "judges/faithfulness/agreement/<id> and judges/relevance/agreement/<id> folders, "
         "releases/<id> folders, audits/strict (default: every submissions/*/ with a "
         "results.json, retrieval/, judges/agreement/, releases/ and audits/strict/).",
     ),
@@ -50,7 +56,9 @@ def verify_cmd(
     judge_results.json from its judgements, the retrieval results from the data and every
     judges/agreement/*/agreement.json from its judgements and the labels (the statement judge's
     judges/faithfulness/agreement/*/agreement.json likewise, and each run folder's
-    faithfulness.jsonl checked line by line against its answers), the strict audits
+    faithfulness.jsonl checked line by line against its answers; the relevance judge's
+    judges/relevance/agreement/*/agreement.json, relevance_results.json and relevance.jsonl
+    the same way), the strict audits
     audits/strict/after*.json from the committed answers and the hand labels; exit 1 naming each
     value that differs, a scoring-version mismatch, a fingerprint or prompt hash that does not
     match the instances, a labels file that changed; and every release's scores re-derived
@@ -61,6 +69,8 @@ def verify_cmd(
     named = list(submissions or [])
     faith_agreements = [p for p in named if is_faithfulness_agreement_target(p)]
     named = [p for p in named if p not in faith_agreements]
+    relevance_agreements = [p for p in named if is_relevance_agreement_target(p)]
+    named = [p for p in named if p not in relevance_agreements]
     agreements = [p for p in named if is_agreement_target(p)]
     releases = [p for p in named if p not in agreements and is_release_target(p)]
     audits = [p for p in named if p not in agreements + releases and is_audit_target(p)]
@@ -68,6 +78,7 @@ def verify_cmd(
     retrieval = [p for p in named_rest if is_retrieval_target(p)]
     if not submissions:
         faith_agreements = [FAITH_AGREEMENT_DIR] if FAITH_AGREEMENT_DIR.is_dir() else []
+        relevance_agreements = [RELEVANCE_AGREEMENT_DIR] if RELEVANCE_AGREEMENT_DIR.is_dir() else []
         retrieval = [Path(RESULTS_DIR)] if Path(RESULTS_DIR).is_dir() else []
         agreements = [AGREEMENT_DIR] if AGREEMENT_DIR.is_dir() else []
         releases = [Path(RELEASES_DIR)] if Path(RELEASES_DIR).is_dir() else []
@@ -92,16 +103,20 @@ def verify_cmd(
             typer.echo(f"  note: {note}")
         failed += not report.ok
         rc = report.recomputed
-        faith = check_faithfulness(folder, rc.answers, rc.old.provenance.fingerprint)
-        if faith is not None:
-            typer.echo(faith.render())
-            failed += not faith.ok
+        for judged in (
+            check_faithfulness(folder, rc.answers, rc.old.provenance.fingerprint),
+            check_relevance(folder, rc.answers, rc.old.provenance.fingerprint),
+        ):
+            if judged is not None:
+                typer.echo(judged.render())
+                failed += not judged.ok
     for lines, n in (
         verify_judges(folders, root),
         verify_attestations(folders),
         verify_retrieval(retrieval, root, recompute_retrieval),
         verify_agreements(agreements),
         verify_faithfulness_agreements(faith_agreements),
+        verify_relevance_agreements(relevance_agreements),
         verify_releases(releases),
         verify_audits(audits, root),
     ):

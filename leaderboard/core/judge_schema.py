@@ -258,3 +258,122 @@ class FaithfulnessAgreement(_Strict):
     agreement: list[FaithfulnessKappa]
     provenance: dict[str, object]
     created: str
+
+
+class RelevanceRecord(_Strict):
+    """One answer-level relevance verdict (judge/relevance.py): does an answer to a question
+    that fixes no type for its answer address the question asked? (judge_fingerprint,
+    prompt_sha256) is the cache key, as for JudgementRecord: the prompt holds only the question
+    and the answer, so the same pair is judged once, whichever run or noise rate it came from."""
+
+    key: str  # the judged answer's instance key ("en/noise/0.4/12"), or a labelled answer's id
+    lang: Lang
+    id: int | str
+    prediction_fingerprint: str
+    prediction_sha256: str
+    judge_id: str
+    judge_fingerprint: str
+    judge_model: str
+    judge_backend: str
+    template_sha256: str
+    prompt_sha256: str
+    output: str
+    error: str | None = None
+    verdict: Literal["relevant", "not_relevant", "unparsable"] | None = None
+    parser_version: int
+    latency_s: float | None = None
+    created: str
+
+
+RelevanceFigure = Literal["judge", "code", "combined"]
+
+
+class RelevanceShare(_Strict):
+    """One relevance figure of one row: the share of relevant answers by the judge (of the
+    judged answers to untyped questions), by code (of the answers to typed questions, as the
+    grounding figure `relevant` counts them), or both pooled (combined); Wilson interval."""
+
+    figure: RelevanceFigure
+    count: int
+    n: int
+    value: float | None
+    ci: CI | None = None
+
+
+class RelevanceRow(_Strict):
+    """The relevance figures of one language of a run folder, over every ability (`all`) or one
+    ability or probe. Eligible: the answers to questions that fix no type (relevant_type is
+    None), not refused, no error claimed, no generation failure; judged: those with a parsed
+    verdict (of the sampled answers where the summary records a sample). Partial coverage is
+    recorded, never averaged in silently: `combined` pools the code's answers with the judged
+    ones only, and says so by `judged` against `eligible`."""
+
+    lang: Lang
+    ability: str  # an ability or probe, or "all"
+    eligible: int
+    judged: int
+    n_unparsable: int
+    n_unjudged: int  # eligible answers with no verdict of this judge (of the sample, if drawn)
+    typed: int  # answers the code decides (the question asks for a date, a number or a person)
+    shares: list[RelevanceShare]
+    complete: bool  # every eligible answer has a parsed verdict
+
+
+class RelevanceSummary(_Strict):
+    judge_id: str
+    display_name: str
+    judge_fingerprint: str
+    model: str
+    backend: str
+    template_sha256: dict[str, str]
+    parser_version: int
+    rows: list[RelevanceRow]
+    provenance: dict[str, object]
+    created: str
+    sample: FaithfulnessSample | None = None  # None: the judge was asked for every answer
+
+
+class RelevanceResults(_Strict):
+    """relevance_results.json beside relevance.jsonl: one summary per judge, for the run's
+    current answers (prediction_fingerprint); `verify` recomputes the rows."""
+
+    schema_version: Literal[1] = JUDGE_SCHEMA_VERSION
+    submission_id: str
+    prediction_fingerprint: str
+    judges: list[RelevanceSummary]
+
+
+class RelevanceKappa(_Strict):
+    """The relevance judge against the grounding labels' `relevant` in one language and split,
+    over the labelled answers to untyped questions with a label (not null): the observed
+    agreement and Cohen's kappa of relevant against not over those with a parsed verdict, and
+    the confusion counts (the judge's verdict, then the label, "judge/label")."""
+
+    split: Literal["test", "dev", "all"]
+    lang: Lang
+    n_labelled: int
+    n: int
+    n_unparsable: int
+    n_unjudged: int
+    observed: float | None
+    kappa: float | None
+    kappa_ci: CI | None = None
+    confusion: dict[str, int] = Field(default_factory=dict)
+
+
+class RelevanceAgreement(_Strict):
+    """judges/relevance/agreement/<judge id>/agreement.json: the relevance judge against the
+    grounding labels, every split (held-out test first), recomputed by `verify` from
+    relevance.jsonl beside it and the labels files (recorded with their sha256)."""
+
+    schema_version: Literal[1] = JUDGE_SCHEMA_VERSION
+    judge_id: str
+    display_name: str
+    judge_fingerprint: str
+    labels: dict[str, str]  # labels file (repository-relative) -> sha256
+    judged_split: Literal["dev", "test", "all"]  # the labelled answers the command judged
+    resamples: int
+    seed: int
+    agreement: list[RelevanceKappa]
+    provenance: dict[str, object]
+    created: str

@@ -18,7 +18,7 @@ import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Literal, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -124,14 +124,24 @@ def answer_statements(
     return out
 
 
-def sample_answers(
-    items: Sequence[StatementItem], per_lang: int, seed: int = 0
-) -> list[StatementItem]:
+class _Keyed(Protocol):
+    @property
+    def key(self) -> str: ...
+
+    @property
+    def lang(self) -> Lang: ...
+
+
+_K = TypeVar("_K", bound=_Keyed)
+
+
+def sample_answers(items: Sequence[_K], per_lang: int, seed: int = 0) -> list[_K]:
     """Every statement of at most `per_lang` answers per language, the answers drawn at random
     (seeded): each answer ranked by sha256 of "seed:key", so the draw is the same on every
     machine and a larger sample holds a smaller one (a run can grow without re-judging).
     Whole answers only: a hallucination figure needs every statement of an answer judged. The
-    prefix `--limit` takes is biased (the first abilities and noise rates); this is not."""
+    prefix `--limit` takes is biased (the first abilities and noise rates); this is not. The
+    relevance judge draws its answers (one item each) with the same rule."""
     keys: dict[str, list[str]] = {}
     for it in items:
         mine = keys.setdefault(it.lang, [])

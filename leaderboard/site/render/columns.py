@@ -137,6 +137,14 @@ COLUMNS: dict[str, Spec] = {
     **{f"faith.count_{f}": _num(f"faith.{f}", "faith.count_tip", key=f"{f}_n")
        for f in ("supported", "unsupported", "contradicted", "hallucination",
                  "misrepresentation")},
+    # model page: relevance by judge beside relevance by code (pages/model/relevance)
+    "rel.judge": Spec("agree.judge_col_judge"),
+    "rel.kappa": _num("rel.col_kappa", "rel.col_kappa_tip"),
+    "rel.judged": _num("rel.col_judged", "rel.col_judged_tip"),
+    "rel.ability": Spec("rel.col_ability"),
+    **{f"rel.{f}": _tipped(f"rel.{f}") for f in ("judge_share", "code", "combined")},
+    **{f"rel.{c}": _tipped(f"rel.{c}")
+       for c in ("eligible", "judged_n", "n_unparsable", "n_unjudged", "typed")},
     # zh vs en: the difference tables (two families), the reliance table
     "zhen.ability": Spec("zhen.col_ability"),
     "zhen.n": _tipped("zhen.col_n"),
@@ -228,6 +236,18 @@ COLUMNS: dict[str, Spec] = {
     "faithagree.verdict": Spec("faithagree.col_verdict"),
     **{f"faithagree.label_{v}": _num(f"faithagree.col_label_{v}", key=v)
        for v in ("supported", "unsupported", "contradicted")},
+    # the relevance judge against the grounding labels (methodology)
+    "relagree.judge": Spec("agree.judge_col_judge"),
+    "relagree.split": Spec("agree.judge_col_split"),
+    "relagree.lang": Spec("agree.col_lang"),
+    "relagree.n_labelled": _num("faithagree.col_labelled", "relagree.col_labelled_tip"),
+    "relagree.n": _num("agree.judge_col_judged", "relagree.col_n_tip"),
+    "relagree.unparsable": _num("agree.judge_col_unparsable"),
+    "relagree.observed": _num("relagree.col_observed", "relagree.col_observed_tip"),
+    "relagree.kappa": _num("agree.judge_col_kappa_judge", "relagree.col_kappa_tip"),
+    "relagree.verdict": Spec("faithagree.col_verdict"),
+    **{f"relagree.label_{v}": _num(f"relagree.col_label_{v}", key=v)
+       for v in ("relevant", "not_relevant")},
     # instruction track
     "instr.model": Spec("instr.col.model"),
     "instr.instruction": Spec("instr.col.instruction"),

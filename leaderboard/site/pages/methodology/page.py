@@ -21,6 +21,7 @@ from leaderboard.site.pages.methodology.grounding import grounding_section
 from leaderboard.site.pages.methodology.grounding_agreement import grounding_agreement_section
 from leaderboard.site.pages.methodology.judge_agreement import judge_agreement_section
 from leaderboard.site.pages.methodology.outcomes import outcomes_section
+from leaderboard.site.pages.methodology.relevance_agreement import relevance_agreement_section
 from leaderboard.site.pages.methodology.scorer_agreement import agreement_section
 from leaderboard.site.pages.methodology.strict_audit import strict_audit_section
 from leaderboard.site.render.columns import COLUMNS, column, columns
@@ -221,6 +222,7 @@ def methodology_page(ctx: Context) -> str:
     parts.append(strict_audit_section(data.root, lg))
     parts.append(judge_agreement_section(data.label_agreements, out, lg))
     parts.append(faithfulness_agreement_section(data.faithfulness_agreements, out, lg))
+    parts.append(relevance_agreement_section(data.relevance_agreements, out, lg))
     for mode in ("rgb", "strict"):
         defs = definitions(data, mode, lg)
         if defs:

@@ -17,6 +17,7 @@ from leaderboard.site.pages.instructions import model_row as instruction_row
 from leaderboard.site.pages.model.faithfulness import faithfulness_section
 from leaderboard.site.pages.model.grounding import grounding_section
 from leaderboard.site.pages.model.outcomes import outcome_section
+from leaderboard.site.pages.model.relevance import relevance_section
 from leaderboard.site.pages.model.tables import (
     ability_name,
     cells_table,
@@ -212,6 +213,8 @@ def model_page(ctx: Context, sub: Entry) -> str:
     method = f"{prefix}methodology.html"
     agreements = ctx.data.faithfulness_agreements
     parts.append(faithfulness_section(sub, agreements, out, prefix, lg, method))
+    relevance = ctx.data.relevance_agreements
+    parts.append(relevance_section(sub, relevance, out, prefix, lg, method))
     if sub.results.probes:
         href = f"{prefix}{PROBES_PATH.removesuffix('.md')}.html"
         probes = f'<a href="{href}">{esc(ui(lg, "probes.title"))}</a>'
