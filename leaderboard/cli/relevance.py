@@ -53,9 +53,10 @@ def _command() -> str:
     return " ".join(shlex.quote(a) for a in ["rgb-leaderboard", *sys.argv[1:]])
 
 
-def _row_line(row: RelevanceRow) -> str:
+def _row_line(row: RelevanceRow, sampled: bool = False) -> str:
+    """One language's figures; an incomplete row says whether it is a seeded sample or partial."""
     shares = {s.figure: s for s in row.shares}
-    cover = "" if row.complete else " (partial)"
+    cover = "" if row.complete else (" (a seeded sample)" if sampled else " (partial)")
     return (
         f"judged {row.judged} of {row.eligible} eligible{cover}, unparsable {row.n_unparsable}; "
         f"by judge {_pct(shares['judge'])}; by code {_pct(shares['code'])}; "
@@ -174,7 +175,7 @@ def relevance_cmd(
         write_relevance_results(out_dir / RESULTS_NAME, results.submission_id, fp, summary)
         for row in summary.rows:
             if row.ability == ALL:
-                typer.echo(f"  {row.lang}: {_row_line(row)}")
+                typer.echo(f"  {row.lang}: {_row_line(row, summary.sample is not None)}")
         typer.echo(f"  wrote {out_dir / RESULTS_NAME} (per ability there)")
 
 

@@ -96,3 +96,26 @@ def test_labels_write_the_agreement_that_verify_recomputes(tmp_path: Path) -> No
     path.write_text(json.dumps(record), encoding="utf-8")
     bad = cli("verify", folder)
     assert bad.code == 1 and "scripted-relevance relevance kappa test/zh observed" in bad.out
+
+
+def test_an_incomplete_row_says_sampled_or_partial() -> None:
+    from leaderboard.cli.relevance import _row_line
+    from leaderboard.core.judge_schema import RelevanceRow, RelevanceShare
+
+    shares = [
+        RelevanceShare(figure=f, count=1, n=2, value=0.5) for f in ("judge", "code", "combined")
+    ]
+    row = RelevanceRow(
+        lang="zh",
+        ability="all",
+        eligible=10,
+        judged=2,
+        n_unparsable=0,
+        n_unjudged=0,
+        typed=3,
+        shares=shares,
+        complete=False,
+    )
+    assert "(a seeded sample)" in _row_line(row, sampled=True)
+    assert "(partial)" in _row_line(row)
+    assert "(partial)" not in _row_line(row.model_copy(update={"complete": True}))
