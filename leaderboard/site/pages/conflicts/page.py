@@ -8,8 +8,9 @@ coverage (what each condition leaves out, what is answered so far), the split by
 closed-book answer and the conditions as written; then the example browser (examples.py).
 
 The figures are board.conflicts' (computed once by the build into `SiteData.extra[PANELS]`,
-read through panels.py); this module lays out the page and its charts, tables.py its tables. The model page's line (`model_line`) and the home page's way in
-(`home_link`) come from here too (one home for the wording).
+read through panels.py); this module lays out the page and its charts, tables.py its tables. The
+model page's line (`model_line`) and the home page's way in (`home_link`) come from here too
+(one home for the wording).
 """
 
 from __future__ import annotations
