@@ -24,13 +24,19 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from leaderboard.backends.base import Backend
 from leaderboard.core.checkout import now_iso
-from leaderboard.core.errors import DataError, ResultsError
+from leaderboard.core.errors import DataError
 from leaderboard.core.judge_config import JudgeConfig
 from leaderboard.core.judge_schema import StatementRecord
 from leaderboard.core.safe_io import read_text
-from leaderboard.core.types import LANGS, ChatMessage, ChatRequest, Completion, Lang, TestInstance
+from leaderboard.core.types import LANGS, Completion, Lang, TestInstance
 from leaderboard.judge.kappa import agreement, rate_with_ci
-from leaderboard.judge.run import JudgementStore, judge_fingerprint, sha256_text
+from leaderboard.judge.run import (
+    JudgementStore,
+    JudgeStats,
+    judge_cached,
+    judge_fingerprint,
+    sha256_text,
+)
 from leaderboard.judge.statements import (
     PARSER_VERSION,
     VERDICTS,
@@ -178,13 +184,6 @@ def _record(item: StatementItem, judge: JudgeConfig, fp: str, c: Completion) -> 
     )
 
 
-@dataclass
-class FaithStats:
-    judged: int = 0
-    cached: int = 0
-    errors: int = 0
-
-
 def run_faithfulness(
     judge: JudgeConfig,
     load: Callable[[], Backend],
@@ -192,39 +191,19 @@ def run_faithfulness(
     store: StatementStore,
     *,
     chunk_size: int = 8,
-) -> FaithStats:
+) -> JudgeStats:
     """Judge every statement without a stored verdict of this judge (a failed call is asked
     again next time); the model is loaded only when something is left to judge."""
     fp = faithfulness_fingerprint(judge)
-    stats = FaithStats()
-    todo: dict[str, StatementItem] = {}
-    for it in items:
-        rec = store.get(fp, it.prompt_sha256)
-        if rec is not None and rec.error is None:
-            stats.cached += 1
-        else:
-            todo.setdefault(it.prompt_sha256, it)
-    pending = list(todo.values())
-    if not pending:
-        return stats
-    backend = load()
-    config = judge.generation.to_config()
-    for start in range(0, len(pending), chunk_size):
-        chunk = pending[start : start + chunk_size]
-        requests = [
-            ChatRequest(messages=(ChatMessage(role="user", content=it.prompt),)) for it in chunk
-        ]
-        completions = backend.generate(requests, config)
-        if len(completions) != len(chunk):
-            raise ResultsError(
-                f"judge backend {judge.backend} returned {len(completions)} completions for "
-                f"{len(chunk)} requests; nothing of this chunk was recorded"
-            )
-        records = [_record(it, judge, fp, c) for it, c in zip(chunk, completions, strict=True)]
-        store.append([r for r in records if r.error is None])
-        stats.errors += sum(r.error is not None for r in records)
-        stats.judged += len(chunk)
-    return stats
+    return judge_cached(
+        judge,
+        load,
+        items,
+        store,
+        fp,
+        lambda it, c: _record(it, judge, fp, c),
+        chunk_size=chunk_size,
+    )
 
 
 def verdicts(

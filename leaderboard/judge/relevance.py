@@ -32,11 +32,16 @@ from typing import Literal
 
 from leaderboard.backends.base import Backend
 from leaderboard.core.checkout import now_iso
-from leaderboard.core.errors import ResultsError
 from leaderboard.core.judge_config import JudgeConfig
 from leaderboard.core.judge_schema import RelevanceRecord
-from leaderboard.core.types import LANGS, ChatMessage, ChatRequest, Completion, Lang
-from leaderboard.judge.run import JudgementStore, judge_fingerprint, sha256_text
+from leaderboard.core.types import LANGS, Completion, Lang
+from leaderboard.judge.run import (
+    JudgementStore,
+    JudgeStats,
+    judge_cached,
+    judge_fingerprint,
+    sha256_text,
+)
 from leaderboard.scoring.grounding import MODE, answer_type, relevant_type
 from leaderboard.scoring.outcome import ScoredItem, outcome
 
@@ -209,13 +214,6 @@ def _record(item: RelevanceItem, judge: JudgeConfig, fp: str, c: Completion) -> 
     )
 
 
-@dataclass
-class RelevanceStats:
-    judged: int = 0
-    cached: int = 0
-    errors: int = 0
-
-
 def run_relevance(
     judge: JudgeConfig,
     load: Callable[[], Backend],
@@ -223,39 +221,19 @@ def run_relevance(
     store: RelevanceStore,
     *,
     chunk_size: int = 8,
-) -> RelevanceStats:
+) -> JudgeStats:
     """Judge every item without a stored verdict of this judge, one call per distinct prompt (a
     failed call is asked again next time); the model is loaded only when something is left."""
     fp = relevance_fingerprint(judge)
-    stats = RelevanceStats()
-    todo: dict[str, RelevanceItem] = {}
-    for it in items:
-        rec = store.get(fp, it.prompt_sha256)
-        if rec is not None and rec.error is None:
-            stats.cached += 1
-        else:
-            todo.setdefault(it.prompt_sha256, it)
-    pending = list(todo.values())
-    if not pending:
-        return stats
-    backend = load()
-    config = judge.generation.to_config()
-    for start in range(0, len(pending), chunk_size):
-        chunk = pending[start : start + chunk_size]
-        requests = [
-            ChatRequest(messages=(ChatMessage(role="user", content=it.prompt),)) for it in chunk
-        ]
-        completions = backend.generate(requests, config)
-        if len(completions) != len(chunk):
-            raise ResultsError(
-                f"judge backend {judge.backend} returned {len(completions)} completions for "
-                f"{len(chunk)} requests; nothing of this chunk was recorded"
-            )
-        records = [_record(it, judge, fp, c) for it, c in zip(chunk, completions, strict=True)]
-        store.append([r for r in records if r.error is None])
-        stats.errors += sum(r.error is not None for r in records)
-        stats.judged += len(chunk)
-    return stats
+    return judge_cached(
+        judge,
+        load,
+        items,
+        store,
+        fp,
+        lambda it, c: _record(it, judge, fp, c),
+        chunk_size=chunk_size,
+    )
 
 
 def reparsed(store: RelevanceStore, judge_fp: str, item: RelevanceItem) -> str | None:

@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Protocol, TypeVar
 
 from pydantic import ValidationError
 
@@ -209,6 +210,64 @@ def pending_items(
             continue
         out.setdefault(item.prompt_sha256, item)
     return list(out.values())
+
+
+class Prompted(Protocol):
+    """What the cached judging loop needs of an item: the filled prompt and its sha256."""
+
+    @property
+    def prompt(self) -> str: ...
+
+    @property
+    def prompt_sha256(self) -> str: ...
+
+
+_Item = TypeVar("_Item", bound=Prompted)
+
+
+def judge_cached(
+    judge: JudgeConfig,
+    load: Callable[[], Backend],
+    items: Sequence[_Item],
+    store: JudgementStore,
+    judge_fp: str,
+    record: Callable[[_Item, Completion], Any],
+    *,
+    chunk_size: int = 8,
+) -> JudgeStats:
+    """The statement and relevance judges' loop: judge every item without a stored verdict of
+    this judge (a stored judge error is asked again), one call per distinct prompt, the model
+    loaded only when something is left; `record` turns an item and its completion into the
+    store's line (a failed call is not stored)."""
+    stats = JudgeStats()
+    todo: dict[str, _Item] = {}
+    for it in items:
+        rec = store.get(judge_fp, it.prompt_sha256)
+        if rec is not None and rec.error is None:
+            stats.cached += 1
+        else:
+            todo.setdefault(it.prompt_sha256, it)
+    pending = list(todo.values())
+    if not pending:
+        return stats
+    backend = load()
+    config = judge.generation.to_config()
+    for start in range(0, len(pending), chunk_size):
+        chunk = pending[start : start + chunk_size]
+        requests = [
+            ChatRequest(messages=(ChatMessage(role="user", content=it.prompt),)) for it in chunk
+        ]
+        completions = backend.generate(requests, config)
+        if len(completions) != len(chunk):
+            raise ResultsError(
+                f"judge backend {judge.backend} returned {len(completions)} completions for "
+                f"{len(chunk)} requests; nothing of this chunk was recorded"
+            )
+        records = [record(it, c) for it, c in zip(chunk, completions, strict=True)]
+        store.append([r for r in records if r.error is None])
+        stats.errors += sum(r.error is not None for r in records)
+        stats.judged += len(chunk)
+    return stats
 
 
 def run_judge(
