@@ -22,8 +22,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
-import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -42,6 +40,7 @@ from leaderboard.judge.run import (
     judge_fingerprint,
     sha256_text,
 )
+from leaderboard.judge.statements import first_line_verdict
 from leaderboard.scoring.grounding import MODE, answer_type, relevant_type
 from leaderboard.scoring.outcome import ScoredItem, outcome
 
@@ -63,8 +62,6 @@ _WORDS: dict[RelevanceVerdict, tuple[str, ...]] = {
         "无关",
     ),
 }
-# longest words first: "not_relevant" holds "relevant", "不相关" holds "相关"
-_PAIRS = sorted(((w, v) for v, ws in _WORDS.items() for w in ws), key=lambda p: -len(p[0]))
 
 
 @cache
@@ -83,28 +80,10 @@ def relevance_prompt(lang: Lang, question: str, answer: str) -> str:
     return template(lang).format(question=question, answer=answer)
 
 
-def _line_verdict(line: str) -> RelevanceVerdict | None:
-    found = set()
-    rest = line
-    for word, verdict in _PAIRS:
-        if re.search(rf"(?<![a-z]){re.escape(word)}(?![a-z])", rest):
-            found.add(verdict)
-            rest = rest.replace(word, " ")
-    if len(found) == 1:
-        return found.pop()
-    return "unparsable" if found else None
-
-
 def parse_relevance_verdict(text: str) -> RelevanceVerdict:
     """The first line naming exactly one verdict decides; a line naming both, or no such line,
     is unparsable."""
-    for line in unicodedata.normalize("NFKC", text).lower().splitlines():
-        if not line.strip():
-            continue
-        verdict = _line_verdict(line)
-        if verdict is not None:
-            return verdict
-    return "unparsable"
+    return first_line_verdict(text, _WORDS)  # type: ignore[return-value]
 
 
 class RelevanceStore(JudgementStore):

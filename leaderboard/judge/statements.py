@@ -20,7 +20,7 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import cache
 from importlib import resources
 from typing import Literal
@@ -104,11 +104,9 @@ def statement_prompt(lang: Lang, question: str, passages: Sequence[str], stateme
     return template(lang).format(passages=docs, question=question, statement=statement)
 
 
-def _line_verdict(line: str) -> StatementVerdict | None:
+def _line_verdict(line: str, pairs: Sequence[tuple[str, str]]) -> str | None:
     found = set()
     rest = line
-    # longest words first: "unsupported" holds "supported", "不支持" holds "支持"
-    pairs = sorted(((w, v) for v, ws in _WORDS.items() for w in ws), key=lambda p: -len(p[0]))
     for word, verdict in pairs:
         if re.search(rf"(?<![a-z]){re.escape(word)}(?![a-z])", rest):
             found.add(verdict)
@@ -118,13 +116,22 @@ def _line_verdict(line: str) -> StatementVerdict | None:
     return "unparsable" if found else None
 
 
-def parse_statement_verdict(text: str) -> StatementVerdict:
-    """The first line naming exactly one verdict decides; a line naming two, or no such line,
-    is unparsable."""
+def first_line_verdict(text: str, words: Mapping[str, Sequence[str]]) -> str:
+    """The one-word verdict of a judge's reply (the statement and relevance judges): the first
+    line naming exactly one verdict's words (after NFKC and lowercasing; longest words first, so
+    "unsupported" is not read as "supported", nor 不相关 as 相关) decides; a line naming two, or
+    no such line, is "unparsable"."""
+    pairs = sorted(((w, v) for v, ws in words.items() for w in ws), key=lambda p: -len(p[0]))
     for line in unicodedata.normalize("NFKC", text).lower().splitlines():
         if not line.strip():
             continue
-        verdict = _line_verdict(line)
+        verdict = _line_verdict(line, pairs)
         if verdict is not None:
             return verdict
     return "unparsable"
+
+
+def parse_statement_verdict(text: str) -> StatementVerdict:
+    """The first line naming exactly one verdict decides; a line naming two, or no such line,
+    is unparsable."""
+    return first_line_verdict(text, _WORDS)  # type: ignore[return-value]
