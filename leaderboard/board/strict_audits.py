@@ -8,7 +8,8 @@ differs; `disagreements --write-audits` rewrites them after a rule change.
 - `after-ranked.json`: the same with every differing answer and its reason (`--list`);
 - `after-agreement.json`: strict's and rgb's agreement with the hand labels (`scorers eval
   --json`: the correctness rows and the per-answer agreement rows) on the audit sets (the
-  disagreement set `dis` and the agreement sample `agr`) and the scorers' labelled set, per split.
+  disagreement set `dis` and the agreement sample `agr`) and the scorers' labelled set, per split;
+  and how far the disagreement set's two blind readings agree (`annotators`).
 
 `before*.json` record the same figures under the scoring code before the rules changed (their
 `scoring_version` says which); older code cannot be re-run, so they are kept as recorded and
@@ -21,6 +22,7 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
+from leaderboard.board.audit_annotators import annotator_rows
 from leaderboard.board.disagreements import Disagreement, counts, entry_disagreements
 from leaderboard.board.load import load_entry
 from leaderboard.core.checks import FileCheck, same
@@ -44,6 +46,7 @@ AGREEMENT_KEYS: dict[str, tuple[str, str | None, str]] = {
     "scorers_all": ("scorers", None, "all"),
     "scorers_test": ("scorers", None, "test"),
 }
+ANNOTATORS_KEY = "annotators"  # the two blind readings of the disagreement set, per split
 WRITE_COMMAND = "rgb-leaderboard disagreements --write-audits"
 
 
@@ -71,7 +74,9 @@ def disagreement_payload(
 
 def agreement_payload() -> dict[str, list[dict[str, object]]]:
     """after-agreement.json: per set and split, the correctness rows of `scorers eval` and its
-    per-answer agreement rows (detector "every judgement")."""
+    per-answer agreement rows (detector "every judgement"); under `annotators`, how far the two
+    blind readings of the disagreement set agree and each mode against the first reading alone
+    (board.audit_annotators), per split."""
     out: dict[str, list[dict[str, object]]] = {}
     for key, (collection, batch, split) in AGREEMENT_KEYS.items():
         rows = evaluate(split, batch=batch, collection=collection)  # type: ignore[arg-type]
@@ -79,6 +84,7 @@ def agreement_payload() -> dict[str, list[dict[str, object]]]:
         out[key] = [r for r in rows if r["detector"] == "correctness"] + [
             {**r, "detector": "every judgement"} for r in agree
         ]
+    out[ANNOTATORS_KEY] = [row for split in ("all", "dev", "test") for row in annotator_rows(split)]
     return out
 
 

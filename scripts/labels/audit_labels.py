@@ -456,3 +456,8 @@ DISAGREE_PROBES: dict[str, tuple[str, str]] = {
         "Closed-book: commits to 5.3%, a value that differs from the gold 3%; no refusal; no error claim",
     ),
 }
+
+# Round 4 (audit_sample.json `disagree_more`): the answers committed after round 3 where the modes
+# differ (later instruction runs, the RAG systems), the first of two blind readings (the second in
+# audit_second.py), each from a sheet without either mode's verdict.
+DISAGREE_MORE: dict[str, tuple[str, str]] = {}

@@ -27,6 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 
 import audit_labels
+import audit_second
 from build import _FILE_OF, first, labels
 from common import LABELS, raw_answer
 
@@ -71,10 +72,13 @@ def items(
         record = by_key[key]
         inst = entry_instances(ROOT, [record], cache, passage_num=passage_num, system=system)[key]
         code, note = table[full]
+        item_id = f"{inst.lang}-{tag}-{full}"
+        if tag == "dis":
+            code = settle(item_id, full, code)
         group = f"{inst.lang}/{_FILE_OF[inst.ability]}/{inst.id}"
         out.append(
             {
-                "id": f"{inst.lang}-{tag}-{full}",
+                "id": item_id,
                 "lang": inst.lang,
                 "ability": inst.ability,
                 "question": inst.query,
@@ -91,14 +95,44 @@ def items(
     return out
 
 
+SETTLED: list[dict] = []  # annotations.jsonl, filled by settle()
+
+
+def settle(item_id: str, full: str, first_code: str) -> str:
+    """The label of a disagreement-set answer: the two blind annotators' code where they agree,
+    else the third's (audit_second.ADJUDICATED); the readings go to annotations.jsonl."""
+    second_code, note_second = audit_second.SECOND[full]
+    first, second = labels(first_code), labels(second_code)
+    adjudicated = first != second
+    code, note_adj = audit_second.ADJUDICATED[full] if adjudicated else (first_code, "")
+    SETTLED.append(
+        {
+            "id": item_id,
+            "first": first,
+            "second": second,
+            "settled": labels(code),
+            "adjudicated": adjudicated,
+            "note_second": note_second,
+            "note_adjudicated": note_adj,
+        }
+    )
+    return code
+
+
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     found = (
         items("disagree", audit_labels.DISAGREE, "dis")
         + items("disagree_instructions", audit_labels.DISAGREE_INSTRUCTIONS, "dis")
         + items("disagree_probes", audit_labels.DISAGREE_PROBES, "dis", pending=True)
+        + items("disagree_more", audit_labels.DISAGREE_MORE, "dis", pending=True)
         + items("agree", audit_labels.AGREE, "agr")
     )
+    with (OUT / "annotations.jsonl").open("w", encoding="utf-8") as fh:
+        for row in SETTLED:
+            fh.write(json.dumps(row, ensure_ascii=False) + "\n")
+    settled = sum(r["adjudicated"] for r in SETTLED)
+    print(f"{OUT / 'annotations.jsonl'}: {len(SETTLED)} answers read twice, {settled} settled")
     for lang in ("zh", "en"):
         mine = [i for i in found if i["lang"] == lang]
         path = OUT / f"{lang}.jsonl"

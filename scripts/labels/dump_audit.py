@@ -16,6 +16,11 @@ on the probe instances rebuilt as the run built them (board.disagreements.entry_
 `<entry>/<prediction key>`; their split is the same question hash as rounds 1-2 (build_audit.py),
 fixed before any label, and they are labelled blind like round 2.
 
+Round 4 (`disagree_more`, added once, rounds 1-3 left as they were): every committed answer no
+earlier round holds where the modes differ: the instruction runs committed after round 2 and the
+RAG systems' answers (submissions/system-*, on the instances their own retrieval built), labelled
+blind by two annotators like every disagreement (audit_second.py).
+
 Run from the repository root with the data fetched: python scripts/labels/dump_audit.py
 """
 
@@ -100,6 +105,54 @@ def collect_probes() -> list[str]:
     return out
 
 
+def collect_more(held: set[str]) -> list[str]:
+    """Round 4: every committed answer that rounds 1-3 do not hold where rgb and strict differ:
+    the three models' instruction runs committed after round 2 (`<entry>/instructions/<id>/<key>`)
+    and the RAG systems' answers (`submissions/system-*`, their own retrieval; `<entry>/<key>`),
+    RGB abilities and probes alike. `held`: the keys of rounds 1-3 and the agreement sample. As
+    in round 2, an answer whose words an earlier round holds for the same question is left out
+    (labelled once)."""
+    out = []
+    cache: dict = {}
+    known: set[tuple[str, str]] = set()
+    for model in MODELS:
+        entry = load_entry(ROOT / "submissions" / model)
+        runs = {"": entry.predictions} | {
+            f"instructions/{r.instruction}/": r.predictions for r in entry.instructions
+        }
+        for prefix, predictions in runs.items():
+            known |= {
+                (r.key, r.prediction) for r in predictions if f"{model}/{prefix}{r.key}" in held
+            }
+    for model in MODELS:
+        entry = load_entry(ROOT / "submissions" / model)
+        for run in entry.instructions:
+            records = [r for r in run.predictions if r.ability in ABILITIES]
+            instances = entry_instances(ROOT, records, cache)
+            for r in records:
+                full = f"{model}/instructions/{run.instruction}/{r.key}"
+                inst = instances.get(r.key)
+                if full in held or inst is None or r.error is not None:
+                    continue
+                if (r.key, r.prediction) not in known and answer_disagreements(model, r, inst):
+                    known.add((r.key, r.prediction))
+                    out.append(full)
+    for folder in sorted((ROOT / "submissions").glob("system-*")):
+        if not (folder / "results.json").is_file():
+            continue
+        entry = load_entry(folder)
+        records = [r for r in entry.predictions if r.ability in (*ABILITIES, *PROBES)]
+        passage_num, system = entry_build(entry)
+        instances = entry_instances(ROOT, records, cache, passage_num=passage_num, system=system)
+        for r in records:
+            inst = instances.get(r.key)
+            if inst is None or r.error is not None:
+                continue
+            if answer_disagreements(folder.name, r, inst):
+                out.append(f"{folder.name}/{r.key}")
+    return out
+
+
 def _known(found: dict[str, list[str]]) -> set[tuple[str, str]]:
     out = set()
     for model in MODELS:
@@ -118,11 +171,20 @@ def main() -> None:
         found["disagree_instructions"] = collect_instructions(_known(found))
     if "disagree_probes" not in found:
         found["disagree_probes"] = collect_probes()
+    if "disagree_more" not in found:
+        held = set(
+            found["disagree"]
+            + found["agree"]
+            + found["disagree_instructions"]
+            + found["disagree_probes"]
+        )
+        found["disagree_more"] = collect_more(held)
     OUT.write_text(json.dumps(found, indent=1) + "\n", encoding="utf-8")
     print(
         f"{OUT}: {len(found['disagree'])} disagreements, {len(found['agree'])} agreements, "
         f"{len(found['disagree_instructions'])} disagreements in the instruction track, "
-        f"{len(found['disagree_probes'])} in the probes"
+        f"{len(found['disagree_probes'])} in the probes, "
+        f"{len(found['disagree_more'])} in round 4 (later instruction runs, the RAG systems)"
     )
 
 

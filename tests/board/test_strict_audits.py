@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 from leaderboard.board.strict_audits import (
     AGREEMENT_KEYS,
     AGREEMENT_NAME,
+    ANNOTATORS_KEY,
     COUNTS_NAME,
     RANKED_NAME,
     differences,
@@ -39,7 +40,7 @@ def test_written_audits_verify_and_a_changed_value_fails(tmp_path: Path) -> None
     assert is_audit_target(folder) and is_audit_target(folder / COUNTS_NAME)
     assert not is_audit_target(tmp_path)
     agreement = json.loads((folder / AGREEMENT_NAME).read_text(encoding="utf-8"))
-    assert set(agreement) == set(AGREEMENT_KEYS)
+    assert set(agreement) == {*AGREEMENT_KEYS, ANNOTATORS_KEY}
     strict_all = [
         r
         for r in agreement["audit_dis_test"]

@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from leaderboard.board.audit_annotators import annotator_rows
 from leaderboard.core.types import TestInstance
 from leaderboard.scoring.strict import judge_strict
 from leaderboard.site.pages.instances.page import ELEMENT_STATUSES, JS_KEYS, WHY_RULES
 from leaderboard.site.pages.instances.parts import why_not
-from leaderboard.site.pages.methodology.strict_audit import strict_audit_section
+from leaderboard.site.pages.methodology.strict_audit import annotators_line, strict_audit_section
 from leaderboard.site.render.i18n import SITE_LANGS, ui
 
 
@@ -54,3 +55,13 @@ def test_every_rule_and_status_is_explained_in_both_languages(lg: str) -> None:
         assert key in JS_KEYS
         assert ui(lg, f"inst.js.{key}", rule="x")
     assert ui("zh", "inst.js.why", rule="x").startswith("为什么严格模式判错")
+
+
+@pytest.mark.parametrize("lg", SITE_LANGS)
+def test_section_says_how_far_the_two_readings_agree(tmp_path: Path, lg: str) -> None:
+    folder = tmp_path / "audits" / "strict"
+    _write(folder, "before.json", {"counts": []})
+    line = annotators_line(lg)
+    whole = next(r for r in annotator_rows("all") if r["lang"] == "all")
+    assert f"{whole['agree']}/{whole['n']}" in line and str(whole["adjudicated"]) in line
+    assert line in strict_audit_section(tmp_path, lg)

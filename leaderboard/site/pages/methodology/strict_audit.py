@@ -10,7 +10,8 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from leaderboard.site.render.fmt import esc, pct
+from leaderboard.board.audit_annotators import annotator_rows
+from leaderboard.site.render.fmt import decimal, esc, pct, pct_ci
 from leaderboard.site.render.i18n import ui
 from leaderboard.stats.scorer_eval import answer_agreement
 
@@ -97,4 +98,24 @@ def strict_audit_section(root: Path | None, lg: str) -> str:
                 now=_share(now, lg),
             )
         )
+    lines.append("\n" + annotators_line(lg))
     return "\n".join(lines) + "\n"
+
+
+def annotators_line(lg: str) -> str:
+    """How far the disagreement set's two blind readings agree, and strict against the first
+    reading alone (board.audit_annotators), or "" when it was read once."""
+    rows = {r["split"]: r for s in ("all", "test") for r in annotator_rows(s) if r["lang"] == "all"}
+    whole = rows["all"]
+    if not whole["n"]:
+        return ""
+    return ui(
+        lg,
+        "saudit.annotators",
+        agree=_share(whole, lg),
+        ci=pct_ci(whole["ci"], lg),  # type: ignore[arg-type]
+        kappa=decimal(whole["kappa"], lg=lg),  # type: ignore[arg-type]
+        adjudicated=whole["adjudicated"],
+        first_all=_share(whole["first_strict"], lg),  # type: ignore[arg-type]
+        first_test=_share(rows["test"]["first_strict"], lg),  # type: ignore[arg-type]
+    )
