@@ -459,5 +459,28 @@ DISAGREE_PROBES: dict[str, tuple[str, str]] = {
 
 # Round 4 (audit_sample.json `disagree_more`): the answers committed after round 3 where the modes
 # differ (later instruction runs, the RAG systems), the first of two blind readings (the second in
-# audit_second.py), each from a sheet without either mode's verdict.
-DISAGREE_MORE: dict[str, tuple[str, str]] = {}
+# audit_second.py), each from a sheet without either mode's verdict (2026-12-07). The five are the
+# extractive RAG systems' chain answers; the sheet showed no passages (a system's instance holds
+# none: it retrieved its own), so no copy could be judged.
+DISAGREE_MORE: dict[str, tuple[str, str]] = {
+    "system-bm25-extractive/en/chain/0.0/8": (
+        "c",
+        "One quoted sentence (after a tag line) stating The Power of the Dog was named Best Motion Picture – Drama; West Side Story is a detail for another category, not a hedge.",
+    ),
+    "system-bm25-extractive/zh/chain/0.0/85": (
+        "c",
+        "One sentence naming all four gold leads (陈晓, 王晓晨, 王耀庆, 曾黎) with the rest of the cast, a full-set list that counts as an answer.",
+    ),
+    "system-e5lead-extractive/en/chain/0.0/49": (
+        "c",
+        "Short headline-style answer stating a $44bn deal, equivalent to 44 billion; not long enough to be a copy.",
+    ),
+    "system-e5lead-extractive/en/chain/0.0/8": (
+        "c",
+        "Same text as S002: one quoted sentence naming The Power of the Dog as Best Motion Picture – Drama, which counts as an answer under the audit copy rule.",
+    ),
+    "system-e5lead-extractive/zh/chain/0.0/17": (
+        "c",
+        "A single (truncated) passage-style sentence stating the film is a 喜剧电影, which the audit copy rule counts as an answer, not a copy.",
+    ),
+}

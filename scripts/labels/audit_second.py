@@ -379,6 +379,26 @@ SECOND: dict[str, tuple[str, str]] = {
         "",
         "Repetitive nonsense with no answer and no refusal.",
     ),
+    "system-bm25-extractive/en/chain/0.0/8": (
+        "c",
+        "The answer says The Power of the Dog was named Best Motion Picture – Drama; West Side Story is named for a different category, so this is not a hedge.",
+    ),
+    "system-bm25-extractive/zh/chain/0.0/85": (
+        "c",
+        "The answer names all four gold leads (陈晓, 王晓晨, 王耀庆, 曾黎) as the cast, followed by the supporting cast, so it gives the full set as its own answer.",
+    ),
+    "system-e5lead-extractive/en/chain/0.0/49": (
+        "c",
+        "The answer says Musk took control of Twitter in a $44bn deal, and $44bn is the same as the gold 44 billion.",
+    ),
+    "system-e5lead-extractive/en/chain/0.0/8": (
+        "c",
+        "This answer is identical to S002: it commits to The Power of the Dog as Best Motion Picture – Drama, with the other film named for a different category.",
+    ),
+    "system-e5lead-extractive/zh/chain/0.0/17": (
+        "c",
+        "The answer states the film is a comedy (喜剧电影), which matches the gold answer, and the passage list is empty so the copy rule cannot apply.",
+    ),
 }
 
 ADJUDICATED: dict[str, tuple[str, str]] = {
