@@ -34,6 +34,7 @@ from leaderboard.scoring.phrases import phrase_table
 from leaderboard.scoring.profile import profile
 from leaderboard.scoring.reason import CONTEXT, ElementReason, ElementStatus
 from leaderboard.scoring.sentences import COPY_SPLIT, split
+from leaderboard.scoring.tokens import zh_words
 
 # Copy detection on the normal form (per language: profile.chunk, profile.copy_min): chunks looked
 # up verbatim in the passages; a copy has enough copied characters and at least half its chunks
@@ -338,9 +339,40 @@ def _elements_in(item: str, answer: Answer, lang: Lang) -> set[int]:
 
 
 def _leads_with_answer(items: list[str], answer: Answer, lang: Lang) -> bool:
-    """Are the list's first items, one per answer element, exactly the answer's elements?"""
+    """Are the list's first items, one per answer element, exactly the answer's elements? One
+    opening item that names no element may come before them: a lead-in clause ("《好好说话》是由
+    杨栋执导，陈晓、王晓晨领衔主演，王耀庆、曾黎、……等主演"), not a candidate."""
+    if items and not _elements_in(items[0], answer, lang):
+        items = items[1:]
     lead = [_elements_in(x, answer, lang) for x in items[: len(answer)]]
-    return all(lead) and set().union(*lead) == set(range(len(answer)))
+    return len(lead) == len(answer) and all(lead) and set().union(*lead) == set(range(len(answer)))
+
+
+def _list_items(text: str, lang: Lang) -> list[str]:
+    """The list's items: the text cut at list separators, each item cut where a word closing an
+    enumeration (profile list_close: 等) is followed by more text, which is the sentence going on
+    ("刘冠麟等主演的喜剧电影" -> "刘冠麟"), not a candidate."""
+    close = profile(lang).list_close
+    items = []
+    for raw in _LIST_SEP.split(text):
+        item = raw.strip()
+        if close and any(w in item for w in close):
+            item = _cut_at_close(item, close)
+        if item:
+            items.append(item)
+    return items
+
+
+def _cut_at_close(item: str, close: tuple[str, ...]) -> str:
+    """The item up to a closing word that is a word of its own (jieba: 等 in 刘冠麟等主演, not in
+    平等) and has a name before it and more text after it; else the item as it is."""
+    at = 0
+    words = zh_words(item)
+    for k, word in enumerate(words):
+        if word in close and at > 0 and "".join(words[k + 1 :]).strip():
+            return item[:at]
+        at += len(word)
+    return item
 
 
 def _answer_opens(items: list[str], answer: Answer, lang: Lang) -> bool:
@@ -353,12 +385,16 @@ def _answer_opens(items: list[str], answer: Answer, lang: Lang) -> bool:
 
 
 def is_candidate_list(text: str, answer: Answer, lang: Lang) -> bool:
-    """Many short list items with the gold among them: every candidate named, none chosen."""
+    """Many short list items with the gold among them: every candidate named, none chosen. A gold
+    named outside every item (after the word that closes the list: "……等主演的喜剧电影") is not
+    one of the candidates."""
     need = max(LIST_MIN, 2 * len(answer) + 2)
     if len(_LIST_SEP.findall(text)) < need - 1:
         return False
-    items = [x for x in (i.strip() for i in _LIST_SEP.split(text)) if x]
+    items = _list_items(text, lang)
     if len(items) < need:
+        return False
+    if not any(_elements_in(x, answer, lang) for x in items):
         return False
     if (
         len(answer) >= 2

@@ -52,6 +52,7 @@ class _ProfileBlock(BaseModel):
     articles: list[str] = []
     copy_: _Copy = Field(alias="copy")
     short_item: int = Field(ge=1)
+    list_close: list[str] = []
     denial_reach: int = Field(ge=0)
     residue: int = Field(ge=0)
     sentence_split: str
@@ -89,6 +90,8 @@ class LangProfile:
     - tokens: token F1 over jieba words (HMM off) or `\\w+` words without `articles`;
     - chunk, copy_min: copy detection (answer.is_copy), in characters of the normal form;
     - short_item: longest item of a candidate list that counts as short (answer.is_candidate_list);
+    - list_close: words that close an enumeration inside an item ("马丽、常远等主演的喜剧电影": the
+      list ends at 等; what follows in that item is the sentence going on, not a candidate);
     - denial_reach: characters after a refusal hit where an error word denies an error instead;
     - residue: what may be left of a sentence for it to still be filler (claims._is_filler);
     - sentences: the sentence splitter of claim detection, on the raw text;
@@ -105,6 +108,7 @@ class LangProfile:
     chunk: int
     copy_min: int
     short_item: int
+    list_close: tuple[str, ...]
     denial_reach: int
     residue: int
     sentences: re.Pattern[str]
@@ -165,6 +169,7 @@ def profile(lang: str) -> LangProfile:
         chunk=block.copy_.chunk,
         copy_min=block.copy_.min,
         short_item=block.short_item,
+        list_close=tuple(block.list_close),
         denial_reach=block.denial_reach,
         residue=block.residue,
         sentences=re.compile(block.sentence_split),

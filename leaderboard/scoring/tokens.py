@@ -37,6 +37,13 @@ def load_jieba() -> None:
 
 
 @lru_cache(maxsize=65536)
+def zh_words(text: str) -> list[str]:
+    """jieba's words of a raw Chinese text (dictionary only, HMM off: deterministic), joined back
+    they are the text: where a character is a word of its own (等 in "刘冠麟等主演"), not part of
+    one (平等, 等待)."""
+    return _jieba()(text, HMM=False)
+
+
 def _tokenize_normalized(norm: str, lang: Lang) -> tuple[str, ...]:
     prof = profile(lang)
     if prof.tokens == "jieba":
