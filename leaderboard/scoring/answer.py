@@ -349,9 +349,10 @@ def _leads_with_answer(items: list[str], answer: Answer, lang: Lang) -> bool:
 
 
 def _list_items(text: str, lang: Lang) -> list[str]:
-    """The list's items: the text cut at list separators, each item cut where a word closing an
-    enumeration (profile list_close: 等) is followed by more text, which is the sentence going on
-    ("刘冠麟等主演的喜剧电影" -> "刘冠麟"), not a candidate."""
+    """The list's items as candidates: the text cut at list separators, each item cut where a
+    word closing an enumeration (profile list_close: 等) is followed by more text, which is the
+    sentence going on ("刘冠麟等主演的喜剧电影" -> "刘冠麟"), not a candidate. Only which items name
+    the gold is read from them; the count and length rules read the uncut items."""
     close = profile(lang).list_close
     items = []
     for raw in _LIST_SEP.split(text):
@@ -391,11 +392,13 @@ def is_candidate_list(text: str, answer: Answer, lang: Lang) -> bool:
     need = max(LIST_MIN, 2 * len(answer) + 2)
     if len(_LIST_SEP.findall(text)) < need - 1:
         return False
-    items = _list_items(text, lang)
+    items = [x for x in (i.strip() for i in _LIST_SEP.split(text)) if x]
     if len(items) < need:
         return False
-    if not any(_elements_in(x, answer, lang) for x in items):
-        return False
+    if any(_elements_in(x, answer, lang) for x in items) and not any(
+        _elements_in(x, answer, lang) for x in _list_items(text, lang)
+    ):
+        return False  # every item naming the gold named it after the list's closing word
     if (
         len(answer) >= 2
         and len(items) <= LIST_PER_ELEMENT * len(answer)
