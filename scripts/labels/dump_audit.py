@@ -69,61 +69,15 @@ def collect_instructions(known: set[tuple[str, str]]) -> list[str]:
     instruction track, <entry>/instructions/<id>/) where rgb and strict differ, as
     `<entry>/instructions/<id>/<key>`, leaving out an answer whose (key, text) the first round
     already holds (the same words to the same question are labelled once)."""
+    return _instruction_disagreements(known, held=set())
+
+
+def _instruction_disagreements(known: set[tuple[str, str]], held: set[str]) -> list[str]:
+    """The instruction runs' answers where the modes differ, in model, run and key order; an
+    answer whose key `held` names, or whose (key, words) `known` holds, is left out (`known`
+    grows with every answer taken)."""
     out = []
     cache: dict = {}
-    for model in MODELS:
-        entry = load_entry(ROOT / "submissions" / model)
-        for run in entry.instructions:
-            records = [r for r in run.predictions if r.ability in ABILITIES]
-            instances = entry_instances(ROOT, records, cache)
-            for r in records:
-                inst = instances.get(r.key)
-                if inst is None or r.error is not None or (r.key, r.prediction) in known:
-                    continue
-                if answer_disagreements(model, r, inst):
-                    known.add((r.key, r.prediction))
-                    out.append(f"{model}/instructions/{run.instruction}/{r.key}")
-    return out
-
-
-def collect_probes() -> list[str]:
-    """Round 3: every probe answer of the three models where rgb and strict differ, as
-    `<entry>/<key>`, in model then key order (probe keys never meet an RGB key)."""
-    out = []
-    cache: dict = {}
-    for model in MODELS:
-        entry = load_entry(ROOT / "submissions" / model)
-        records = [r for r in entry.predictions if r.ability in PROBES]
-        passage_num, system = entry_build(entry)
-        instances = entry_instances(ROOT, records, cache, passage_num=passage_num, system=system)
-        for r in records:
-            inst = instances.get(r.key)
-            if inst is None or r.error is not None:
-                continue
-            if answer_disagreements(model, r, inst):
-                out.append(f"{model}/{r.key}")
-    return out
-
-
-def collect_more(held: set[str]) -> list[str]:
-    """Round 4: every committed answer that rounds 1-3 do not hold where rgb and strict differ:
-    the three models' instruction runs committed after round 2 (`<entry>/instructions/<id>/<key>`)
-    and the RAG systems' answers (`submissions/system-*`, their own retrieval; `<entry>/<key>`),
-    RGB abilities and probes alike. `held`: the keys of rounds 1-3 and the agreement sample. As
-    in round 2, an answer whose words an earlier round holds for the same question is left out
-    (labelled once)."""
-    out = []
-    cache: dict = {}
-    known: set[tuple[str, str]] = set()
-    for model in MODELS:
-        entry = load_entry(ROOT / "submissions" / model)
-        runs = {"": entry.predictions} | {
-            f"instructions/{r.instruction}/": r.predictions for r in entry.instructions
-        }
-        for prefix, predictions in runs.items():
-            known |= {
-                (r.key, r.prediction) for r in predictions if f"{model}/{prefix}{r.key}" in held
-            }
     for model in MODELS:
         entry = load_entry(ROOT / "submissions" / model)
         for run in entry.instructions:
@@ -137,19 +91,58 @@ def collect_more(held: set[str]) -> list[str]:
                 if (r.key, r.prediction) not in known and answer_disagreements(model, r, inst):
                     known.add((r.key, r.prediction))
                     out.append(full)
+    return out
+
+
+def _entry_disagreements(folder: Path, abilities: tuple[str, ...], cache: dict) -> list[str]:
+    """`<entry>/<key>` of every answer of one entry's own run, on these abilities, where the modes
+    differ; the instances rebuilt as the run built them (passage number, a system's retrieval)."""
+    entry = load_entry(folder)
+    records = [r for r in entry.predictions if r.ability in abilities]
+    passage_num, system = entry_build(entry)
+    instances = entry_instances(ROOT, records, cache, passage_num=passage_num, system=system)
+    return [
+        f"{folder.name}/{r.key}"
+        for r in records
+        if (inst := instances.get(r.key)) is not None
+        and r.error is None
+        and answer_disagreements(folder.name, r, inst)
+    ]
+
+
+def collect_probes() -> list[str]:
+    """Round 3: every probe answer of the three models where rgb and strict differ, as
+    `<entry>/<key>`, in model then key order (probe keys never meet an RGB key)."""
+    cache: dict = {}
+    return [
+        key
+        for model in MODELS
+        for key in _entry_disagreements(ROOT / "submissions" / model, PROBES, cache)
+    ]
+
+
+def collect_more(held: set[str]) -> list[str]:
+    """Round 4: every committed answer that rounds 1-3 do not hold where rgb and strict differ:
+    the three models' instruction runs committed after round 2 (`<entry>/instructions/<id>/<key>`)
+    and the RAG systems' answers (`submissions/system-*`, their own retrieval; `<entry>/<key>`),
+    RGB abilities and probes alike. `held`: the keys of rounds 1-3 and the agreement sample. As
+    in round 2, an answer whose words an earlier round holds for the same question is left out
+    (labelled once)."""
+    known: set[tuple[str, str]] = set()
+    for model in MODELS:
+        entry = load_entry(ROOT / "submissions" / model)
+        runs = {"": entry.predictions} | {
+            f"instructions/{r.instruction}/": r.predictions for r in entry.instructions
+        }
+        for prefix, predictions in runs.items():
+            known |= {
+                (r.key, r.prediction) for r in predictions if f"{model}/{prefix}{r.key}" in held
+            }
+    out = _instruction_disagreements(known, held)
+    cache: dict = {}
     for folder in sorted((ROOT / "submissions").glob("system-*")):
-        if not (folder / "results.json").is_file():
-            continue
-        entry = load_entry(folder)
-        records = [r for r in entry.predictions if r.ability in (*ABILITIES, *PROBES)]
-        passage_num, system = entry_build(entry)
-        instances = entry_instances(ROOT, records, cache, passage_num=passage_num, system=system)
-        for r in records:
-            inst = instances.get(r.key)
-            if inst is None or r.error is not None:
-                continue
-            if answer_disagreements(folder.name, r, inst):
-                out.append(f"{folder.name}/{r.key}")
+        if (folder / "results.json").is_file():
+            out += _entry_disagreements(folder, (*ABILITIES, *PROBES), cache)
     return out
 
 
