@@ -32,7 +32,8 @@ from typing import Literal
 import yaml
 
 from leaderboard.core.types import Answer, Lang, TestInstance
-from leaderboard.scoring.answer import found, is_candidate_list, is_copy
+from leaderboard.scoring.answer import found, is_copy
+from leaderboard.scoring.candidates import is_candidate_list
 from leaderboard.scoring.claims import own_error_claim, own_full_refusal, own_refusal
 from leaderboard.scoring.conflict_check import surface
 from leaderboard.scoring.hedge import committed

@@ -89,7 +89,8 @@ class LangProfile:
     - english_dates: ISO dates and month abbreviations are written out in English words;
     - tokens: token F1 over jieba words (HMM off) or `\\w+` words without `articles`;
     - chunk, copy_min: copy detection (answer.is_copy), in characters of the normal form;
-    - short_item: longest item of a candidate list that counts as short (answer.is_candidate_list);
+    - short_item: longest item of a candidate list that counts as short
+      (candidates.is_candidate_list);
     - list_close: words that close an enumeration inside an item ("马丽、常远等主演的喜剧电影": the
       list ends at 等; what follows in that item is the sentence going on, not a candidate);
     - denial_reach: characters after a refusal hit where an error word denies an error instead;

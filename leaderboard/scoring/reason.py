@@ -8,7 +8,7 @@ where in the answer's normal form, and which rule withheld credit. The rules (st
 - `fake_answer`: it occurs only inside the counterfactual's planted fake answer;
 - `copy`: every element found, but the response is mostly pasted passage text (answer.is_copy);
 - `candidate_list`: every element found, but inside a list of every candidate
-  (answer.is_candidate_list);
+  (candidates.is_candidate_list);
 - `hedge`: the gold offered as one option among others (hedge.committed);
 - `refusal`: the response states a refusal (a full refusal even next to an answer, or its own
   refusal with no answer): the outcome is "refused", whatever was found;

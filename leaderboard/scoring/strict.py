@@ -12,11 +12,8 @@
 from __future__ import annotations
 
 from leaderboard.core.types import Score, TestInstance
-from leaderboard.scoring.answer import (
-    element_reasons,
-    is_candidate_list,
-    is_copy,
-)
+from leaderboard.scoring.answer import element_reasons, is_copy
+from leaderboard.scoring.candidates import is_candidate_list
 from leaderboard.scoring.claims import own_error_claim, own_full_refusal, own_refusal
 from leaderboard.scoring.hedge import committed
 from leaderboard.scoring.normalize import normalize, normalize_surface
