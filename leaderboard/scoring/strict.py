@@ -2,7 +2,8 @@
 
 - correct: every answer element asserted (answer.py: normal form, boundaries, not negated, not
   inside a fake answer) and committed to (hedge.py: not offered as one option among others), and
-  the response is neither a copy of the passages nor a candidate list;
+  the response is neither a copy of the passages (a system's: of its question's own passages,
+  `TestInstance.pool`) nor a candidate list;
 - rejected: the response's own refusal (claims.py) and no answer element given, or a full refusal
   (信息不足, "cannot answer") stated even next to an answer (a hedge is not a decision);
 - error detected: the response's own claim that the documents hold a factual error (claims.py);
@@ -10,6 +11,8 @@
 """
 
 from __future__ import annotations
+
+from functools import lru_cache
 
 from leaderboard.core.types import Score, TestInstance
 from leaderboard.scoring.answer import element_reasons, is_copy
@@ -21,9 +24,11 @@ from leaderboard.scoring.reason import StrictReason, withheld_rule
 from leaderboard.scoring.tokens import token_f1_normalized
 
 
+@lru_cache(maxsize=32768)
 def judge_strict(prediction: str, instance: TestInstance) -> tuple[Score, StrictReason]:
     """The strict Score and why (reason.py): the same judgement, with the rule that withheld
-    credit and where each answer element was found."""
+    credit and where each answer element was found. Cached (both values are frozen): the scores,
+    the outcomes and the grounding figures each judge the same answer again."""
     lang = instance.lang
     norm = normalize(prediction, lang)
     surface = normalize_surface(prediction, lang)
@@ -34,7 +39,7 @@ def judge_strict(prediction: str, instance: TestInstance) -> tuple[Score, Strict
         copy = is_copy(
             prediction,
             norm,
-            instance.docs,
+            instance.docs or instance.pool,  # a system's: the passages it could have pasted
             lang,
             instance.answer,
             instance.fakeanswer,

@@ -167,3 +167,32 @@ def test_the_reference_llm_reader_answers_from_the_shown_passages(
     answer, ids = checked
     assert first == again and answer.strip()  # greedy: the same answer twice
     assert len(ids) == 5
+
+
+def test_a_system_pasting_its_top_passage_is_judged_a_copy(rgb_root: Path, tmp_path: Path) -> None:
+    """The trivial system strategy (BM25, then the top passage pasted whole) through the runner:
+    `rgb` credits the substring, strict's copy rule reads the question's own passages (a system's
+    instance shows none) and withholds credit as it does for the models' copy baselines."""
+    from examples.systems.reference_system import RagSystem, paste_generator, read_corpus, serve
+    from leaderboard.board.disagreements import entry_instances
+    from leaderboard.scoring.strict import judge_strict
+
+    corpus = _export(rgb_root, tmp_path / "corpus", 10)
+    rows = {lang: read_corpus(corpus / f"corpus-{lang}.jsonl") for lang in ("zh", "en")}
+    httpd = serve(RagSystem(rows, "bm25", paste_generator()))
+    try:
+        url = f"http://127.0.0.1:{httpd.server_port}/"
+        sub = load_submission(_submission(tmp_path / "paste", url))
+        options = RunOptions(root=rgb_root, selection=Selection(limit=10), progress=False)
+        run_submission(sub, options)
+    finally:
+        httpd.shutdown()
+    recs = read_predictions(tmp_path / "paste")
+    assert len(recs) == 20 and not any(r.error for r in recs)
+    instances = entry_instances(rgb_root, recs, {}, system=True)
+    judged = [judge_strict(r.prediction, instances[r.key]) for r in recs]
+    assert sum(reason.withheld == "copy" for _, reason in judged) >= 5
+    results = json.loads((tmp_path / "paste" / "results.json").read_text(encoding="utf-8"))
+    strict = [c for c in results["cells"] if c["mode"] == "strict" and c["ability"] == "chain"]
+    rgb = [c for c in results["cells"] if c["mode"] == "rgb" and c["ability"] == "chain"]
+    assert sum(c["accuracy"] for c in strict) < sum(c["accuracy"] for c in rgb)

@@ -66,6 +66,22 @@ def test_the_floor_is_a_band_never_ranked() -> None:
     assert models_only(SiteData(submissions=(entry,))).submissions == ()
 
 
+PASTE = REPO / "submissions" / "system-floor-paste"
+
+
+def test_a_declared_trivial_system_citing_passages_is_floor_band() -> None:
+    """The pasted-top-passage strategy cites passages, yet its model.yaml's `system.trivial`
+    keeps it in the floor band; its strict accuracy stays far under rgb's substring credit."""
+    if not (PASTE / "results.json").exists():
+        pytest.skip("the pasting strategy's run is not in this checkout")
+    entry = load_entry(PASTE)
+    for lang in ("zh", "en"):
+        row = system_row(entry, lang)
+        assert row is not None and row.floor and not row.ranked and row.recall.value
+        strict, rgb = row.end_to_end["strict"].value, row.end_to_end["rgb"].value
+        assert strict is not None and rgb is not None and strict < rgb / 2
+
+
 def test_a_run_over_the_error_share_is_listed_unranked(rgb_root: Path, tmp_path: Path) -> None:
     """A real run where one question in three gets a 500: the row shows the errors and is not
     ranked; a second, healthy system on the same questions is compared with it."""

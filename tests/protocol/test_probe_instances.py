@@ -4,6 +4,7 @@ come from the real BM25 in rank order; replacement is seeded, recorded, unrelate
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -61,7 +62,11 @@ def test_chain_is_the_real_bm25_top5_in_rank_order(zh_records) -> None:
     assert inst.ability == "chain" and inst.key == f"zh/chain/0.0/{r.id}"
     # the same prompt as RGB's: system prompt + instruction with the passages
     assert build_request(inst).messages[0].role == "system"
-    assert chain_instance(r, "zh", None, 5).docs == ()  # a system retrieves for itself
+    system = chain_instance(r, "zh", None, 5)
+    assert system.docs == () and system.sources == ()  # a system retrieves for itself
+    # ...but strict's copy rule knows what it could paste: the question's own passages, unhashed
+    assert system.pool == tuple(t for _, t in pool) and inst.pool == ()
+    assert build_request(system).messages == build_request(replace(system, pool=())).messages
 
 
 def test_replacement_is_seeded_recorded_and_unrelated(zh_records) -> None:
