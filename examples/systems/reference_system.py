@@ -189,7 +189,11 @@ def paste_generator() -> Generate:
     board."""
 
     def generate(request: ChatRequest, lang: str) -> str:
-        return request.passages[0].strip()[:4000] if request.passages else REFUSAL[lang]
+        if not request.passages:
+            return REFUSAL[lang]
+        # a snippet cut inside a character ends in U+FFFD in the data: that half character is not
+        # part of any answer (verify flags an answer ending inside one)
+        return request.passages[0].strip().rstrip("\ufffd").strip()[:4000]
 
     return generate
 
