@@ -211,7 +211,6 @@ def _posseg():
     return jieba.posseg.lcut
 
 
-@lru_cache(maxsize=65536)  # part-of-speech tagging is slow; each answer is placed more than once
 def names_someone(prediction: str, query: str, lang: Lang) -> tuple[str, ...]:
     """The names (normal form) an answer gives that the question does not hold: who-questions are
     answered by a person, a team, a company or a country, so any proper name counts. Word-bounded

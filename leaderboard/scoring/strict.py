@@ -12,8 +12,6 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from leaderboard.core.types import Score, TestInstance
 from leaderboard.scoring.answer import element_reasons, is_copy
 from leaderboard.scoring.candidates import is_candidate_list
@@ -24,11 +22,9 @@ from leaderboard.scoring.reason import StrictReason, withheld_rule
 from leaderboard.scoring.tokens import token_f1_normalized
 
 
-@lru_cache(maxsize=32768)
 def judge_strict(prediction: str, instance: TestInstance) -> tuple[Score, StrictReason]:
     """The strict Score and why (reason.py): the same judgement, with the rule that withheld
-    credit and where each answer element was found. Cached (both values are frozen): the scores,
-    the outcomes and the grounding figures each judge the same answer again."""
+    credit and where each answer element was found."""
     lang = instance.lang
     norm = normalize(prediction, lang)
     surface = normalize_surface(prediction, lang)

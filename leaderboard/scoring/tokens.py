@@ -44,10 +44,7 @@ def zh_words(text: str) -> list[str]:
     return _jieba()(text, HMM=False)
 
 
-@lru_cache(maxsize=65536)
 def _tokenize_normalized(norm: str, lang: Lang) -> tuple[str, ...]:
-    """Cached: the same passages and answers are segmented again by every scorer and figure that
-    reads them (verify recomputes every entry's results: about 750,000 calls, mostly repeats)."""
     prof = profile(lang)
     if prof.tokens == "jieba":
         # jieba dictionary segmentation with HMM off: deterministic, and keeps dates apart
