@@ -32,7 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
-from leaderboard.backends.system_contract import openapi_text
+from leaderboard.backends.system_contract import limits, openapi_text
 from leaderboard.core.types import ChatRequest, TestInstance
 from leaderboard.protocol.prompts import build_request, messages_as_dicts
 from leaderboard.retrieval.base import Ranking, ranking_from_scores
@@ -193,7 +193,7 @@ def paste_generator() -> Generate:
             return REFUSAL[lang]
         # a snippet cut inside a character ends in U+FFFD in the data: that half character is not
         # part of any answer (verify flags an answer ending inside one)
-        return request.passages[0].strip().rstrip("\ufffd").strip()[:4000]
+        return request.passages[0].strip().rstrip("\ufffd").strip()[: limits().max_answer_chars]
 
     return generate
 

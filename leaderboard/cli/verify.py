@@ -16,6 +16,7 @@ from leaderboard.board.relevance_labelled import (
 from leaderboard.board.strict_audits import AUDIT_DIR, is_audit_target, verify_audits
 from leaderboard.cli.arguments import DATA_DIR_HELP, submission_folders
 from leaderboard.core.errors import DataError
+from leaderboard.core.parallel import pmap, shared
 from leaderboard.data.manifest import data_root, lang_dir
 from leaderboard.judge.agreement import AGREEMENT_DIR
 from leaderboard.judge.agreement_check import is_agreement_target, verify_agreements
@@ -29,6 +30,7 @@ from leaderboard.judge.relevance_check import check_relevance
 from leaderboard.judge.relevance_figures import AGREEMENT_DIR as RELEVANCE_AGREEMENT_DIR
 from leaderboard.judge.results_check import verify_judges
 from leaderboard.retrieval.results import RESULTS_DIR
+from leaderboard.scoring.tokens import load_jieba
 from leaderboard.trust.attest import verify_attestations
 from leaderboard.trust.retrieval_files import is_retrieval_target, verify_retrieval
 from leaderboard.trust.verify import verify
@@ -96,36 +98,58 @@ def verify_cmd(
             "lacks (minutes per split on a CPU)",
             err=True,
         )
-    for folder in folders:
-        report = verify(folder, root)
-        typer.echo(report.render())
-        for note in report.recomputed.notes:
-            typer.echo(f"  note: {note}")
-        failed += not report.ok
-        rc = report.recomputed
-        for judged in (
-            check_faithfulness(folder, rc.answers, rc.old.provenance.fingerprint),
-            check_relevance(folder, rc.answers, rc.old.provenance.fingerprint),
-        ):
-            if judged is not None:
-                typer.echo(judged.render())
-                failed += not judged.ok
-    for lines, n in (
-        verify_judges(folders, root),
-        verify_attestations(folders),
-        verify_retrieval(retrieval, root, recompute_retrieval),
-        verify_agreements(agreements),
-        verify_faithfulness_agreements(faith_agreements),
-        verify_relevance_agreements(relevance_agreements),
-        verify_releases(releases),
-        verify_audits(audits, root),
-    ):
+    # the whole-board checks as (function, arguments), printed after the run folders as before
+    checks = [
+        (verify_audits, (audits, root)),  # the longest: first in the queue, printed last
+        (verify_judges, (folders, root)),
+        (verify_attestations, (folders,)),
+        (verify_retrieval, (retrieval, root, recompute_retrieval)),
+        (verify_agreements, (agreements,)),
+        (verify_faithfulness_agreements, (faith_agreements,)),
+        (verify_relevance_agreements, (relevance_agreements,)),
+        (verify_releases, (releases,)),
+    ]
+    if folders or audits:
+        load_jieba()  # once before forking, not once per worker
+    tasks: list[int | Path] = [*range(len(checks)), *folders]
+    outcomes = pmap(_verify_task, tasks, {"root": root, "checks": checks})
+    done = dict(zip(tasks, outcomes, strict=True))
+    for key in [*folders, 1, 2, 3, 4, 5, 6, 7, 0]:  # run folders, then the checks as before
+        lines, n = done[key]
         for line in lines:
             typer.echo(line)
         failed += n
     if failed:
         typer.secho(f"{failed} file(s) failed verification", fg=typer.colors.RED, err=True)
         raise typer.Exit(1)
+
+
+def _verify_task(task: int | Path) -> tuple[list[str], int]:
+    """The report lines and failures of one independent piece of `verify`: a whole-board check
+    (its index in the shared `checks`) or one run folder. `verify` spreads them over processes
+    (core.parallel); their lines are printed in the order of the serial command."""
+    if isinstance(task, int):
+        fn, args = shared()["checks"][task]  # type: ignore[index]
+        lines, n = fn(*args)
+        return list(lines), n
+    return _verify_folder(task)
+
+
+def _verify_folder(folder: Path) -> tuple[list[str], int]:
+    """One run folder's report lines and failures: results.json recomputed from its predictions,
+    then the judges' files checked against the answers it rebuilt."""
+    report = verify(folder, shared()["root"])  # type: ignore[arg-type]
+    lines = [report.render(), *(f"  note: {note}" for note in report.recomputed.notes)]
+    failed = int(not report.ok)
+    rc = report.recomputed
+    for judged in (
+        check_faithfulness(folder, rc.answers, rc.old.provenance.fingerprint),
+        check_relevance(folder, rc.answers, rc.old.provenance.fingerprint),
+    ):
+        if judged is not None:
+            lines.append(judged.render())
+            failed += not judged.ok
+    return lines, failed
 
 
 def register(app: typer.Typer, data_app: typer.Typer) -> None:

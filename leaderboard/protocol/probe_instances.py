@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from pathlib import Path
 
 from leaderboard.core.errors import ConfigError
@@ -93,7 +92,13 @@ def supported(docs: Sequence[str], answer: Answer) -> bool:
 
 
 def _instance(
-    record: Record, lang: Lang, ability: Ability, docs, sources, fakeanswer: Answer = ()
+    record: Record,
+    lang: Lang,
+    ability: Ability,
+    docs,
+    sources,
+    fakeanswer: Answer = (),
+    pool: tuple[str, ...] = (),
 ) -> TestInstance:
     return TestInstance(
         lang=lang,
@@ -105,6 +110,7 @@ def _instance(
         docs=tuple(docs),
         fakeanswer=fakeanswer,
         sources=tuple(sources),
+        pool=pool,
     )
 
 
@@ -118,7 +124,7 @@ def chain_instance(record: Record, lang: Lang, rank: Rank | None, k: int) -> Tes
     the pool kept for the copy rule (module docstring)."""
     pool = candidate_pool(record)
     if rank is None:
-        return replace(_instance(record, lang, "chain", (), ()), pool=tuple(t for _, t in pool))
+        return _instance(record, lang, "chain", (), (), pool=tuple(t for _, t in pool))
     order = list(rank(record.query, [t for _, t in pool]))[:k]
     return _instance(
         record, lang, "chain", [pool[i][1] for i in order], [pool[i][0] for i in order]

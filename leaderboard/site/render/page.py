@@ -16,13 +16,13 @@ from leaderboard.board.ranking import coverage, is_trivial_baseline
 from leaderboard.board.reported import ReportedModel
 from leaderboard.board.systems import SystemsBoard
 from leaderboard.core.judge_schema import JudgeSummary
+from leaderboard.core.parallel import pmap
 from leaderboard.core.schema import DIFF_LANG, ScoreEntry
 from leaderboard.retrieval.results import RetrievalBoard
 from leaderboard.site.render.coverage import coverage_phrase
 from leaderboard.site.render.facts import quant_text
 from leaderboard.site.render.fmt import esc, pct, pct_ci, plain_line
 from leaderboard.site.render.i18n import DEFAULT, table, ui
-from leaderboard.site.render.parallel import pmap
 from leaderboard.site.render.tables import Cell, Table, render_html
 
 # Who judged the paper's starred numbers (Rej*, ED*): reject_evalue.py / fact_evalue.py call it.

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from leaderboard.board.load import SiteData
 from leaderboard.core.errors import LeaderboardError
+from leaderboard.core.parallel import pmap, shared
 from leaderboard.core.types import ABILITIES, LANGS, PROBES
 from leaderboard.run.plan import split_instances
 from leaderboard.scoring.outcome import passed
@@ -31,7 +32,6 @@ from leaderboard.scoring.strict import judge_strict
 from leaderboard.scoring.tokens import load_jieba
 from leaderboard.site.render.fmt import rate_key
 from leaderboard.site.render.i18n import DEFAULT, ui
-from leaderboard.site.render.parallel import pmap, shared
 
 FETCH_HINT = ui(DEFAULT, "inst.fetch_hint")
 ORDER = ABILITIES + PROBES

@@ -1,8 +1,10 @@
-"""Spread independent, CPU-bound page work (chart drawing, per-instance scoring) over processes.
+"""Spread independent, CPU-bound work over processes: the site's pages (chart drawing, per-instance
+scoring) and `verify`'s run folders (each results.json recomputed from its predictions).
 
-Forked workers inherit the loaded submissions, so nothing large is pickled on the way in; results
-come back in input order, so the output stays deterministic. Serial when one CPU, few items, or no
-fork (the build is then slower, never different).
+Forked workers inherit what the parent loaded (submissions, jieba's dictionary), so nothing large
+is pickled on the way in; results come back in input order, so the output stays deterministic.
+Serial when one CPU, few items, or no fork (slower, never different). RGB_WORKERS=N caps the
+processes (1: serial).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ _STATE: dict[str, object] = {}
 
 
 def workers() -> int:
-    env = os.environ.get("RGB_SITE_WORKERS")
+    env = os.environ.get("RGB_WORKERS")
     if env:
         return max(1, int(env))
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
