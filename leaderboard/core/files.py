@@ -156,6 +156,7 @@ class PredictionWriter:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             repair_truncated_tail(self.path)
             self._fh = open(self.path, "ab")  # noqa: SIM115 - closed in close()
+            self._start = self._fh.seek(0, os.SEEK_END)
         except OSError as exc:
             if is_write_error(exc):
                 raise write_failed(exc, self.path, self._kept()) from None
@@ -186,6 +187,17 @@ class PredictionWriter:
             self._cut_back(size)
             raise write_failed(exc, self.path, self._kept()) from None
         return len(lines)
+
+    def lines_appended(self) -> int:
+        """Complete lines this writer put in the file, counted on disk: exact even when an
+        interruption (Ctrl-C, SIGTERM) lands between a write and the count `append` returns,
+        so an interrupted invocation is credited with every answer it left."""
+        try:
+            with open(self.path, "rb") as fh:
+                fh.seek(self._start)
+                return fh.read().count(b"\n")
+        except OSError:
+            return 0
 
     def _cut_back(self, size: int) -> None:
         """Drop what a failed append wrote (part of a line), keeping every earlier line; the

@@ -22,7 +22,7 @@ from leaderboard.run.plan import WorkItem
 @dataclass
 class GenStats:
     generated: int = 0  # unique prompts sent to the model in this invocation
-    recorded: int = 0  # prediction lines written in this invocation
+    recorded: int = 0  # prediction lines written in this invocation (counted on disk)
     reused: int = 0  # keys answered from an identical prompt already on disk
     errors: int = 0
     prompt_tokens: int = 0
@@ -138,7 +138,7 @@ def generate_pending(
                     "was recorded. This is a backend bug: report it."
                 )
             records = _chunk_records(chunk, completions, fingerprint, declared_bs, stats)
-            stats.recorded += writer.append(records)
+            writer.append(records)  # write_predictions counts the lines on disk
             _update_bar(bar, len(chunk), stats)
     finally:
         if bar is not None:

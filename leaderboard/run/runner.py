@@ -168,24 +168,29 @@ def write_predictions(
     if not reused and not pending:
         return  # nothing to append: opening the writer would leave an empty predictions.jsonl
     with store.writer(rank) as writer:
-        if reused:
-            stats.reused = stats.recorded = writer.append(reused)
-        if pending:
-            say(
-                progress,
-                f"{len(pending)} unique prompts to generate "
-                f"({n_existing} predictions already on disk)",
-            )
-            generate_pending(
-                backend,  # type: ignore[arg-type]
-                sub,
-                pending,
-                writer,
-                fp,
-                chunk_size=chunk_size or CHUNK_FACTOR * bs,
-                progress=progress,
-                stats=stats,
-            )
+        try:
+            if reused:
+                stats.reused = writer.append(reused)
+            if pending:
+                say(
+                    progress,
+                    f"{len(pending)} unique prompts to generate "
+                    f"({n_existing} predictions already on disk)",
+                )
+                generate_pending(
+                    backend,  # type: ignore[arg-type]
+                    sub,
+                    pending,
+                    writer,
+                    fp,
+                    chunk_size=chunk_size or CHUNK_FACTOR * bs,
+                    progress=progress,
+                    stats=stats,
+                )
+        finally:
+            # the invocation's answer count, read from the file: an interruption between an
+            # append and its returned count would otherwise leave answers unattributed
+            stats.recorded = writer.lines_appended()
 
 
 def finish(

@@ -119,6 +119,36 @@ def test_interrupted_run_keeps_finished_chunks(tmp_path: Path, rgb_root: Path) -
     assert final[:4] == kept
 
 
+def test_interrupt_between_a_write_and_its_count_credits_every_written_answer(
+    tmp_path: Path, rgb_root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A SIGTERM that lands after a chunk's lines reached the file but before `append` returned
+    (here: inside its fsync) still credits them to this invocation: the count is read from disk,
+    so every answer on disk belongs to a recorded invocation (the race CI once met)."""
+    import os
+
+    from leaderboard.core import files
+
+    path = make_sub(tmp_path / "sub")
+    calls = []
+    real_fsync = os.fsync
+
+    def fsync(fd: int) -> None:
+        calls.append(fd)
+        real_fsync(fd)
+        if len(calls) == 2:
+            raise KeyboardInterrupt  # the second chunk is on disk; its count never returns
+
+    monkeypatch.setattr(files.os, "fsync", fsync)
+    with pytest.raises(KeyboardInterrupt):
+        run(path, rgb_root, backend=ScriptedBackend(policy="echo"), limit=2, chunk_size=2, **SMALL)
+    monkeypatch.setattr(files.os, "fsync", real_fsync)
+    written = len(read_predictions(tmp_path / "sub"))
+    history = read_results(tmp_path / "sub" / "results.json").provenance.extra["invocations"]
+    assert written == 4
+    assert [h["answers"] for h in history] == [written]
+
+
 def test_changed_settings_are_refused_then_moved_aside(tmp_path: Path, rgb_root: Path) -> None:
     path = make_sub(tmp_path / "sub")
     run(path, rgb_root, limit=1, **SMALL)
