@@ -97,6 +97,13 @@ def _split_missing(root: Path, lang: Lang, ability: Ability, variant: str) -> bo
     return not (lang_dir(root, lang) / split_file_name(lang, ability, variant)).exists()
 
 
+def invocation_reason(reason: str) -> bool:
+    """Whether a partial reason comes from the invocation's options alone (`--limit`, a
+    per-ability limit), which the predictions cannot show: `rescore` keeps these from the
+    generating run, where every other reason is recomputed from what is on disk."""
+    return reason.startswith("--limit ") or reason.endswith(" records of each split")
+
+
 def _selection_reasons(
     limit: int | None,
     langs: list[Lang],
@@ -111,9 +118,10 @@ def _selection_reasons(
     for ability, n in (limits or {}).items():
         if ability in abls:
             reasons.append(f"{ability}: only the first {n} records of each split")
+    # in the protocol's order, whatever order the options gave: `rescore` recomputes them so
     if set(langs) != set(LANGS):
-        reasons.append(f"languages limited to {', '.join(langs)}")
-    rgb = [a for a in abls if a in ABILITIES]  # probes never make the RGB protocol partial
+        reasons.append(f"languages limited to {', '.join(x for x in LANGS if x in langs)}")
+    rgb = [a for a in ABILITIES if a in abls]  # probes never make the RGB protocol partial
     if set(rgb) != set(ABILITIES):
         reasons.append(f"abilities limited to {', '.join(rgb) or 'none of the four'}")
     for a in rgb:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from leaderboard.core.checkout import PACKAGE_ROOT, recorded_roots, repo_relative, repo_root
 from leaderboard.core.errors import LeaderboardError
 from leaderboard.core.schema import Results
+from leaderboard.run.plan import invocation_reason
 from leaderboard.trust.verify import Recomputed
 
 
@@ -49,4 +50,15 @@ def rescored(rc: Recomputed, command: str, extra: dict[str, object] | None = Non
             },
         }
     )
-    return rc.new.model_copy(update={"provenance": provenance})
+    # a limit is an option of the run, not visible in its predictions: its reason is carried
+    kept = [
+        r for r in rc.old.partial_reasons if invocation_reason(r) and r not in rc.new.partial_reasons
+    ]
+    reasons = kept + list(rc.new.partial_reasons)
+    return rc.new.model_copy(
+        update={
+            "provenance": provenance,
+            "partial_reasons": reasons,
+            "partial": rc.new.partial or bool(kept),
+        }
+    )

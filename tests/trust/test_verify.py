@@ -104,6 +104,22 @@ def test_rescore_rewrites_and_records_then_verifies(
     assert out.exit_code == 0 and out.output.startswith("ok: sub"), out.output
 
 
+def test_rescore_keeps_the_limit_the_run_was_given(
+    sub: Path, data_root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--limit` is an option of the run, invisible in its predictions: the rescored results.json
+    still says the run was limited (first), beside the reasons recomputed from disk."""
+    before = RunStore(sub).read_results()
+    assert before.partial_reasons[0] == "--limit 2: only the first 2 records of each split"
+    monkeypatch.chdir(sub.parent)
+    out = runner.invoke(app, ["rescore", "sub", "--data-dir", str(data_root)])
+    assert out.exit_code == 0, out.output
+    after = RunStore(sub).read_results()
+    assert after.partial and after.partial_reasons == before.partial_reasons
+    runner.invoke(app, ["rescore", "sub", "--data-dir", str(data_root)])  # said once, not twice
+    assert RunStore(sub).read_results().partial_reasons == before.partial_reasons
+
+
 def test_rescore_of_several_entries_records_the_checkout_as_the_command_found_it(
     sub: Path, data_root: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
