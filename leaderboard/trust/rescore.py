@@ -51,10 +51,9 @@ def rescored(rc: Recomputed, command: str, extra: dict[str, object] | None = Non
         }
     )
     # a limit is an option of the run, not visible in its predictions: its reason is carried
-    kept = [
-        r for r in rc.old.partial_reasons if invocation_reason(r) and r not in rc.new.partial_reasons
-    ]
-    reasons = kept + list(rc.new.partial_reasons)
+    fresh = list(rc.new.partial_reasons)
+    kept = [r for r in rc.old.partial_reasons if invocation_reason(r) and r not in fresh]
+    reasons = kept + fresh
     return rc.new.model_copy(
         update={
             "provenance": provenance,
