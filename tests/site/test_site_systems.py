@@ -50,6 +50,9 @@ def test_the_floor_sits_in_the_band_and_systems_stay_off_the_model_tables(site) 
     floor = next(e for e in entries if e.id == "system-floor-refuse")
     zh = out.pages[PATH].split("systems-zh", 1)[1].split("systems-en", 1)[0]
     assert zh.index("lb-baseline-body") < zh.index(floor.name)
+    # the band's heading speaks of systems here, of models on the model tables
+    assert "the floor a system has to beat" in zh and "a model has to beat" not in zh
+    assert "系统至少应超过的下限" in out.pages["systems.zh.md"]
     for path in ("index.md", "index.zh.md"):
         assert "home-systems" in out.pages[path] and "systems.md" in out.pages[path]
     for path in ("models/index.md", "zh-vs-en.md", "abilities/zh-noise.md"):

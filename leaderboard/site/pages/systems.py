@@ -111,6 +111,7 @@ def systems_table(board: SystemsBoard, lang: str, prefix: str, lg: str = DEFAULT
         columns=tuple(cols),
         rows=tuple(rows),
         baseline_rows=tuple(floor),
+        band_label="systems.floor_band",
         note=ui(lg, "systems.table_note", limit=f"{MAX_ERROR_SHARE:.0%}"),
         ui=lg,
     )
@@ -196,6 +197,7 @@ def band_table(board: SystemsBoard, prefix: str, lg: str = DEFAULT) -> Table:
         columns=tuple(cols),
         rows=tuple(rows),
         baseline_rows=tuple(floor),
+        band_label="systems.floor_band",
         note=ui(lg, "systems.band_note"),
         filterable=False,
         ui=lg,

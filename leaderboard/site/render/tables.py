@@ -108,6 +108,7 @@ class Table:
     meta: dict[str, object] = field(default_factory=dict)
     ui: str = DEFAULT  # interface language of the labels around the table (render.i18n)
     facets: bool = False  # rows carry facets (render.facts): the filter bar goes above the table
+    band_label: str = "table.baseline_band"  # the message key of the baseline band's heading
 
 
 def _row_html(row: Row, columns: tuple[Column, ...], lg: str) -> str:
@@ -146,7 +147,7 @@ def _band_head(table: Table) -> str:
     )
     return (
         f'<tbody class="lb-band-head"><tr><th colspan="{len(table.columns)}" scope="rowgroup">'
-        f"{esc(ui(lg, 'table.baseline_band'))}{switch}</th></tr></tbody>"
+        f"{esc(ui(lg, table.band_label))}{switch}</th></tr></tbody>"
     )
 
 
