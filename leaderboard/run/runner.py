@@ -36,10 +36,11 @@ from leaderboard.run.assemble import assemble_results, system_corpus
 from leaderboard.run.fingerprint import dry_run_fingerprint, fingerprint
 from leaderboard.run.fold import merge_rank_shards
 from leaderboard.run.generate import GenStats, generate_pending
-from leaderboard.run.plan import ALL, Plan, WorkItem, build_plan, widen_to_records
+from leaderboard.run.plan import ALL, Plan, WorkItem, build_plan
 from leaderboard.run.resume import check_prompts, group_pending, load_existing, say
 from leaderboard.run.selection import Selection
 from leaderboard.run.store import RunStore
+from leaderboard.run.widen import widen_to_records
 
 CHUNK_FACTOR = 4  # unique prompts per append = CHUNK_FACTOR x batch size
 AUTO_BATCH_GUESS = 8  # chunking guess when batch_size is "auto" (the backend picks the real size)
