@@ -12,9 +12,10 @@ from leaderboard.core.checkout import git_state
 from leaderboard.core.errors import ResultsError
 from leaderboard.data.manifest import data_root
 from leaderboard.run.store import RunStore
+from leaderboard.trust.differences import compare_results
 from leaderboard.trust.rescore import rescored
 from leaderboard.trust.retrieval_files import is_retrieval_file, rescore_retrieval_file
-from leaderboard.trust.verify import compare_results, recompute
+from leaderboard.trust.verify import recompute
 
 
 def write_rescored(

@@ -51,13 +51,9 @@ def rescored(rc: Recomputed, command: str, extra: dict[str, object] | None = Non
         }
     )
     # a limit is an option of the run, not visible in its predictions: its reason is carried
+    # while the recomputed results are partial (a --limit as large as every split limits nothing;
+    # `partial` itself is recomputed, and `verify` compares it)
     fresh = list(rc.new.partial_reasons)
-    kept = [r for r in rc.old.partial_reasons if invocation_reason(r) and r not in fresh]
-    reasons = kept + fresh
-    return rc.new.model_copy(
-        update={
-            "provenance": provenance,
-            "partial_reasons": reasons,
-            "partial": rc.new.partial or bool(kept),
-        }
-    )
+    old_reasons = rc.old.partial_reasons if rc.new.partial else []
+    kept = [r for r in old_reasons if invocation_reason(r) and r not in fresh]
+    return rc.new.model_copy(update={"provenance": provenance, "partial_reasons": kept + fresh})
