@@ -19,6 +19,7 @@ from pydantic import ValidationError
 from leaderboard.board.comparisons import Comparisons
 from leaderboard.board.ranking import unverified_reasons
 from leaderboard.board.reported import ReportedFile, load_reported
+from leaderboard.core.entry_folders import CONFLICTS_DIR, INSTRUCTIONS_DIR
 from leaderboard.core.errors import ResultsError
 from leaderboard.core.files import format_validation
 from leaderboard.core.judge_schema import (
@@ -32,7 +33,7 @@ from leaderboard.core.judge_schema import (
 )
 from leaderboard.core.safe_io import json_loads, read_text
 from leaderboard.core.schema import PredictionRecord, Results
-from leaderboard.core.submission import CONFLICTS_DIR, INSTRUCTIONS_DIR, is_slug
+from leaderboard.core.submission import is_slug
 from leaderboard.core.yaml_safe import MAX_YAML_BYTES, parse_yaml
 from leaderboard.judge.agreement import agreement_paths, read_agreement
 from leaderboard.judge.faithfulness_figures import (

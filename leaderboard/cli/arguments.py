@@ -8,8 +8,8 @@ from pathlib import Path
 
 import typer
 
+from leaderboard.core.entry_folders import CONFLICTS_DIR, INSTRUCTIONS_DIR
 from leaderboard.core.errors import ConfigError, ResultsError
-from leaderboard.core.submission import CONFLICTS_DIR, INSTRUCTIONS_DIR
 
 DATA_DIR_HELP = (
     "Folder holding data_en/ and data_zh/ (default: $RGB_DATA_DIR, else the current folder "

@@ -16,8 +16,9 @@ import typer
 
 from leaderboard.cli.arguments import DATA_DIR_HELP, comma_list
 from leaderboard.core.checkout import PACKAGE_ROOT, git_state, repo_root
+from leaderboard.core.entry_folders import conflict_dir, instruction_dir
 from leaderboard.core.errors import ConfigError
-from leaderboard.core.submission import conflict_dir, instruction_dir, load_submission
+from leaderboard.core.submission import load_submission
 from leaderboard.core.types import ABILITIES, LANGS, PROBES
 from leaderboard.data.manifest import data_root
 from leaderboard.protocol.conflicts import condition_ids, panel_conditions

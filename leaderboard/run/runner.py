@@ -23,14 +23,10 @@ from pathlib import Path
 from leaderboard.backends.base import AnswersFromCorpus, Backend
 from leaderboard.backends.registry import load_backend
 from leaderboard.core.checkout import now_iso
+from leaderboard.core.entry_folders import conflict_dir, instruction_dir
 from leaderboard.core.errors import BackendUnavailable, ConfigError, LeaderboardError
 from leaderboard.core.schema import PredictionRecord, Results
-from leaderboard.core.submission import (
-    Submission,
-    conflict_dir,
-    instruction_dir,
-    submission_dir,
-)
+from leaderboard.core.submission import Submission, submission_dir
 from leaderboard.run import distributed as parallel
 from leaderboard.run.assemble import assemble_results, system_corpus
 from leaderboard.run.fingerprint import dry_run_fingerprint, fingerprint

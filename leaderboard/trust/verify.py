@@ -15,17 +15,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from leaderboard.backends.registry import backend_traits
-from leaderboard.core.errors import ConfigError, DataError, LeaderboardError
-from leaderboard.core.schema import PredictionRecord, Results
-from leaderboard.core.submission import (
+from leaderboard.core.entry_folders import (
     CONFLICTS_DIR,
     INSTRUCTIONS_DIR,
-    SUBMISSION_FILE,
-    Submission,
     instruction_folder_entry,
     is_conflict_folder,
-    load_submission,
 )
+from leaderboard.core.errors import ConfigError, DataError, LeaderboardError
+from leaderboard.core.schema import PredictionRecord, Results
+from leaderboard.core.submission import SUBMISSION_FILE, Submission, load_submission
 from leaderboard.core.text import REPLACEMENT
 from leaderboard.core.types import LANGS
 from leaderboard.data.view import recorded_view
