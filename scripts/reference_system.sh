@@ -4,7 +4,7 @@
 # stop; only the questions without a prediction are asked again).
 #
 # Usage: scripts/reference_system.sh SYSTEM_SUBMISSION_DIR RETRIEVER GENERATOR [run options...]
-#   RETRIEVER: bm25 | dense | hybrid | none; GENERATOR: llamacpp:FILE.gguf | yaml:model.yaml | refuse
+#   RETRIEVER: bm25 | dense | dense-lead | hybrid | hybrid-lead | none; GENERATOR: llamacpp:FILE.gguf | yaml:model.yaml | extractive | paste | refuse
 #   e.g. scripts/reference_system.sh submissions/system-bm25-qwen2.5-coder-0.5b bm25 \
 #          llamacpp:qwen2.5-coder-0.5b-instruct-q4_k_m.gguf --limit 100 --no-progress
 #

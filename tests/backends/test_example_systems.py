@@ -196,3 +196,25 @@ def test_a_system_pasting_its_top_passage_is_judged_a_copy(rgb_root: Path, tmp_p
     strict = [c for c in results["cells"] if c["mode"] == "strict" and c["ability"] == "chain"]
     rgb = [c for c in results["cells"] if c["mode"] == "rgb" and c["ability"] == "chain"]
     assert sum(c["accuracy"] for c in strict) < sum(c["accuracy"] for c in rgb)
+
+
+def test_the_hybrid_lead_retriever_fuses_bm25_and_e5_over_leads(
+    rgb_root: Path, tmp_path: Path
+) -> None:
+    """`--retriever hybrid-lead` (system-hybridlead-extractive): reciprocal rank fusion of the
+    bm25 and the e5-over-leads rankings of the real corpus, each passage scored from its ranks."""
+    from examples.systems import reference_system as ref
+    from leaderboard.retrieval.hybrid import RRF_K
+
+    corpus = _export(rgb_root, tmp_path / "corpus", 3)
+    rows = ref.read_corpus(corpus / "corpus-zh.jsonl")
+    lead = ref.dense_search("zh", rows, tmp_path / "emb", lead=ref.LEAD_CHARS["zh"])
+    bm25, fused = ref.bm25_search("zh", rows), ref.fused(ref.bm25_search("zh", rows), lead)
+    _, records = load_split(rgb_root, "zh", "chain")
+    for question in (r.query for r in records[:3]):
+        a, b, got = bm25(question), lead(question), fused(question)
+        assert len(got.order) == ref.TOP_K and set(got.order) <= set(a.order) | set(b.order)
+        for idx, score in zip(got.order, got.scores, strict=True):
+            ranks = [r.position(idx) for r in (a, b)]
+            assert score == pytest.approx(sum(1 / (RRF_K + p) for p in ranks if p is not None))
+    assert ref.RETRIEVERS["hybrid-lead"] is ref.hybrid_lead_search
