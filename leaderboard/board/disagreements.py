@@ -29,12 +29,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from leaderboard.backends.registry import backend_traits
+from leaderboard.board.instances import entry_build, entry_instances
 from leaderboard.board.load import Entry
-from leaderboard.core.errors import LeaderboardError
 from leaderboard.core.schema import PredictionRecord
-from leaderboard.core.types import ABILITIES, PROBES, Ability, Lang, Score, TestInstance
-from leaderboard.run.plan import split_instances
+from leaderboard.core.types import ABILITIES, Ability, Lang, Score, TestInstance
 from leaderboard.scoring.outcome import answer_found
 from leaderboard.scoring.reason import StrictReason
 from leaderboard.scoring.reference import score_rgb
@@ -125,56 +123,6 @@ def answer_disagreements(
                     reason,
                 )
             )
-    return out
-
-
-def entry_build(entry: Entry) -> tuple[int, bool]:
-    """How the entry's run built its instances, as `entry_instances` takes it: (`passage_num`,
-    results.json's fingerprint input, RGB's 5 when absent; `system`, a RAG system whose chain
-    instance carries no passage), what the run plan read from the submission."""
-    inputs = entry.results.provenance.extra.get("fingerprint_inputs")
-    passage_num = inputs.get("passage_num") if isinstance(inputs, dict) else None
-    system = backend_traits(entry.results.provenance.backend).retrieves_itself
-    return (passage_num if isinstance(passage_num, int) else 5), system
-
-
-def entry_instances(
-    root: Path,
-    records: Sequence[PredictionRecord],
-    cache: dict,
-    *,
-    passage_num: int = 5,
-    system: bool = False,
-) -> dict[str, TestInstance]:
-    """The instances of the records' splits as a run builds them (`run.plan.split_instances`:
-    RGB's construction for an ability, protocol/probe_instances.py for a probe), by key (cached
-    per split). `passage_num` and `system` are the run's (`entry_build`); they only change a
-    probe's or a non-default run's instances."""
-    out: dict[str, TestInstance] = {}
-    for lang, ability in sorted({(r.lang, r.ability) for r in records}):
-        if ability not in ABILITIES and ability not in PROBES:
-            continue
-        rates = tuple(
-            sorted({r.noise_rate for r in records if (r.lang, r.ability) == (lang, ability)})
-        )
-        key = (lang, ability, rates, passage_num, system)
-        if key not in cache:
-            try:
-                _src, built = split_instances(
-                    root,
-                    lang,
-                    ability,
-                    rates=rates,
-                    allow_partial=True,
-                    passage_num=passage_num,
-                    system=system,
-                )
-            except LeaderboardError as exc:
-                raise LeaderboardError(
-                    f"{lang} {ability}: cannot rebuild the instances: {exc}"
-                ) from exc
-            cache[key] = {i.key: i for i in built}
-        out.update(cache[key])
     return out
 
 

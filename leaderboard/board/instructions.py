@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from leaderboard.board.instances import entry_build
 from leaderboard.board.load import Entry
 from leaderboard.board.paired import score_records
 from leaderboard.core.errors import DataError
@@ -62,25 +63,35 @@ def panel_keys(root: Path) -> dict[tuple[str, str], tuple[str, ...]]:
     return out
 
 
-def _scored(records: Sequence[PredictionRecord], root: Path) -> list[ScoredItem]:
-    items, _ = score_records(records, root, {}, {})
+def _scored(
+    records: Sequence[PredictionRecord], root: Path, build: tuple[int, bool], cache: dict
+) -> list[ScoredItem]:
+    """On the instances as the runs built them (the passages shown: strict's copy rule)."""
+    items, _ = score_records(records, root, {}, cache, build=build)
     return items
 
 
 def model_panel(
-    entry: Entry, root: Path, keys: dict[tuple[str, str], tuple[str, ...]] | None = None
+    entry: Entry,
+    root: Path,
+    keys: dict[tuple[str, str], tuple[str, ...]] | None = None,
+    cache: dict | None = None,
 ) -> ModelPanel | None:
     """The panel of one entry, or None when it has no alternative instruction measured; `keys`
-    (panel_keys) lets a caller read the data files once for many entries."""
+    (panel_keys) and `cache` (the built instances) let a caller build the data once for many
+    entries."""
     if not entry.instructions:
         return None
     keys = panel_keys(root) if keys is None else keys
+    build, cache = entry_build(entry), ({} if cache is None else cache)
     wanted = {k for ks in keys.values() for k in ks}
     answers: dict[str, list[ScoredItem]] = {
-        OFFICIAL: _scored([r for r in entry.predictions if r.key in wanted], root)
+        OFFICIAL: _scored([r for r in entry.predictions if r.key in wanted], root, build, cache)
     }
     for run in entry.instructions:
-        answers[run.instruction] = _scored([r for r in run.predictions if r.key in wanted], root)
+        answers[run.instruction] = _scored(
+            [r for r in run.predictions if r.key in wanted], root, build, cache
+        )
     answered: dict[tuple[str, str, str], int] = {}
     for instruction, items in answers.items():
         for it in items:
@@ -101,7 +112,8 @@ def instruction_panels(entries: Sequence[Entry], root: Path) -> list[ModelPanel]
     """Every entry's panel that has one, in the entries' order."""
     measured = [e for e in entries if e.instructions]
     keys = panel_keys(root) if measured else {}
-    return [p for e in measured if (p := model_panel(e, root, keys)) is not None]
+    cache: dict = {}  # the instances, built once for every entry
+    return [p for e in measured if (p := model_panel(e, root, keys, cache)) is not None]
 
 
 def panel_frame(panels: Sequence[ModelPanel]) -> pd.DataFrame:

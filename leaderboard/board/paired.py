@@ -1,10 +1,11 @@
 """Paired comparisons of every pair of submissions, for the rank ranges of the ranking tables.
 
-The predictions of each submission are scored again (both modes) with the answers looked up in
-the data files, then every pair is compared on the instances both answered
-(leaderboard.stats.ranked). Without predictions there is nothing to compare, and a split whose
-data file is missing here is left out with the scores built on it: such pairs count as
-indistinguishable and their rank ranges widen. The ranking tables name the entries left without a
+The predictions of each submission are scored again (both modes) on their instances as the run
+built them (board.instances: the passages shown, so strict judges each answer as results.json
+did), then every pair is compared on the instances both answered (leaderboard.stats.ranked).
+Without predictions there is nothing to compare, and a split whose data file is missing here is
+left out with the scores built on it: such pairs count as indistinguishable and their rank ranges
+widen. The ranking tables name the entries left without a
 comparison, and `site build` prints why, so a wide range that comes from a missing data file is
 never mistaken for a close race.
 """
@@ -15,10 +16,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from leaderboard.board.comparisons import Comparisons, PairKey
+from leaderboard.board.instances import entry_build, entry_instances
 from leaderboard.board.load import Entry
-from leaderboard.core.errors import DataError
+from leaderboard.core.errors import DataError, LeaderboardError
 from leaderboard.core.schema import PredictionRecord
-from leaderboard.core.types import ABILITIES, Ability, Lang, Record, TestInstance
+from leaderboard.core.types import ABILITIES, Ability, Lang
 from leaderboard.data.splits import load_split
 from leaderboard.scoring.outcome import ScoredItem, SplitInfo, scored_items
 from leaderboard.stats.ranked import ScoreDifference, ScoreKey, paired_differences
@@ -28,35 +30,47 @@ def score_records(
     records: Sequence[PredictionRecord],
     root: Path,
     splits: dict[tuple[Lang, Ability], SplitInfo],
-    cache: dict[tuple[Lang, Ability], dict[int, Record] | DataError],
+    cache: dict,
+    *,
+    build: tuple[int, bool] = (5, False),
 ) -> tuple[list[ScoredItem], dict[tuple[Lang, Ability], DataError]]:
-    """The records scored against the answers in the data (the same look-up as `score`), and the
-    splits left out because their data file cannot be read here. A missing file costs only the
-    scores built on it (en integration, say, and the en and combined overall), not the entry's
-    other comparisons; an id the data does not hold is an error of the whole entry (DataError)."""
+    """The records scored on their instances as the run built them (board.instances, `build`
+    its `entry_build`: the passages shown, so strict's copy rule reads what results.json's did),
+    and the splits left out because their data file cannot be read here. A missing file costs
+    only the scores built on it (en integration, say, and the en and combined overall), not the
+    entry's other comparisons; an id the data does not hold is an error of the whole entry
+    (DataError). `cache` holds the data and the built instances across calls."""
     triples = []
     unreadable: dict[tuple[Lang, Ability], DataError] = {}
+    by_split: dict[tuple[Lang, Ability], list[PredictionRecord]] = {}
     for r in records:
-        split = (r.lang, r.ability)
+        by_split.setdefault((r.lang, r.ability), []).append(r)
+    for split, mine in by_split.items():
         if split not in cache:
             try:
-                src, recs = load_split(root, r.lang, r.ability, allow_partial=True)
+                src, recs = load_split(root, split[0], split[1], allow_partial=True)
             except DataError as exc:
                 cache[split] = exc
             else:
                 splits[split] = SplitInfo(src.name, bool(src.complete), int(src.expected_n))
-                cache[split] = {rec.id: rec for rec in recs}
-        by_id = cache[split]
-        if isinstance(by_id, DataError):
-            unreadable[split] = by_id
+                cache[split] = {rec.id for rec in recs}
+        ids = cache[split]
+        if isinstance(ids, DataError):
+            unreadable[split] = ids
             continue
-        rec = by_id.get(r.id)
-        if rec is None:
-            raise DataError(f"prediction {r.key}: id {r.id} is not in {splits[split].data_file}")
-        inst = TestInstance(
-            r.lang, r.ability, r.noise_rate, r.id, rec.query, rec.answer, (), rec.fakeanswer
-        )
-        triples.append((inst, r.prediction, r.error))
+        missing = next((r for r in mine if r.id not in ids), None)
+        if missing is not None:
+            raise DataError(
+                f"prediction {missing.key}: id {missing.id} is not in {splits[split].data_file}"
+            )
+        try:
+            built = entry_instances(
+                root, mine, cache.setdefault("instances", {}), passage_num=build[0], system=build[1]
+            )
+        except LeaderboardError as exc:
+            unreadable[split] = DataError(str(exc))
+            continue
+        triples += [(built[r.key], r.prediction, r.error) for r in mine if r.key in built]
     return scored_items(triples), unreadable
 
 
@@ -65,7 +79,7 @@ def compare_all(
 ) -> Comparisons:
     """Every pair of submissions with predictions, compared on their shared instances."""
     splits: dict[tuple[Lang, Ability], SplitInfo] = {}
-    cache: dict[tuple[Lang, Ability], dict[int, Record] | DataError] = {}
+    cache: dict = {}
     scored: dict[str, list[ScoredItem]] = {}
     not_compared: dict[str, str] = {}
     left_out: set[tuple[Lang, Ability]] = set()  # splits whose data file cannot be read here
@@ -74,7 +88,9 @@ def compare_all(
             not_compared[sub.id] = "no predictions to compare"
             continue
         try:
-            items, unreadable = score_records(sub.predictions, root, splits, cache)
+            items, unreadable = score_records(
+                sub.predictions, root, splits, cache, build=entry_build(sub)
+            )
         except DataError as exc:
             not_compared[sub.id] = str(exc)
             continue

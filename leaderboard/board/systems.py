@@ -26,12 +26,12 @@ from pathlib import Path
 import numpy as np
 
 from leaderboard.backends.registry import backend_traits
+from leaderboard.board.instances import entry_build, entry_instances
 from leaderboard.board.load import Entry, SiteData
 from leaderboard.board.ranking import probe_entry, reason_scope
 from leaderboard.core.errors import LeaderboardError
 from leaderboard.core.schema import PredictionRecord
-from leaderboard.core.types import LANGS, Lang, Mode, TestInstance
-from leaderboard.data.splits import load_split
+from leaderboard.core.types import LANGS, Lang, Mode
 from leaderboard.scoring.outcome import scored_items, success
 from leaderboard.stats.bootstrap import draw_weights, rng_for
 from leaderboard.stats.intervals import discordant_difference, wilson_share
@@ -179,20 +179,14 @@ def _declared_trivial(entry: Entry) -> bool:
     return isinstance(block, dict) and block.get("trivial") is True
 
 
-def _correct(
-    entry: Entry, lang: Lang, root: Path, cache: dict[Lang, dict]
-) -> dict[int, dict[str, bool]]:
-    """question id -> {mode: answered right}, scored against the answers in the data."""
-    if lang not in cache:
-        _, records = load_split(root, lang, "chain", allow_partial=True)
-        cache[lang] = {rec.id: rec for rec in records}
-    triples = []
-    for r in _chain_records(entry, lang):
-        rec = cache[lang].get(r.id)
-        if rec is None:
-            continue
-        inst = TestInstance(lang, "chain", 0.0, r.id, rec.query, rec.answer, (), rec.fakeanswer)
-        triples.append((inst, r.prediction, r.error))
+def _correct(entry: Entry, lang: Lang, root: Path, cache: dict) -> dict[int, dict[str, bool]]:
+    """question id -> {mode: answered right}, each answer judged on its instance as the run built
+    it (board.disagreements.entry_instances): a system's chain instance keeps its question's own
+    passages (`pool`) for strict's copy rule, so a pasted passage scores here as in results.json."""
+    records = _chain_records(entry, lang)
+    passage_num, system = entry_build(entry)
+    instances = entry_instances(root, records, cache, passage_num=passage_num, system=system)
+    triples = [(instances[r.key], r.prediction, r.error) for r in records if r.key in instances]
     return {
         it.instance.id: {m: success(it, m) for m in ("strict", "rgb")}
         for it in scored_items(triples)
@@ -224,7 +218,7 @@ def compare_systems(entries: Sequence[Entry], root: Path | None) -> tuple[list[S
     """Every pair of systems (a < b by id), per language and mode; without the data nothing."""
     if root is None:
         return [], ["no data folder: paired comparisons need the answers"]
-    cache: dict[Lang, dict] = {}
+    cache: dict = {}
     pairs, missing = [], []
     ordered = sorted(entries, key=lambda e: e.id)
     for lang in LANGS:

@@ -15,8 +15,9 @@ from leaderboard.backends.registry import backend_traits
 from leaderboard.core.checkout import repo_relative
 from leaderboard.core.schema import CellMetrics, ConflictCoverage, PredictionRecord, Results
 from leaderboard.core.submission import Submission
-from leaderboard.core.types import PROBES
+from leaderboard.core.types import PROBES, TestInstance
 from leaderboard.data.records import kind_for_ability, load_records
+from leaderboard.data.splits import SplitSource
 from leaderboard.protocol.conflicts import condition_ids
 from leaderboard.protocol.corpus import corpus_from_records
 from leaderboard.run import provenance as prov
@@ -30,13 +31,23 @@ from leaderboard.stats.metrics import compute_results
 BOOTSTRAP_SEED = 2333
 
 
-def _shown(instance, rec: PredictionRecord, corpus: Mapping[str, str] | None):
+def shown_instance(
+    instance: TestInstance, rec: PredictionRecord, corpus: Mapping[str, str] | None
+) -> TestInstance:
     """The instance as scored: for a `system` prediction, with the passages the system says it
-    used (looked up by id in the exported corpus; unknown ids count as no passage)."""
+    used (looked up by id in the exported corpus; unknown ids count as no passage). The one
+    home of this rule: results.json, `verify`, the disagreement audit and the systems' paired
+    comparisons all judge a system's answer on these passages."""
     if rec.passage_ids is None or corpus is None:
         return instance
     ids = [i for i in rec.passage_ids if i in corpus]
     return dataclasses.replace(instance, docs=tuple(corpus[i] for i in ids), sources=tuple(ids))
+
+
+def chain_corpus(source: SplitSource) -> dict[str, str]:
+    """Passage id -> text of the corpus `corpus export` writes for one chain split's data file."""
+    records = load_records(source.path, kind=kind_for_ability("chain"))
+    return {p.id: p.text for p in corpus_from_records(records, source.lang)}
 
 
 def system_corpus(sub: Submission, plan: Plan) -> dict[str, str] | None:
@@ -47,8 +58,7 @@ def system_corpus(sub: Submission, plan: Plan) -> dict[str, str] | None:
     out: dict[str, str] = {}
     for s in plan.splits:
         if s.ability == "chain":
-            records = load_records(s.source.path, kind=kind_for_ability("chain"))
-            out |= {p.id: p.text for p in corpus_from_records(records, s.lang)}
+            out |= chain_corpus(s.source)
     return out
 
 
@@ -60,7 +70,7 @@ def _score(
     keys = [it.instance.key for it in plan.items if it.instance.key in records]
     items = scored_items(
         (
-            _shown(it.instance, records[it.instance.key], corpus),
+            shown_instance(it.instance, records[it.instance.key], corpus),
             records[it.instance.key].prediction,
             records[it.instance.key].error,
         )
@@ -80,7 +90,11 @@ def planned_answers(sub: Submission, plan: Plan, records: dict[str, PredictionRe
     unscored: what `verify` hands the statement judge's check without scoring again."""
     corpus = system_corpus(sub, plan)
     return [
-        (_shown(it.instance, records[key], corpus), records[key].prediction, records[key].error)
+        (
+            shown_instance(it.instance, records[key], corpus),
+            records[key].prediction,
+            records[key].error,
+        )
         for it in plan.items
         if (key := it.instance.key) in records
     ]

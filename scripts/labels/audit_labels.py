@@ -484,3 +484,20 @@ DISAGREE_MORE: dict[str, tuple[str, str]] = {
         "A single (truncated) passage-style sentence stating the film is a 喜剧电影, which the audit copy rule counts as an answer, not a copy.",
     ),
 }
+
+# Round 5 (audit_sample.json `disagree_round5`): the answers of RAG systems committed after round 4
+# where the modes differ (trivial systems left out), the first of two blind readings (the second
+# in audit_second.py), each from a sheet without either mode's verdict (2026-12-07). Both are the
+# hybrid system's (system-hybridlead-extractive) chain answers; as in round 4 the sheet showed no
+# passages. (Since round 5 the audit items of a system's answers record the passages it cited, as
+# its results.json judged them: board.instances; no strict verdict on the 7 system items moved.)
+DISAGREE_ROUND5: dict[str, tuple[str, str]] = {
+    "system-hybridlead-extractive/en/chain/0.0/8": (
+        "c",
+        "Says The Power of the Dog won Best Drama; a single quoted sentence stating the answer counts.",
+    ),
+    "system-hybridlead-extractive/zh/chain/0.0/10": (
+        "c",
+        "Gives 131万 deliveries as its own answer; the extra details are not other options.",
+    ),
+}

@@ -2,7 +2,7 @@
 """The second reading of the strict audit's disagreement set, and the third where two differ (issue 59).
 
 Every answer of the disagreement set (audit_sample.json: `disagree`, `disagree_instructions`,
-`disagree_probes`, `disagree_more`) is labelled twice, each time blind to both modes' verdicts:
+`disagree_probes`, `disagree_more`, `disagree_round5`) is labelled twice, each time blind to both modes' verdicts:
 the first reading is audit_labels.py; the second (SECOND) was made on 2026-12-07 by two annotators
 who read only labels/GUIDE.md and a sheet (scripts/labels/audit_sheet.py: sheet numbers, question,
 gold, fake answer, passages, answer; no entry, key, label, note or verdict), the answers shuffled
@@ -398,6 +398,14 @@ SECOND: dict[str, tuple[str, str]] = {
     "system-e5lead-extractive/zh/chain/0.0/17": (
         "c",
         "The answer states the film is a comedy (喜剧电影), which matches the gold answer, and the passage list is empty so the copy rule cannot apply.",
+    ),
+    "system-hybridlead-extractive/en/chain/0.0/8": (
+        "c",
+        "States The Power of the Dog won Best Drama; one sentence, no passages shown to check for a copy.",
+    ),
+    "system-hybridlead-extractive/zh/chain/0.0/10": (
+        "c",
+        "Gives 131万辆, matching the gold alternative 131万.",
     ),
 }
 

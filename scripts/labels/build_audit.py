@@ -10,6 +10,8 @@ audit_sample.json (dump_audit.py) and labelled by reading in audit_labels.py:
 - `disagree_probes` (round 3): the probe answers where they differed (ids
   `<lang>-dis-<entry>/<key>`, part of the disagreement set once DISAGREE_PROBES labels them;
   while it is empty, none).
+- `disagree_more` (round 4) and `disagree_round5` (round 5): answers committed after round 3 where
+  they differed (later instruction runs, the RAG systems), read twice blind from the start.
 `split` is `test` (held out: never looked at while a rule is tuned) for a fixed 30% of the
 questions, by a SHA-256 hash of `rgb-strict-audit-v1:<lang>/<data file>/<id>`, so every answer to
 one question (every model, every noise rate, every probe) falls on the same side.
@@ -31,7 +33,7 @@ import audit_second
 from build import _FILE_OF, first, labels
 from common import LABELS, raw_answer
 
-from leaderboard.board.disagreements import entry_build, entry_instances
+from leaderboard.board.instances import entry_build, entry_instances
 from leaderboard.board.load import load_entry
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -126,6 +128,7 @@ def main() -> None:
         + items("disagree_instructions", audit_labels.DISAGREE_INSTRUCTIONS, "dis")
         + items("disagree_probes", audit_labels.DISAGREE_PROBES, "dis", pending=True)
         + items("disagree_more", audit_labels.DISAGREE_MORE, "dis", pending=True)
+        + items("disagree_round5", audit_labels.DISAGREE_ROUND5, "dis", pending=True)
         + items("agree", audit_labels.AGREE, "agr")
     )
     with (OUT / "annotations.jsonl").open("w", encoding="utf-8") as fh:

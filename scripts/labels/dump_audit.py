@@ -21,6 +21,11 @@ earlier round holds where the modes differ: the instruction runs committed after
 RAG systems' answers (submissions/system-*, on the instances their own retrieval built), labelled
 blind by two annotators like every disagreement (audit_second.py).
 
+Round 5 (`disagree_round5`, added once, rounds 1-4 left as they were): the answers of the RAG
+systems committed after round 4 where the modes differ (`<entry>/<key>`), trivial systems left out
+as trivial baselines always were (a declared `system.trivial`, or a system that cites no passage:
+the floor band, whose place is the floor table); labelled blind by two annotators like round 4.
+
 Run from the repository root with the data fetched: python scripts/labels/dump_audit.py
 """
 
@@ -30,8 +35,10 @@ import json
 import random
 from pathlib import Path
 
-from leaderboard.board.disagreements import answer_disagreements, entry_build, entry_instances
+from leaderboard.board.disagreements import answer_disagreements
+from leaderboard.board.instances import entry_build, entry_instances
 from leaderboard.board.load import load_entry
+from leaderboard.core.submission import load_submission
 from leaderboard.core.types import ABILITIES, PROBES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -146,6 +153,28 @@ def collect_more(held: set[str]) -> list[str]:
     return out
 
 
+def collect_round5(held: set[str]) -> list[str]:
+    """Round 5: every answer of a non-trivial RAG system (`submissions/system-*`) where rgb and
+    strict differ that no earlier round holds (`held`), RGB abilities and probes alike."""
+    out: list[str] = []
+    cache: dict = {}
+    for folder in sorted((ROOT / "submissions").glob("system-*")):
+        if not (folder / "results.json").is_file() or _trivial(folder):
+            continue
+        out += [
+            k for k in _entry_disagreements(folder, (*ABILITIES, *PROBES), cache) if k not in held
+        ]
+    return out
+
+
+def _trivial(folder: Path) -> bool:
+    """A floor-band system (board.systems): declared trivial, or citing no passage anywhere."""
+    sub = load_submission(folder)
+    if sub.system is not None and sub.system.trivial:
+        return True
+    return all(not r.passage_ids for r in load_entry(folder).predictions)
+
+
 def _known(found: dict[str, list[str]]) -> set[tuple[str, str]]:
     out = set()
     for model in MODELS:
@@ -172,12 +201,16 @@ def main() -> None:
             + found["disagree_probes"]
         )
         found["disagree_more"] = collect_more(held)
+    if "disagree_round5" not in found:
+        held = {k for name, keys in found.items() if name != "agree" for k in keys}
+        found["disagree_round5"] = collect_round5(held | set(found["agree"]))
     OUT.write_text(json.dumps(found, indent=1) + "\n", encoding="utf-8")
     print(
         f"{OUT}: {len(found['disagree'])} disagreements, {len(found['agree'])} agreements, "
         f"{len(found['disagree_instructions'])} disagreements in the instruction track, "
         f"{len(found['disagree_probes'])} in the probes, "
-        f"{len(found['disagree_more'])} in round 4 (later instruction runs, the RAG systems)"
+        f"{len(found['disagree_more'])} in round 4 (later instruction runs, the RAG systems), "
+        f"{len(found['disagree_round5'])} in round 5 (RAG systems committed since)"
     )
 
 

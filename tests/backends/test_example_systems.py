@@ -174,7 +174,7 @@ def test_a_system_pasting_its_top_passage_is_judged_a_copy(rgb_root: Path, tmp_p
     `rgb` credits the substring, strict's copy rule reads the question's own passages (a system's
     instance shows none) and withholds credit as it does for the models' copy baselines."""
     from examples.systems.reference_system import RagSystem, paste_generator, read_corpus, serve
-    from leaderboard.board.disagreements import entry_instances
+    from leaderboard.board.instances import entry_instances
     from leaderboard.scoring.strict import judge_strict
 
     corpus = _export(rgb_root, tmp_path / "corpus", 10)
