@@ -35,15 +35,10 @@ from pydantic import BaseModel, ConfigDict
 
 from leaderboard.core.errors import DataError
 from leaderboard.core.types import Ability, Lang, TestInstance
-from leaderboard.scoring.grounding import (
-    Category,
-    PassageRole,
-    grounding,
-    instance_roles,
-    relevant_type,
-)
+from leaderboard.scoring.grounding import Category, PassageRole, grounding, instance_roles
 from leaderboard.scoring.labelled import answer_of, read_labelled, validated_line
 from leaderboard.scoring.outcome import ScoredItem, scored_items
+from leaderboard.scoring.relevance import relevant_type
 
 Split = Literal["dev", "test"]
 Measure = Literal["category", "source", "relevance"]

@@ -1,5 +1,5 @@
 """The relevance judge: does an answer address the question asked? The code decides where the
-question fixes the answer's type (a date, a number, a person: `scoring.grounding.relevant_type`);
+question fixes the answer's type (a date, a number, a person: `scoring.relevance.relevant_type`);
 this judge reads the answers to the other questions ("where", "which film", "what"), one verdict
 per answer.
 
@@ -41,8 +41,9 @@ from leaderboard.judge.run import (
     sha256_text,
 )
 from leaderboard.judge.statements import first_line_verdict
-from leaderboard.scoring.grounding import MODE, answer_type, relevant_type
+from leaderboard.scoring.grounding import MODE
 from leaderboard.scoring.outcome import ScoredItem, outcome
+from leaderboard.scoring.relevance import answer_type, relevant_type
 
 RelevanceVerdict = Literal["relevant", "not_relevant", "unparsable"]
 VERDICTS: tuple[RelevanceVerdict, ...] = ("relevant", "not_relevant")

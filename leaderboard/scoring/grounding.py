@@ -27,19 +27,17 @@ an altered one `altered`, whether or not it repeats the answer verbatim. Matchin
 scorer's (normal form, number and word boundaries); the limits of the check are in
 docs/grounding.md.
 
-Two more checks by code read the same answers:
-- omission (`omitted`): an integration answer to a question with several elements that states
-  some gold elements a passage shown holds and misses others a passage shown holds;
-- relevance where the question fixes the answer's type (`relevant_type`): a date or a number the
-  question does not already hold, or, for a who-question, a name (`names_someone`).
+One more check by code reads the same answers: omission (`omitted`), an integration answer to a
+question with several elements that states some gold elements a passage shown holds and misses
+others a passage shown holds. Relevance by code, where the question fixes the answer's type, is
+scoring.relevance's; the main span takes from it the answer type and the number and date units.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import lru_cache
 from typing import Literal
 
 from leaderboard.core.types import Answer, Lang, TestInstance
@@ -47,6 +45,7 @@ from leaderboard.scoring.answer import matchers
 from leaderboard.scoring.normalize import mask, normalize, occurrences
 from leaderboard.scoring.outcome import ScoredItem, outcome
 from leaderboard.scoring.phrases import phrase_table
+from leaderboard.scoring.relevance import _CLAUSE, _NUMBER, _in, _numeric, answer_type, numbers
 from leaderboard.scoring.score import strict_labels
 from leaderboard.scoring.tokens import tokenize
 
@@ -72,21 +71,9 @@ PassageRole = Literal["gold", "noise", "altered"]
 ROLES: tuple[PassageRole, ...] = ("gold", "noise", "altered")
 # a conflict-track passage's declared role (TestInstance.roles) -> its grounding role
 CONFLICT_ROLES: dict[str, PassageRole] = {"true": "gold", "fake": "altered", "noise": "noise"}
-AnswerType = Literal["date", "number", "person"]
 # where the check is run: the ranked mode (the outcome of an answer is strict's)
 MODE = "strict"
 
-_MONTH = "january|february|march|april|may|june|july|august|september|october|november|december"
-# A number or a date is one unit, matched whole ("2023年1月1日", not 2023 and 1 and 1).
-_NUMBER = {
-    False: re.compile(r"\u2212?[0-9]+(?:\.[0-9]+)?(?:(?:年|月|日|号)(?:[0-9]+(?:月|日|号))*)?%?"),
-    True: re.compile(
-        rf"(?<!\w)(?:(?:{_MONTH}) [0-9]{{1,2}}(?: [0-9]{{4}})?|[0-9]{{1,2}} (?:{_MONTH})"
-        rf"(?: [0-9]{{4}})?|(?:{_MONTH}) [0-9]{{4}}|\u2212?[0-9]+(?:\.[0-9]+)?%?)(?!\w)"
-    ),
-}
-# clause punctuation (raw text): a run of content words never crosses one
-_CLAUSE = re.compile(r"[，,:：、;；。！？!?\n()（）\"“”《》「」]|\.(?=\s|$)")
 # the share of a span's characters that must occur in one passage for the span to come from it
 # when it does not occur whole (a longer name around a passage's: 沙特阿拉伯球会艾纳斯)
 COVER = 0.5
@@ -156,113 +143,6 @@ def strict_on_normal(
                 break
         out.append(hit)
     return tuple(out)
-
-
-def answer_type(query: str, lang: Lang) -> AnswerType | None:
-    """The type the question fixes for its answer: a date, a number or a person (the phrase
-    file's asks_date / asks_number / asks_person words, in this order), else None (a place, a
-    title, anything)."""
-    table = phrase_table(lang)
-    norm = normalize(query, lang)
-    for kind in ("date", "number", "person"):
-        if table.patterns[f"asks_{kind}"].search(norm):
-            return kind  # type: ignore[return-value]
-    return None
-
-
-def _numeric(kind: AnswerType | None) -> bool:
-    return kind in ("date", "number")
-
-
-def numbers(norm: str, lang: Lang) -> list[tuple[int, int]]:
-    """(start, end) of every number or date of a normal-form text, each one unit."""
-    bounded = phrase_table(lang).profile.word_boundaries
-    return [m.span() for m in _NUMBER[bounded].finditer(norm)]
-
-
-def relevant_type(prediction: str, query: str, lang: Lang) -> bool | None:
-    """Relevance by code where the question fixes the answer's type: for a date or a number,
-    does the answer give one the question does not already hold; for a person (a who-question),
-    does it name someone the question does not (`names_someone`)? None where the type is not
-    fixed (the judge's part)."""
-    kind = answer_type(query, lang)
-    if kind is None:
-        return None
-    if kind == "person":
-        return bool(names_someone(prediction, query, lang))
-    qnorm = normalize(query, lang)
-    norm = normalize(prediction, lang)
-    return any(not _in(qnorm, norm[s:e], lang) for s, e in numbers(norm, lang))
-
-
-# a capitalised word of a text (raw, word-bounded languages): a name's word
-_CAPITALISED = re.compile(r"(?<![\w'’])[A-Z][\w'’.-]*")
-# jieba's part-of-speech tags of proper nouns: a person (nr...), a place (ns), an organisation
-# (nt), another proper name (nz), a word in Latin letters (eng: "Adam McKay" in a Chinese text)
-_NAME_TAGS = ("nr", "ns", "nt", "nz", "eng")
-
-
-@cache
-def _posseg():
-    """jieba's part-of-speech segmenter, its dictionary loaded once per process."""
-    import jieba.posseg
-
-    tokenize("预热", "zh")  # jieba's dictionary, loaded and quiet (scoring.tokens)
-    return jieba.posseg.lcut
-
-
-def names_someone(prediction: str, query: str, lang: Lang) -> tuple[str, ...]:
-    """The names (normal form) an answer gives that the question does not hold: who-questions are
-    answered by a person, a team, a company or a country, so any proper name counts. Word-bounded
-    languages (en): runs of capitalised words of the raw text, a word dropped when it is a
-    function, preamble or document word of the phrase file, a sentence opener that names no one
-    (`not_names`), or a word of the question. zh: the proper nouns jieba's part-of-speech tagger
-    finds (persons, places, organisations, other names, Latin-script words), two characters or
-    more, not in the question."""
-    table = phrase_table(lang)
-    qnorm = normalize(query, lang)
-    dropped = {
-        w
-        for kind in ("function_words", "preamble", "document_words", "not_names")
-        for w in table.phrases[kind]
-    }
-    found: list[str] = []
-    if table.profile.word_boundaries:
-        qwords = set(qnorm.split())
-        for clause in _CLAUSE.split(prediction):
-            run: list[str] = []
-            for m in re.finditer(r"\S+", clause):
-                word = m.group().strip("'’\"“”()[]")
-                norm = normalize(word, lang)
-                if (
-                    _CAPITALISED.fullmatch(word)
-                    and norm
-                    and norm not in dropped
-                    and (norm not in qwords)
-                ):
-                    run.append(norm)
-                    continue
-                if run:
-                    found.append(" ".join(run))
-                    run = []
-            if run:
-                found.append(" ".join(run))
-        return tuple(dict.fromkeys(found))
-    for piece in _CLAUSE.split(prediction):
-        for word, flag in _posseg()(piece):
-            norm = normalize(word, lang)
-            if (
-                flag.startswith(_NAME_TAGS)
-                and len(norm) >= 2
-                and norm not in dropped
-                and not _in(qnorm, norm, lang)
-            ):
-                found.append(norm)
-    return tuple(dict.fromkeys(found))
-
-
-def _in(text: str, needle: str, lang: Lang) -> bool:
-    return next(occurrences(text, needle, lang), None) is not None
 
 
 def _stem(word: str, endings: tuple[str, ...]) -> str:

@@ -87,8 +87,9 @@ KINDS: tuple[Kind, ...] = (
     # not mentioned, not someone who did not mention it)
     Kind("passive", shape="tail", words=1, chars=1),
     # grounding (scoring/grounding.py): words that assert nothing of their own, word endings a
-    # question word may take, the question words that fix the answer's type, and the capitalised
-    # sentence openers that name no one (relevance of a who-question's answer)
+    # question word may take; relevance by code (scoring/relevance.py): the question words that
+    # fix the answer's type, and the capitalised sentence openers that name no one (relevance of
+    # a who-question's answer)
     Kind("function_words"),
     Kind("inflections"),
     Kind("asks_date"),

@@ -17,7 +17,7 @@ partition BUCKETS (a wrong answer taken from a passage split by the passage's ro
 - `copied_noise`: of all the answers, the share wrong and taken from a noise passage;
 - `undetermined`: of all the answers, the share the check cannot place;
 - `relevant`: relevance by code where the question fixes the answer's type (a date, a number or
-  a person, `scoring.grounding.relevant_type`): of the answers to such questions that do not
+  a person, `scoring.relevance.relevant_type`): of the answers to such questions that do not
   refuse or claim an error, the share giving a number or date the question does not already
   hold, or, to a who-question, a name it does not hold;
 - `omission` (integration only, `scoring.grounding.omitted`): of the answers to questions with
@@ -53,8 +53,9 @@ from leaderboard.core.schema import (
 )
 from leaderboard.core.types import ABILITIES, CONFLICT, LANGS, PROBES, Ability, Lang
 from leaderboard.protocol.conflicts import ORDER
-from leaderboard.scoring.grounding import MODE, Grounding, grounding, omitted, relevant_type
+from leaderboard.scoring.grounding import MODE, Grounding, grounding, omitted
 from leaderboard.scoring.outcome import ScoredItem, outcome
+from leaderboard.scoring.relevance import relevant_type
 from leaderboard.stats.cells import Cell
 from leaderboard.stats.intervals import wilson_share
 from leaderboard.stats.outcomes import share
