@@ -45,7 +45,14 @@ from leaderboard.scoring.answer import matchers
 from leaderboard.scoring.normalize import mask, normalize, occurrences
 from leaderboard.scoring.outcome import ScoredItem, outcome
 from leaderboard.scoring.phrases import phrase_table
-from leaderboard.scoring.relevance import _CLAUSE, _NUMBER, _in, _numeric, answer_type, numbers
+from leaderboard.scoring.relevance import (
+    CLAUSE_BREAK,
+    NUMBER_UNIT,
+    answer_type,
+    contains,
+    is_numeric,
+    numbers,
+)
 from leaderboard.scoring.score import strict_labels
 from leaderboard.scoring.tokens import tokenize
 
@@ -200,13 +207,13 @@ def main_span(
     norm = normalize(prediction, lang)
     qnorm = normalize(query, lang)
     found = [norm[s:e] for s, e in numbers(norm, lang)]
-    nums = tuple(dict.fromkeys(n for n in found if not _in(qnorm, n, lang) and n not in known))
-    if nums and _numeric(answer_type(query, lang)):
+    nums = tuple(dict.fromkeys(n for n in found if not contains(qnorm, n, lang) and n not in known))
+    if nums and is_numeric(answer_type(query, lang)):
         return nums
     # words outside the numbers, clause by clause (the normal form drops the commas between the
     # items of a list): a number is a unit of its own, never part of a word run
     runs: list[str] = []
-    for clause in _CLAUSE.split(prediction):
+    for clause in CLAUSE_BREAK.split(prediction):
         # word by word where the raw text has spaces: a language whose normal form drops them
         # (zh) would fuse "The answer is" into one word
         text = " ".join(normalize(w, lang) for w in clause.split())
@@ -223,15 +230,15 @@ def main_span(
 def _covered(unit: str, doc: str, lang: Lang) -> float:
     """The share of a unit's characters in the words of it that occur in `doc` (1.0 when the
     unit occurs whole). Numbers count only whole."""
-    if _in(doc, unit, lang):
+    if contains(doc, unit, lang):
         return 1.0
-    if _NUMBER[phrase_table(lang).profile.word_boundaries].fullmatch(unit):
+    if NUMBER_UNIT[phrase_table(lang).profile.word_boundaries].fullmatch(unit):
         return 0.0
     words = [w for w in tokenize(unit, lang) if len(w.strip()) >= 2]
     total = sum(len(w) for w in tokenize(unit, lang) if w.strip())
     if not total:
         return 0.0
-    return sum(len(w) for w in words if _in(doc, w, lang)) / total
+    return sum(len(w) for w in words if contains(doc, w, lang)) / total
 
 
 @dataclass(frozen=True)
@@ -269,7 +276,7 @@ def _gold_units(answer: Answer, lang: Lang) -> list[tuple[str, ...]]:
 def _correct(inst: TestInstance, docs: tuple[str, ...], roles) -> Grounding:
     per_element = []
     for alts in _gold_units(inst.answer, inst.lang):
-        hits = tuple(i for i, d in enumerate(docs) if any(_in(d, a, inst.lang) for a in alts))
+        hits = tuple(i for i, d in enumerate(docs) if any(contains(d, a, inst.lang) for a in alts))
         per_element.append(hits)
     span = " | ".join(alts[0] for alts in _gold_units(inst.answer, inst.lang) if alts)
     if all(per_element):
@@ -283,7 +290,7 @@ def _correct(inst: TestInstance, docs: tuple[str, ...], roles) -> Grounding:
 
 
 def _named(units: list[str], prediction_norm: str, lang: Lang) -> list[str]:
-    return [u for u in units if u and _in(prediction_norm, u, lang)]
+    return [u for u in units if u and contains(prediction_norm, u, lang)]
 
 
 def _from_passage(units: Sequence[str], docs, roles, lang: Lang) -> Grounding | None:

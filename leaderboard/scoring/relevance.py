@@ -25,7 +25,7 @@ AnswerType = Literal["date", "number", "person"]
 
 _MONTH = "january|february|march|april|may|june|july|august|september|october|november|december"
 # A number or a date is one unit, matched whole ("2023年1月1日", not 2023 and 1 and 1).
-_NUMBER = {
+NUMBER_UNIT = {
     False: re.compile(r"\u2212?[0-9]+(?:\.[0-9]+)?(?:(?:年|月|日|号)(?:[0-9]+(?:月|日|号))*)?%?"),
     True: re.compile(
         rf"(?<!\w)(?:(?:{_MONTH}) [0-9]{{1,2}}(?: [0-9]{{4}})?|[0-9]{{1,2}} (?:{_MONTH})"
@@ -33,7 +33,7 @@ _NUMBER = {
     ),
 }
 # clause punctuation (raw text): a run of content words never crosses one
-_CLAUSE = re.compile(r"[，,:：、;；。！？!?\n()（）\"“”《》「」]|\.(?=\s|$)")
+CLAUSE_BREAK = re.compile(r"[，,:：、;；。！？!?\n()（）\"“”《》「」]|\.(?=\s|$)")
 
 
 def answer_type(query: str, lang: Lang) -> AnswerType | None:
@@ -48,14 +48,15 @@ def answer_type(query: str, lang: Lang) -> AnswerType | None:
     return None
 
 
-def _numeric(kind: AnswerType | None) -> bool:
+def is_numeric(kind: AnswerType | None) -> bool:
+    """Whether a question of this type wants a number or a date for its answer."""
     return kind in ("date", "number")
 
 
 def numbers(norm: str, lang: Lang) -> list[tuple[int, int]]:
     """(start, end) of every number or date of a normal-form text, each one unit."""
     bounded = phrase_table(lang).profile.word_boundaries
-    return [m.span() for m in _NUMBER[bounded].finditer(norm)]
+    return [m.span() for m in NUMBER_UNIT[bounded].finditer(norm)]
 
 
 def relevant_type(prediction: str, query: str, lang: Lang) -> bool | None:
@@ -70,7 +71,7 @@ def relevant_type(prediction: str, query: str, lang: Lang) -> bool | None:
         return bool(names_someone(prediction, query, lang))
     qnorm = normalize(query, lang)
     norm = normalize(prediction, lang)
-    return any(not _in(qnorm, norm[s:e], lang) for s, e in numbers(norm, lang))
+    return any(not contains(qnorm, norm[s:e], lang) for s, e in numbers(norm, lang))
 
 
 # a capitalised word of a text (raw, word-bounded languages): a name's word
@@ -107,7 +108,7 @@ def names_someone(prediction: str, query: str, lang: Lang) -> tuple[str, ...]:
     found: list[str] = []
     if table.profile.word_boundaries:
         qwords = set(qnorm.split())
-        for clause in _CLAUSE.split(prediction):
+        for clause in CLAUSE_BREAK.split(prediction):
             run: list[str] = []
             for m in re.finditer(r"\S+", clause):
                 word = m.group().strip("'’\"“”()[]")
@@ -126,18 +127,20 @@ def names_someone(prediction: str, query: str, lang: Lang) -> tuple[str, ...]:
             if run:
                 found.append(" ".join(run))
         return tuple(dict.fromkeys(found))
-    for piece in _CLAUSE.split(prediction):
+    for piece in CLAUSE_BREAK.split(prediction):
         for word, flag in _posseg()(piece):
             norm = normalize(word, lang)
             if (
                 flag.startswith(_NAME_TAGS)
                 and len(norm) >= 2
                 and norm not in dropped
-                and not _in(qnorm, norm, lang)
+                and not contains(qnorm, norm, lang)
             ):
                 found.append(norm)
     return tuple(dict.fromkeys(found))
 
 
-def _in(text: str, needle: str, lang: Lang) -> bool:
+def contains(text: str, needle: str, lang: Lang) -> bool:
+    """Whether `needle` occurs in `text` at a number (and, for en, word) boundary
+    (scoring.normalize.occurrences): the one test of "holds" that relevance and grounding share."""
     return next(occurrences(text, needle, lang), None) is not None
