@@ -15,7 +15,7 @@ from leaderboard.backends.registry import backend_traits
 from leaderboard.board.load import Entry
 from leaderboard.core.errors import LeaderboardError
 from leaderboard.core.schema import PredictionRecord
-from leaderboard.core.types import ABILITIES, PROBES, TestInstance
+from leaderboard.core.types import ABILITIES, PROBES, Ability, Lang, TestInstance
 from leaderboard.run.assemble import chain_corpus, shown_instance
 from leaderboard.run.plan import split_instances
 
@@ -43,17 +43,17 @@ def entry_instances(
     per split). `passage_num` and `system` are the run's (`entry_build`); they only change a
     probe's or a non-default run's instances. A system's chain answer gets its instance as scored
     (`run.assemble.shown_instance`: the passages it cited), so each record its own."""
+    by_split: dict[tuple[Lang, Ability], list[PredictionRecord]] = {}
+    for r in records:
+        if r.ability in ABILITIES or r.ability in PROBES:
+            by_split.setdefault((r.lang, r.ability), []).append(r)
     out: dict[str, TestInstance] = {}
-    for lang, ability in sorted({(r.lang, r.ability) for r in records}):
-        if ability not in ABILITIES and ability not in PROBES:
-            continue
-        rates = tuple(
-            sorted({r.noise_rate for r in records if (r.lang, r.ability) == (lang, ability)})
-        )
+    for (lang, ability), mine in sorted(by_split.items(), key=lambda kv: kv[0]):
+        rates = tuple(sorted({r.noise_rate for r in mine}))
         key = (lang, ability, rates, passage_num, system)
         if key not in cache:
             try:
-                _src, built = split_instances(
+                src, built = split_instances(
                     root,
                     lang,
                     ability,
@@ -66,14 +66,15 @@ def entry_instances(
                 raise LeaderboardError(
                     f"{lang} {ability}: cannot rebuild the instances: {exc}"
                 ) from exc
-            corpus = chain_corpus(_src) if system and ability == "chain" else None
+            corpus = chain_corpus(src) if system and ability == "chain" else None
             cache[key] = ({i.key: i for i in built}, corpus)
         built_by_key, corpus = cache[key]
         if corpus is None:
             out.update(built_by_key)
-            continue
-        # a system's answer is judged on the passages it cited, as results.json judged it
-        for r in records:
-            if (r.lang, r.ability) == (lang, ability) and r.key in built_by_key:
-                out[r.key] = shown_instance(built_by_key[r.key], r, corpus)
+        else:  # a system's answer is judged on the passages it cited, as results.json judged it
+            out.update(
+                (r.key, shown_instance(built_by_key[r.key], r, corpus))
+                for r in mine
+                if r.key in built_by_key
+            )
     return out

@@ -5,9 +5,8 @@ built them (board.instances: the passages shown, so strict judges each answer as
 did), then every pair is compared on the instances both answered (leaderboard.stats.ranked).
 Without predictions there is nothing to compare, and a split whose data file is missing here is
 left out with the scores built on it: such pairs count as indistinguishable and their rank ranges
-widen. The ranking tables name the entries left without a
-comparison, and `site build` prints why, so a wide range that comes from a missing data file is
-never mistaken for a close race.
+widen. The ranking tables name the entries left without a comparison, and `site build` prints why,
+so a wide range that comes from a missing data file is never mistaken for a close race.
 """
 
 from __future__ import annotations

@@ -168,21 +168,24 @@ def system_row(entry: Entry, lang: Lang) -> SystemRow | None:
         latency_p95=latency_quantile(lat, 0.95),
         errors=errors,
         error_share=Figure(errors / n, wilson_share(errors / n, n, CONFIDENCE)),
-        floor=all(not r.passage_ids for r in recs) or _declared_trivial(entry),
+        floor=is_floor(entry, recs),
     )
 
 
-def _declared_trivial(entry: Entry) -> bool:
-    """model.yaml's `system.trivial`: a baseline strategy that cites passages (the top passage
-    pasted) is floor band too; declaring it can only keep an entry out of the ranking."""
+def is_floor(entry: Entry, records: Sequence[PredictionRecord] | None = None) -> bool:
+    """A trivial system, the floor band: it cites no passage in `records` (default: all its
+    answers), or its model.yaml declares `system.trivial` (a baseline strategy that cites
+    passages, the top passage pasted; declaring it can only keep an entry out of the ranking)."""
+    recs = entry.predictions if records is None else records
     block = entry.model_info.get("system")
-    return isinstance(block, dict) and block.get("trivial") is True
+    declared = isinstance(block, dict) and block.get("trivial") is True
+    return declared or all(not r.passage_ids for r in recs)
 
 
 def _correct(entry: Entry, lang: Lang, root: Path, cache: dict) -> dict[int, dict[str, bool]]:
-    """question id -> {mode: answered right}, each answer judged on its instance as the run built
-    it (board.disagreements.entry_instances): a system's chain instance keeps its question's own
-    passages (`pool`) for strict's copy rule, so a pasted passage scores here as in results.json."""
+    """question id -> {mode: answered right}, each answer judged on its instance as the run
+    scored it (board.instances: the passages the system cited), so a pasted passage is a copy
+    here as in results.json."""
     records = _chain_records(entry, lang)
     passage_num, system = entry_build(entry)
     instances = entry_instances(root, records, cache, passage_num=passage_num, system=system)

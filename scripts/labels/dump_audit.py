@@ -38,7 +38,7 @@ from pathlib import Path
 from leaderboard.board.disagreements import answer_disagreements
 from leaderboard.board.instances import entry_build, entry_instances
 from leaderboard.board.load import load_entry
-from leaderboard.core.submission import load_submission
+from leaderboard.board.systems import is_floor
 from leaderboard.core.types import ABILITIES, PROBES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -159,20 +159,12 @@ def collect_round5(held: set[str]) -> list[str]:
     out: list[str] = []
     cache: dict = {}
     for folder in sorted((ROOT / "submissions").glob("system-*")):
-        if not (folder / "results.json").is_file() or _trivial(folder):
+        if not (folder / "results.json").is_file() or is_floor(load_entry(folder)):
             continue
         out += [
             k for k in _entry_disagreements(folder, (*ABILITIES, *PROBES), cache) if k not in held
         ]
     return out
-
-
-def _trivial(folder: Path) -> bool:
-    """A floor-band system (board.systems): declared trivial, or citing no passage anywhere."""
-    sub = load_submission(folder)
-    if sub.system is not None and sub.system.trivial:
-        return True
-    return all(not r.passage_ids for r in load_entry(folder).predictions)
 
 
 def _known(found: dict[str, list[str]]) -> set[tuple[str, str]]:
@@ -202,8 +194,7 @@ def main() -> None:
         )
         found["disagree_more"] = collect_more(held)
     if "disagree_round5" not in found:
-        held = {k for name, keys in found.items() if name != "agree" for k in keys}
-        found["disagree_round5"] = collect_round5(held | set(found["agree"]))
+        found["disagree_round5"] = collect_round5({k for keys in found.values() for k in keys})
     OUT.write_text(json.dumps(found, indent=1) + "\n", encoding="utf-8")
     print(
         f"{OUT}: {len(found['disagree'])} disagreements, {len(found['agree'])} agreements, "
