@@ -501,3 +501,9 @@ DISAGREE_ROUND5: dict[str, tuple[str, str]] = {
         "Gives 131万 deliveries as its own answer; the extra details are not other options.",
     ),
 }
+
+# Round 6 (audit_sample.json `disagree_round6`): every committed answer no earlier round holds where
+# the modes differ (the zh chain and replacement probes widened to 300 records), the first of two
+# blind readings (the second in audit_second.py), each from a sheet that shows the passages the
+# answer was given and neither mode's verdict.
+DISAGREE_ROUND6: dict[str, tuple[str, str]] = {}

@@ -10,17 +10,21 @@ audit_sample.json (dump_audit.py) and labelled by reading in audit_labels.py:
 - `disagree_probes` (round 3): the probe answers where they differed (ids
   `<lang>-dis-<entry>/<key>`, part of the disagreement set once DISAGREE_PROBES labels them;
   while it is empty, none).
-- `disagree_more` (round 4) and `disagree_round5` (round 5): answers committed after round 3 where
-  they differed (later instruction runs, the RAG systems), read twice blind from the start.
+- `disagree_more` (round 4), `disagree_round5` (round 5) and `disagree_round6` (round 6): answers
+  committed after round 3 where they differed (later instruction runs, the RAG systems, the widened
+  probes), read twice blind from the start.
 `split` is `test` (held out: never looked at while a rule is tuned) for a fixed 30% of the
 questions, by a SHA-256 hash of `rgb-strict-audit-v1:<lang>/<data file>/<id>`, so every answer to
 one question (every model, every noise rate, every probe) falls on the same side.
 
 Run from the repository root with the data fetched: python scripts/labels/build_audit.py
+A round not labelled yet is written unlabelled for its blind sheets (audit_sheet.py --items):
+python scripts/labels/build_audit.py --draft disagree_round6 DRAFT.jsonl
 """
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import json
 import sys
@@ -49,11 +53,15 @@ def split_of(group: str) -> str:
 
 
 def items(
-    which: str, table: dict[str, tuple[str, str]], tag: str, pending: bool = False
+    which: str,
+    table: dict[str, tuple[str, str]] | None,
+    tag: str,
+    pending: bool = False,
 ) -> list[dict]:
     """The labelled items of one set of audit_sample.json (every key must be labelled);
-    `pending`: an empty table means the labels have not come back yet, and the set adds nothing."""
-    if pending and not table:
+    `pending`: an empty table means the labels have not come back yet, and the set adds nothing;
+    `table` None: the items unlabelled (labels and note empty), for the blind sheets."""
+    if pending and not table and table is not None:
         return []
     keys = json.loads(SAMPLE.read_text(encoding="utf-8"))[which]
     entries: dict = {}
@@ -73,9 +81,9 @@ def items(
         by_key, (passage_num, system) = entries[(model, run)]
         record = by_key[key]
         inst = entry_instances(ROOT, [record], cache, passage_num=passage_num, system=system)[key]
-        code, note = table[full]
         item_id = f"{inst.lang}-{tag}-{full}"
-        if tag == "dis":
+        code, note = ("", "") if table is None else table[full]
+        if tag == "dis" and table is not None:
             code = settle(item_id, full, code)
         group = f"{inst.lang}/{_FILE_OF[inst.ability]}/{inst.id}"
         out.append(
@@ -88,7 +96,7 @@ def items(
                 "fakeanswer": first(inst.fakeanswer[0]) if inst.fakeanswer else None,
                 "docs": list(inst.docs),
                 "prediction": record.prediction,
-                "labels": labels(code),
+                "labels": labels(code) if table is not None else None,
                 "split": split_of(group),
                 "source": "committed",
                 "note": note,
@@ -121,7 +129,22 @@ def settle(item_id: str, full: str, first_code: str) -> str:
     return code
 
 
+def draft(which: str, out: Path) -> None:
+    """Write one round's items unlabelled to `out` (jsonl), the input of its blind sheets."""
+    found = items(which, None, "dis")
+    with out.open("w", encoding="utf-8") as fh:
+        for it in found:
+            fh.write(json.dumps(it, ensure_ascii=False) + "\n")
+    print(f"{out}: {len(found)} unlabelled items of {which}")
+
+
 def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--draft", nargs=2, metavar=("ROUND", "OUT"), default=None)
+    args = ap.parse_args()
+    if args.draft:
+        draft(args.draft[0], Path(args.draft[1]))
+        return
     OUT.mkdir(parents=True, exist_ok=True)
     found = (
         items("disagree", audit_labels.DISAGREE, "dis")
@@ -129,6 +152,7 @@ def main() -> None:
         + items("disagree_probes", audit_labels.DISAGREE_PROBES, "dis", pending=True)
         + items("disagree_more", audit_labels.DISAGREE_MORE, "dis", pending=True)
         + items("disagree_round5", audit_labels.DISAGREE_ROUND5, "dis", pending=True)
+        + items("disagree_round6", audit_labels.DISAGREE_ROUND6, "dis", pending=True)
         + items("agree", audit_labels.AGREE, "agr")
     )
     with (OUT / "annotations.jsonl").open("w", encoding="utf-8") as fh:

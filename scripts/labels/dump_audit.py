@@ -26,6 +26,13 @@ systems committed after round 4 where the modes differ (`<entry>/<key>`), trivia
 as trivial baselines always were (a declared `system.trivial`, or a system that cites no passage:
 the floor band, whose place is the floor table); labelled blind by two annotators like round 4.
 
+Round 6 (`disagree_round6`, added once, rounds 1-5 left as they were): every committed answer that
+no earlier round holds where the modes differ: the three models' own runs (RGB abilities and
+probes: the zh chain and replacement probes widened from 100 to 300 records after round 5), their
+instruction runs and the non-trivial RAG systems; an answer whose words an earlier round holds for
+the same question is left out (labelled once); labelled blind by two annotators like rounds 4-5,
+the sheet showing the passages each answer was given.
+
 Run from the repository root with the data fetched: python scripts/labels/dump_audit.py
 """
 
@@ -135,17 +142,7 @@ def collect_more(held: set[str]) -> list[str]:
     RGB abilities and probes alike. `held`: the keys of rounds 1-3 and the agreement sample. As
     in round 2, an answer whose words an earlier round holds for the same question is left out
     (labelled once)."""
-    known: set[tuple[str, str]] = set()
-    for model in MODELS:
-        entry = load_entry(ROOT / "submissions" / model)
-        runs = {"": entry.predictions} | {
-            f"instructions/{r.instruction}/": r.predictions for r in entry.instructions
-        }
-        for prefix, predictions in runs.items():
-            known |= {
-                (r.key, r.prediction) for r in predictions if f"{model}/{prefix}{r.key}" in held
-            }
-    out = _instruction_disagreements(known, held)
+    out = _instruction_disagreements(_held_words(held), held)
     cache: dict = {}
     for folder in sorted((ROOT / "submissions").glob("system-*")):
         if (folder / "results.json").is_file():
@@ -167,6 +164,49 @@ def collect_round5(held: set[str]) -> list[str]:
     return out
 
 
+def collect_round6(held: set[str]) -> list[str]:
+    """Round 6: every committed answer that no earlier round holds (`held`) where rgb and strict
+    differ: the three models' own runs (RGB abilities and probes, `<entry>/<key>`), their
+    instruction runs (`<entry>/instructions/<id>/<key>`) and the non-trivial RAG systems, leaving
+    out an answer whose words an earlier round holds for the same question (labelled once)."""
+    known = _held_words(held)
+    cache: dict = {}
+    out: list[str] = []
+    for model in MODELS:
+        folder = ROOT / "submissions" / model
+        by_key = {r.key: r for r in load_entry(folder).predictions}
+        for full in _entry_disagreements(folder, (*ABILITIES, *PROBES), cache):
+            words = (full.split("/", 1)[1], by_key[full.split("/", 1)[1]].prediction)
+            if full not in held and words not in known:
+                known.add(words)
+                out.append(full)
+    out += _instruction_disagreements(known, held)
+    for folder in sorted((ROOT / "submissions").glob("system-*")):
+        if (folder / "results.json").is_file() and not is_floor(load_entry(folder)):
+            out += [
+                k
+                for k in _entry_disagreements(folder, (*ABILITIES, *PROBES), cache)
+                if k not in held
+            ]
+    return out
+
+
+def _held_words(held: set[str]) -> set[tuple[str, str]]:
+    """(key, words) of every answer of the three models that `held` names, own runs and
+    instruction runs alike: the answers already labelled, by what they say to which question."""
+    known: set[tuple[str, str]] = set()
+    for model in MODELS:
+        entry = load_entry(ROOT / "submissions" / model)
+        runs = {"": entry.predictions} | {
+            f"instructions/{r.instruction}/": r.predictions for r in entry.instructions
+        }
+        for prefix, predictions in runs.items():
+            known |= {
+                (r.key, r.prediction) for r in predictions if f"{model}/{prefix}{r.key}" in held
+            }
+    return known
+
+
 def _known(found: dict[str, list[str]]) -> set[tuple[str, str]]:
     out = set()
     for model in MODELS:
@@ -179,7 +219,7 @@ def _known(found: dict[str, list[str]]) -> set[tuple[str, str]]:
 
 
 def main() -> None:
-    """Round 1 (the ranked answers) is frozen: a later run only adds round 2 or 3 when absent."""
+    """Round 1 (the ranked answers) is frozen: a later run only adds a later round when absent."""
     found = json.loads(OUT.read_text(encoding="utf-8")) if OUT.is_file() else collect()
     if "disagree_instructions" not in found:
         found["disagree_instructions"] = collect_instructions(_known(found))
@@ -195,13 +235,16 @@ def main() -> None:
         found["disagree_more"] = collect_more(held)
     if "disagree_round5" not in found:
         found["disagree_round5"] = collect_round5({k for keys in found.values() for k in keys})
+    if "disagree_round6" not in found:
+        found["disagree_round6"] = collect_round6({k for keys in found.values() for k in keys})
     OUT.write_text(json.dumps(found, indent=1) + "\n", encoding="utf-8")
     print(
         f"{OUT}: {len(found['disagree'])} disagreements, {len(found['agree'])} agreements, "
         f"{len(found['disagree_instructions'])} disagreements in the instruction track, "
         f"{len(found['disagree_probes'])} in the probes, "
         f"{len(found['disagree_more'])} in round 4 (later instruction runs, the RAG systems), "
-        f"{len(found['disagree_round5'])} in round 5 (RAG systems committed since)"
+        f"{len(found['disagree_round5'])} in round 5 (RAG systems committed since), "
+        f"{len(found['disagree_round6'])} in round 6 (every answer committed since)"
     )
 
 
