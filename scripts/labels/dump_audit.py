@@ -26,12 +26,13 @@ systems committed after round 4 where the modes differ (`<entry>/<key>`), trivia
 as trivial baselines always were (a declared `system.trivial`, or a system that cites no passage:
 the floor band, whose place is the floor table); labelled blind by two annotators like round 4.
 
-Round 6 (`disagree_round6`, added once, rounds 1-5 left as they were): every committed answer that
-no earlier round holds where the modes differ: the three models' own runs (RGB abilities and
-probes: the zh chain and replacement probes widened from 100 to 300 records after round 5), their
-instruction runs and the non-trivial RAG systems; an answer whose words an earlier round holds for
-the same question is left out (labelled once); labelled blind by two annotators like rounds 4-5,
-the sheet showing the passages each answer was given.
+Rounds 6 and later (`disagree_round6`, `disagree_round7`, each added once, the earlier rounds left
+as they were): every committed answer that no earlier round holds where the modes differ: the three
+models' own runs (RGB abilities and probes), their instruction runs and the non-trivial RAG systems;
+an answer whose words an earlier round holds for the same question is left out (labelled once).
+Round 6 holds what Qwen2.5-Coder-0.5B's zh chain and replacement probes added when they were
+widened from 100 to 300 records, round 7 the same for Qwen2.5-Coder-1.5B. Labelled blind by two
+annotators like rounds 4-5, the sheets showing the passages each answer was given.
 
 Run from the repository root with the data fetched: python scripts/labels/dump_audit.py
 """
@@ -53,6 +54,8 @@ MODELS = ("smollm2-135m-instruct", "qwen2.5-coder-0.5b-instruct", "qwen2.5-coder
 SAMPLE_SEED = "rgb-strict-audit-sample-v1"
 PER_CELL = 30
 OUT = Path(__file__).parent / "audit_sample.json"
+# The rounds drawn by collect_new, in order; a run of this script draws the first one absent.
+LATER_ROUNDS = ("disagree_round6", "disagree_round7")
 
 
 def collect() -> dict[str, list[str]]:
@@ -164,9 +167,9 @@ def collect_round5(held: set[str]) -> list[str]:
     return out
 
 
-def collect_round6(held: set[str]) -> list[str]:
-    """Round 6: every committed answer that no earlier round holds (`held`) where rgb and strict
-    differ: the three models' own runs (RGB abilities and probes, `<entry>/<key>`), their
+def collect_new(held: set[str]) -> list[str]:
+    """Rounds 6 and later: every committed answer that no earlier round holds (`held`) where rgb
+    and strict differ: the three models' own runs (RGB abilities and probes, `<entry>/<key>`), their
     instruction runs (`<entry>/instructions/<id>/<key>`) and the non-trivial RAG systems, leaving
     out an answer whose words an earlier round holds for the same question (labelled once)."""
     known = _held_words(held)
@@ -235,16 +238,24 @@ def main() -> None:
         found["disagree_more"] = collect_more(held)
     if "disagree_round5" not in found:
         found["disagree_round5"] = collect_round5({k for keys in found.values() for k in keys})
-    if "disagree_round6" not in found:
-        found["disagree_round6"] = collect_round6({k for keys in found.values() for k in keys})
+    for later in LATER_ROUNDS:
+        if later not in found:
+            drawn = collect_new({k for keys in found.values() for k in keys})
+            if drawn:  # one new round per run, and only when some answer is new
+                found[later] = drawn
+            break
     OUT.write_text(json.dumps(found, indent=1) + "\n", encoding="utf-8")
     print(
         f"{OUT}: {len(found['disagree'])} disagreements, {len(found['agree'])} agreements, "
         f"{len(found['disagree_instructions'])} disagreements in the instruction track, "
         f"{len(found['disagree_probes'])} in the probes, "
         f"{len(found['disagree_more'])} in round 4 (later instruction runs, the RAG systems), "
-        f"{len(found['disagree_round5'])} in round 5 (RAG systems committed since), "
-        f"{len(found['disagree_round6'])} in round 6 (every answer committed since)"
+        f"{len(found['disagree_round5'])} in round 5 (RAG systems committed since)"
+        + "".join(
+            f", {len(found[r])} in round {r.removeprefix('disagree_round')} (committed since)"
+            for r in LATER_ROUNDS
+            if r in found
+        )
     )
 
 
