@@ -505,5 +505,20 @@ DISAGREE_ROUND5: dict[str, tuple[str, str]] = {
 # Round 6 (audit_sample.json `disagree_round6`): every committed answer no earlier round holds where
 # the modes differ (the zh chain and replacement probes widened to 300 records), the first of two
 # blind readings (the second in audit_second.py), each from a sheet that shows the passages the
-# answer was given and neither mode's verdict.
-DISAGREE_ROUND6: dict[str, tuple[str, str]] = {}
+# answer was given and neither mode's verdict (2026-12-07). The same two sheets also held the 7
+# system answers of rounds 4-5, whose sheets had shown no passages: read again with the passages
+# each system cited, both annotators gave all 7 the code they carry (c), so no label moved.
+DISAGREE_ROUND6: dict[str, tuple[str, str]] = {
+    "qwen2.5-coder-0.5b-instruct/zh/chain/0.0/179": (
+        "",
+        "A copy of three passage sentences; never says who was elected.",
+    ),
+    "qwen2.5-coder-0.5b-instruct/zh/chain/0.0/208": (
+        "",
+        "A copy: a whole passage plus header fragments of another, no answer of its own.",
+    ),
+    "qwen2.5-coder-0.5b-instruct/zh/replacement/0.0/221": (
+        "",
+        "1.2% is a different value from the gold 2%.",
+    ),
+}

@@ -2,7 +2,7 @@
 """The second reading of the strict audit's disagreement set, and the third where two differ (issue 59).
 
 Every answer of the disagreement set (audit_sample.json: `disagree`, `disagree_instructions`,
-`disagree_probes`, `disagree_more`, `disagree_round5`) is labelled twice, each time blind to both modes' verdicts:
+`disagree_probes`, `disagree_more`, `disagree_round5`, `disagree_round6`) is labelled twice, each time blind to both modes' verdicts:
 the first reading is audit_labels.py; the second (SECOND) was made on 2026-12-07 by two annotators
 who read only labels/GUIDE.md and a sheet (scripts/labels/audit_sheet.py: sheet numbers, question,
 gold, fake answer, passages, answer; no entry, key, label, note or verdict), the answers shuffled
@@ -406,6 +406,19 @@ SECOND: dict[str, tuple[str, str]] = {
     "system-hybridlead-extractive/zh/chain/0.0/10": (
         "c",
         "Gives 131万辆, matching the gold alternative 131万.",
+    ),
+    # round 6 (disagree_round6), 2026-12-07: the second blind reading, sheets with passages
+    "qwen2.5-coder-0.5b-instruct/zh/chain/0.0/179": (
+        "",
+        "Copy of a passage (several sentences); never states who was elected.",
+    ),
+    "qwen2.5-coder-0.5b-instruct/zh/chain/0.0/208": (
+        "",
+        "Copy: one passage pasted whole plus the start of another with its metadata.",
+    ),
+    "qwen2.5-coder-0.5b-instruct/zh/replacement/0.0/221": (
+        "",
+        "1.2% differs from the gold 2%; no refusal.",
     ),
 }
 
