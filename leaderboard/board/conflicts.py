@@ -112,7 +112,7 @@ def _prior(entry: Entry, root: Path) -> dict[tuple[str, int], str]:
     records = [r for r in entry.predictions if r.ability == "closedbook_fact"]
     if not records:
         return {}
-    items, _ = score_records(records, root, {}, {})
+    items, _ = score_records(records, root, {})
     return {(it.instance.lang, it.instance.id): closed_book_group(it) for it in items}
 
 

@@ -17,7 +17,7 @@ import pandas as pd
 
 from leaderboard.board.instances import entry_build
 from leaderboard.board.load import Entry
-from leaderboard.board.paired import score_records
+from leaderboard.board.paired import ScoreCache, score_records
 from leaderboard.core.errors import DataError
 from leaderboard.core.schema import PredictionRecord
 from leaderboard.core.types import TestInstance
@@ -64,7 +64,7 @@ def panel_keys(root: Path) -> dict[tuple[str, str], tuple[str, ...]]:
 
 
 def _scored(
-    records: Sequence[PredictionRecord], root: Path, build: tuple[int, bool], cache: dict
+    records: Sequence[PredictionRecord], root: Path, build: tuple[int, bool], cache: ScoreCache
 ) -> list[ScoredItem]:
     """On the instances as the runs built them (the passages shown: strict's copy rule)."""
     items, _ = score_records(records, root, {}, cache, build=build)
@@ -75,7 +75,7 @@ def model_panel(
     entry: Entry,
     root: Path,
     keys: dict[tuple[str, str], tuple[str, ...]] | None = None,
-    cache: dict | None = None,
+    cache: ScoreCache | None = None,
 ) -> ModelPanel | None:
     """The panel of one entry, or None when it has no alternative instruction measured; `keys`
     (panel_keys) and `cache` (the built instances) let a caller build the data once for many
@@ -83,7 +83,7 @@ def model_panel(
     if not entry.instructions:
         return None
     keys = panel_keys(root) if keys is None else keys
-    build, cache = entry_build(entry), ({} if cache is None else cache)
+    build, cache = entry_build(entry), (ScoreCache() if cache is None else cache)
     wanted = {k for ks in keys.values() for k in ks}
     answers: dict[str, list[ScoredItem]] = {
         OFFICIAL: _scored([r for r in entry.predictions if r.key in wanted], root, build, cache)
@@ -112,7 +112,7 @@ def instruction_panels(entries: Sequence[Entry], root: Path) -> list[ModelPanel]
     """Every entry's panel that has one, in the entries' order."""
     measured = [e for e in entries if e.instructions]
     keys = panel_keys(root) if measured else {}
-    cache: dict = {}  # the instances, built once for every entry
+    cache = ScoreCache()  # the data and instances, read and built once for every entry
     return [p for e in measured if (p := model_panel(e, root, keys, cache)) is not None]
 
 

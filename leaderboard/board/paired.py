@@ -12,6 +12,7 @@ so a wide range that comes from a missing data file is never mistaken for a clos
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from leaderboard.board.comparisons import Comparisons, PairKey
@@ -25,11 +26,20 @@ from leaderboard.scoring.outcome import ScoredItem, SplitInfo, scored_items
 from leaderboard.stats.ranked import ScoreDifference, ScoreKey, paired_differences
 
 
+@dataclass
+class ScoreCache:
+    """What score_records reads once for many entries: each split's data ids (or why its file
+    cannot be read here) and the instances as the runs built them (board.instances' cache)."""
+
+    ids: dict[tuple[Lang, Ability], set[int] | DataError] = field(default_factory=dict)
+    instances: dict = field(default_factory=dict)
+
+
 def score_records(
     records: Sequence[PredictionRecord],
     root: Path,
     splits: dict[tuple[Lang, Ability], SplitInfo],
-    cache: dict,
+    cache: ScoreCache | None = None,
     *,
     build: tuple[int, bool] = (5, False),
 ) -> tuple[list[ScoredItem], dict[tuple[Lang, Ability], DataError]]:
@@ -38,22 +48,23 @@ def score_records(
     and the splits left out because their data file cannot be read here. A missing file costs
     only the scores built on it (en integration, say, and the en and combined overall), not the
     entry's other comparisons; an id the data does not hold is an error of the whole entry
-    (DataError). `cache` holds the data and the built instances across calls."""
+    (DataError). `cache` keeps the data ids and the built instances across calls."""
+    cache = ScoreCache() if cache is None else cache
     triples = []
     unreadable: dict[tuple[Lang, Ability], DataError] = {}
     by_split: dict[tuple[Lang, Ability], list[PredictionRecord]] = {}
     for r in records:
         by_split.setdefault((r.lang, r.ability), []).append(r)
     for split, mine in by_split.items():
-        if split not in cache:
+        if split not in cache.ids:
             try:
                 src, recs = load_split(root, split[0], split[1], allow_partial=True)
             except DataError as exc:
-                cache[split] = exc
+                cache.ids[split] = exc
             else:
                 splits[split] = SplitInfo(src.name, bool(src.complete), int(src.expected_n))
-                cache[split] = {rec.id for rec in recs}
-        ids = cache[split]
+                cache.ids[split] = {rec.id for rec in recs}
+        ids = cache.ids[split]
         if isinstance(ids, DataError):
             unreadable[split] = ids
             continue
@@ -64,7 +75,7 @@ def score_records(
             )
         try:
             built = entry_instances(
-                root, mine, cache.setdefault("instances", {}), passage_num=build[0], system=build[1]
+                root, mine, cache.instances, passage_num=build[0], system=build[1]
             )
         except LeaderboardError as exc:
             unreadable[split] = DataError(str(exc))
@@ -78,7 +89,7 @@ def compare_all(
 ) -> Comparisons:
     """Every pair of submissions with predictions, compared on their shared instances."""
     splits: dict[tuple[Lang, Ability], SplitInfo] = {}
-    cache: dict = {}
+    cache = ScoreCache()
     scored: dict[str, list[ScoredItem]] = {}
     not_compared: dict[str, str] = {}
     left_out: set[tuple[Lang, Ability]] = set()  # splits whose data file cannot be read here

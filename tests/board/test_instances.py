@@ -56,9 +56,7 @@ def test_rank_ranges_judge_each_answer_as_its_results_did(data_root: Path) -> No
     passage is no strict credit there either (once, without them, 11 of Qwen2.5-Coder-0.5B's
     answers were credited in the comparisons and not in results.json)."""
     entry = load_entry(data_root / MEASURED)
-    items, unreadable = score_records(
-        entry.predictions, data_root, {}, {}, build=entry_build(entry)
-    )
+    items, unreadable = score_records(entry.predictions, data_root, {}, build=entry_build(entry))
     canonical = {it.instance.key: it for it in scored_answers(data_root / MEASURED, data_root)}
     assert not unreadable and len(items) == len(canonical)
     differ = [
