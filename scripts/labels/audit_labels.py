@@ -522,3 +522,12 @@ DISAGREE_ROUND6: dict[str, tuple[str, str]] = {
         "1.2% is a different value from the gold 2%.",
     ),
 }
+
+# Round 7 (audit_sample.json `disagree_round7`): what Qwen2.5-Coder-1.5B's widened zh chain and
+# replacement probes added, the first of two blind readings, as round 6.
+DISAGREE_ROUND7: dict[str, tuple[str, str]] = {
+    "qwen2.5-coder-1.5b-instruct/zh/replacement/0.0/227": (
+        "",
+        "5.3% is a different value from the gold 3%; a committed answer, no refusal.",
+    ),
+}
