@@ -4,9 +4,11 @@ the current code does not give back fails, naming where."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from leaderboard.board.strict_audits import (
@@ -84,3 +86,18 @@ def test_the_verify_command_checks_a_named_audit_folder(
     result = CliRunner().invoke(app, ["verify", str(folder)])
     assert result.exit_code == 0, result.output
     assert f"ok: {(folder / AGREEMENT_NAME).as_posix()}" in result.output
+
+
+@pytest.mark.slow
+def test_every_committed_disagreement_is_drawn_for_labelling(data_root: Path) -> None:
+    """The audit labels every committed answer where the modes differ (the three measured models'
+    own, instruction and probe runs, the non-trivial systems): an answer committed later with no
+    round drawn for it (scripts/labels/dump_audit.py) would sit outside the measured set."""
+    spec = importlib.util.spec_from_file_location(
+        "dump_audit", data_root / "scripts" / "labels" / "dump_audit.py"
+    )
+    assert spec is not None and spec.loader is not None
+    dump_audit = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(dump_audit)
+    found = json.loads(dump_audit.OUT.read_text(encoding="utf-8"))
+    assert dump_audit.collect_new({k for keys in found.values() for k in keys}) == []
