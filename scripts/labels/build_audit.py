@@ -61,7 +61,7 @@ def items(
     """The labelled items of one set of audit_sample.json (every key must be labelled);
     `pending`: an empty table means the labels have not come back yet, and the set adds nothing;
     `table` None: the items unlabelled (labels and note empty), for the blind sheets."""
-    if pending and not table and table is not None:
+    if pending and table == {}:
         return []
     keys = json.loads(SAMPLE.read_text(encoding="utf-8"))[which]
     entries: dict = {}

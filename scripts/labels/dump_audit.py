@@ -39,13 +39,14 @@ Run from the repository root with the data fetched: python scripts/labels/dump_a
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from pathlib import Path
 
 from leaderboard.board.disagreements import answer_disagreements
 from leaderboard.board.instances import entry_build, entry_instances
-from leaderboard.board.load import load_entry
+from leaderboard.board.load import Entry, load_entry
 from leaderboard.board.systems import is_floor
 from leaderboard.core.types import ABILITIES, PROBES
 
@@ -58,12 +59,18 @@ OUT = Path(__file__).parent / "audit_sample.json"
 LATER_ROUNDS = ("disagree_round6", "disagree_round7")
 
 
+@functools.cache
+def _entry(folder: Path) -> Entry:
+    """An entry read once per run of this script, however many rounds look at it."""
+    return load_entry(folder)
+
+
 def collect() -> dict[str, list[str]]:
     """{"disagree": [entry/key...], "agree": [entry/key...]} in a stable order."""
     disagree, agree = [], []
     cache: dict = {}
     for model in MODELS:
-        entry = load_entry(ROOT / "submissions" / model)
+        entry = _entry(ROOT / "submissions" / model)
         records = [r for r in entry.predictions if r.ability in ABILITIES]
         instances = entry_instances(ROOT, records, cache)
         pool: dict[str, list[str]] = {"zh": [], "en": []}
@@ -96,7 +103,7 @@ def _instruction_disagreements(known: set[tuple[str, str]], held: set[str]) -> l
     out = []
     cache: dict = {}
     for model in MODELS:
-        entry = load_entry(ROOT / "submissions" / model)
+        entry = _entry(ROOT / "submissions" / model)
         for run in entry.instructions:
             records = [r for r in run.predictions if r.ability in ABILITIES]
             instances = entry_instances(ROOT, records, cache)
@@ -114,7 +121,7 @@ def _instruction_disagreements(known: set[tuple[str, str]], held: set[str]) -> l
 def _entry_disagreements(folder: Path, abilities: tuple[str, ...], cache: dict) -> list[str]:
     """`<entry>/<key>` of every answer of one entry's own run, on these abilities, where the modes
     differ; the instances rebuilt as the run built them (passage number, a system's retrieval)."""
-    entry = load_entry(folder)
+    entry = _entry(folder)
     records = [r for r in entry.predictions if r.ability in abilities]
     passage_num, system = entry_build(entry)
     instances = entry_instances(ROOT, records, cache, passage_num=passage_num, system=system)
@@ -154,12 +161,13 @@ def collect_more(held: set[str]) -> list[str]:
 
 
 def collect_round5(held: set[str]) -> list[str]:
-    """Round 5: every answer of a non-trivial RAG system (`submissions/system-*`) where rgb and
-    strict differ that no earlier round holds (`held`), RGB abilities and probes alike."""
+    """Round 5 (and the systems' part of every later round): every answer of a non-trivial RAG
+    system (`submissions/system-*`) where rgb and strict differ that no earlier round holds
+    (`held`), RGB abilities and probes alike."""
     out: list[str] = []
     cache: dict = {}
     for folder in sorted((ROOT / "submissions").glob("system-*")):
-        if not (folder / "results.json").is_file() or is_floor(load_entry(folder)):
+        if not (folder / "results.json").is_file() or is_floor(_entry(folder)):
             continue
         out += [
             k for k in _entry_disagreements(folder, (*ABILITIES, *PROBES), cache) if k not in held
@@ -177,21 +185,13 @@ def collect_new(held: set[str]) -> list[str]:
     out: list[str] = []
     for model in MODELS:
         folder = ROOT / "submissions" / model
-        by_key = {r.key: r for r in load_entry(folder).predictions}
+        by_key = {r.key: r for r in _entry(folder).predictions}
         for full in _entry_disagreements(folder, (*ABILITIES, *PROBES), cache):
-            words = (full.split("/", 1)[1], by_key[full.split("/", 1)[1]].prediction)
-            if full not in held and words not in known:
-                known.add(words)
+            key = full.split("/", 1)[1]
+            if full not in held and (key, by_key[key].prediction) not in known:
+                known.add((key, by_key[key].prediction))
                 out.append(full)
-    out += _instruction_disagreements(known, held)
-    for folder in sorted((ROOT / "submissions").glob("system-*")):
-        if (folder / "results.json").is_file() and not is_floor(load_entry(folder)):
-            out += [
-                k
-                for k in _entry_disagreements(folder, (*ABILITIES, *PROBES), cache)
-                if k not in held
-            ]
-    return out
+    return out + _instruction_disagreements(known, held) + collect_round5(held)
 
 
 def _held_words(held: set[str]) -> set[tuple[str, str]]:
@@ -199,7 +199,7 @@ def _held_words(held: set[str]) -> set[tuple[str, str]]:
     instruction runs alike: the answers already labelled, by what they say to which question."""
     known: set[tuple[str, str]] = set()
     for model in MODELS:
-        entry = load_entry(ROOT / "submissions" / model)
+        entry = _entry(ROOT / "submissions" / model)
         runs = {"": entry.predictions} | {
             f"instructions/{r.instruction}/": r.predictions for r in entry.instructions
         }
@@ -213,7 +213,7 @@ def _held_words(held: set[str]) -> set[tuple[str, str]]:
 def _known(found: dict[str, list[str]]) -> set[tuple[str, str]]:
     out = set()
     for model in MODELS:
-        by_key = {r.key: r for r in load_entry(ROOT / "submissions" / model).predictions}
+        by_key = {r.key: r for r in _entry(ROOT / "submissions" / model).predictions}
         for full in found["disagree"] + found["agree"]:
             name, key = full.split("/", 1)
             if name == model:
