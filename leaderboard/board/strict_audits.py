@@ -55,14 +55,20 @@ def disagreement_payload(
     data_root: Path,
     list_answers: bool,
     abilities: Sequence[Ability] = ABILITIES,
+    done: dict[Path, list[Disagreement]] | None = None,
 ) -> tuple[dict[str, object], list[Disagreement]]:
     """What `disagreements --json` writes for these submission folders (with every differing
     answer when `list_answers`), and the disagreements found; `abilities` the RGB ones (the
-    audits) or the probes (`disagreements --probes`, never an audit file)."""
+    audits) or the probes (`disagreements --probes`, never an audit file). `done` keeps each
+    folder's disagreements for the next call with the same `abilities` (after.json and
+    after-ranked.json share the ranked entries: each is judged once)."""
     found: list[Disagreement] = []
     cache: dict = {}
+    done = {} if done is None else done
     for folder in folders:
-        found += entry_disagreements(load_entry(folder), data_root, cache, abilities)
+        if folder not in done:
+            done[folder] = entry_disagreements(load_entry(folder), data_root, cache, abilities)
+        found += done[folder]
     payload = {
         "scoring_version": scoring_version(),
         "entries": [f.name for f in folders],
@@ -101,11 +107,12 @@ def expected_files(
 ) -> dict[str, object]:
     """Each after*.json as the current code writes it: after.json over the entries it names (or
     `entries`), after-ranked.json over its entries (or `ranked`) with every answer listed."""
+    done: dict[Path, list[Disagreement]] = {}
     counts_payload, _ = disagreement_payload(
-        _entries(folder / COUNTS_NAME, entries), data_root, list_answers=False
+        _entries(folder / COUNTS_NAME, entries), data_root, list_answers=False, done=done
     )
     ranked_payload, _ = disagreement_payload(
-        _entries(folder / RANKED_NAME, ranked), data_root, list_answers=True
+        _entries(folder / RANKED_NAME, ranked), data_root, list_answers=True, done=done
     )
     return {
         COUNTS_NAME: counts_payload,

@@ -24,7 +24,9 @@ from leaderboard.scoring.tokens import zh_words
 # list of at most LIST_PER_ELEMENT items per element is the answer's set, not every candidate.
 LIST_MIN = 8
 LIST_PER_ELEMENT = 5
-_LIST_SEP = re.compile(r"[、,，;；\n/|]")
+# A comma between a digit and exactly three more (1,313,851; 439,701辆) groups the digits of one
+# number: it separates no list items.
+_LIST_SEP = re.compile(r"[、，;；\n/|]|,(?!(?<=\d,)\d{3}(?!\d))")
 
 
 def _elements_in(item: str, answer: Answer, lang: Lang) -> set[int]:

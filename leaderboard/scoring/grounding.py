@@ -211,8 +211,8 @@ def main_span(
     if nums and is_numeric(answer_type(query, lang)):
         return nums
     # words outside the numbers, clause by clause (the normal form drops the commas between the
-    # items of a list): a number is a unit of its own, never part of a word run
-    runs: list[str] = []
+    # items of a list): a number is a unit of its own, never part of a word run. The first run is
+    # the span, so the clauses after the first that has one are not read (a pasted passage).
     for clause in CLAUSE_BREAK.split(prediction):
         # word by word where the raw text has spaces: a language whose normal form drops them
         # (zh) would fuse "The answer is" into one word
@@ -221,9 +221,9 @@ def main_span(
             text = text[:s] + " " + text[e:]
         for unit in sorted(known, key=len, reverse=True):
             text = text.replace(unit, " ")
-        runs += _runs(text, qnorm, lang)
-    if runs:
-        return (runs[0],)
+        runs = _runs(text, qnorm, lang)
+        if runs:
+            return (runs[0],)
     return nums[:1]
 
 

@@ -18,7 +18,9 @@ The rule reads the structure of the clause that holds the gold, not phrasings pe
    plus `slack` characters (zh) or words (en); a number and a name are both options (the trivial
    hedge mixes them). Across a list separator the list goes on; across a clause separator or a
    sentence end only into a disjunction (", or it might be Y", "。不过也可能是Y": contrast words
-   are skipped).
+   are skipped). The gold's own units are walked from only on a side where they hold at most
+   `slack` beyond the gold (leading words dropped): a gold inside a longer clause ("… with X named
+   Best Drama and Y as Best Musical or Comedy") is part of a statement, not a short option.
 4. The occurrence is hedged when the coordination holds another option than the gold (another gold
    element or alternative is not one) and is disjunctive: a disjunction links two of its options,
    an `open` word precedes them or a `close` word follows them.
@@ -42,6 +44,7 @@ from leaderboard.core.types import Answer, Lang
 from leaderboard.scoring.normalize import normalize, occurrences
 from leaderboard.scoring.phrases import phrase_table
 from leaderboard.scoring.profile import invalid, language_file, profile
+from leaderboard.scoring.relevance import numbers
 
 # Sentence ends: the same in every language (a full stop only before a space or the end).
 _END = r"[。！？!?\n]+|\.(?=\s|$)"
@@ -278,7 +281,10 @@ def _any_committed(
     h: _Hedge,
 ) -> bool:
     gold = _Gold(max(_size(a, h) for a in element), every, lang)
-    spans = {span for alt in element for span in _gold_spans(folded, offsets, alt, lang)}
+    spans: dict[tuple[int, int], list[str]] = {}
+    for alt in element:
+        for span in _gold_spans(folded, offsets, alt, lang):
+            spans.setdefault(span, []).append(alt)
     # an alias inside a longer alternative's occurrence (罗琳 in J·K·罗琳,J.K.罗琳) is judged as it
     outer = [
         (i, j)
@@ -286,8 +292,31 @@ def _any_committed(
         if not any(a <= i and j <= b and (a, b) != (i, j) for a, b in spans)
     ]
     for i, j in sorted(outer):
-        left, left_or = _walk(units, links, i, -1, gold, h)
-        right, right_or = _walk(units, links, j, 1, gold, h)
+        before, after = _beside(folded[offsets[i][0] : offsets[j][1]], spans[(i, j)], lang, h)
+        left, left_or = _walk(units, links, i, -1, gold, h) if before <= h.slack else (0, False)
+        right, right_or = _walk(units, links, j, 1, gold, h) if after <= h.slack else (0, False)
         if not (left + right and (left_or or right_or)):
             return True
     return not spans  # found in the whole text but in no span of units: not judged here
+
+
+def _beside(text: str, alts: list[str], lang: Lang, h: _Hedge) -> tuple[int, int]:
+    """How much the gold's units hold before and after the gold (in _size units; leading words
+    dropped before it), the least over its occurrences. An option is a short span, the gold's
+    own included: a gold inside a longer clause ("… with X named best drama and Y as best musical
+    or comedy") is coordinated as that clause, a statement, not offered as an option, on the side
+    where the clause goes on beyond `slack`. A number or date that holds the gold counts as the
+    gold (a year before a gold day and month is no clause)."""
+    norm = normalize(text, lang)
+    values = numbers(norm, lang)
+    before, after = [], []
+    for alt in alts:
+        for at in occurrences(norm, alt, lang):
+            start, end = at, at + len(alt)
+            # a number or date holding the gold is the gold's value (2023年2月6日 for 2月6日)
+            for s, e in values:
+                if s < end and start < e:
+                    start, end = min(start, s), max(end, e)
+            before.append(_size(_strip_lead(norm[:start].strip(), h), h))
+            after.append(_size(norm[end:].strip(), h))
+    return min(before, default=0), min(after, default=0)

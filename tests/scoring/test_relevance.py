@@ -57,3 +57,41 @@ def test_names_someone_leaves_out_openers_and_the_question() -> None:
     assert got == ("adam mckay",)
     assert names_someone("Unfortunately, I cannot tell.", q, "en") == ()
     assert names_someone("该片由张艺谋执导。", "谁执导了电影《满江红》？", "zh") == ("张艺谋",)
+
+
+@pytest.mark.parametrize(
+    ("lang", "query", "prediction"),
+    [
+        ("zh", "谁是《天才基本法》主演？", "《天才基本法》由雷佳音、张子枫主演。"),
+        ("zh", "谁是《天才基本法》主演？", "文档没有提到，无法回答。"),
+        ("zh", "2022年卡塔尔世界杯冠军是谁？", "冠军是阿根廷队，决赛在卢赛尔体育场举行。"),
+        ("en", "Who won the 2022 Citrus Bowl?", "The Iowa Hawkeyes lost to Kentucky."),
+        ("en", "Who won the 2022 Citrus Bowl?", "I cannot answer the question."),
+    ],
+)
+def test_a_who_answer_is_relevant_exactly_when_it_names_someone(
+    lang: str, query: str, prediction: str
+) -> None:
+    """relevant_type stops at the first name; it must say what the full list says."""
+    assert relevant_type(prediction, query, lang) == bool(names_someone(prediction, query, lang))  # type: ignore[arg-type]
+
+
+def test_relevance_stops_tagging_at_the_first_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pasted passage of many clauses is tagged only up to its first name (the tagger is the
+    slowest step of `verify`); the full list still reads every clause."""
+    import leaderboard.scoring.relevance as relevance
+
+    tagger = relevance._posseg()
+    calls: list[str] = []
+
+    def counting(text: str):
+        calls.append(text)
+        return tagger(text)
+
+    monkeypatch.setattr(relevance, "_posseg", lambda: counting)
+    prediction = "冠军是阿根廷队，" + "，".join(["比赛在晚上进行"] * 40) + "。"
+    assert relevant_type(prediction, "2022年卡塔尔世界杯冠军是谁？", "zh") is True
+    assert len(calls) == 1
+    calls.clear()
+    names_someone(prediction, "2022年卡塔尔世界杯冠军是谁？", "zh")
+    assert len(calls) > 40
