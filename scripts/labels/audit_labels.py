@@ -531,3 +531,12 @@ DISAGREE_ROUND7: dict[str, tuple[str, str]] = {
         "5.3% is a different value from the gold 3%; a committed answer, no refusal.",
     ),
 }
+
+# Round 8 (audit_sample.json `disagree_round8`): what SmolLM2-135M's zh chain and replacement
+# probes added when widened from 50 to 100 records, the first of two blind readings, as round 6.
+DISAGREE_ROUND8: dict[str, tuple[str, str]] = {
+    "smollm2-135m-instruct/zh/chain/0.0/88": (
+        "c",
+        "Names Anthony Albanese as its answer, a gold alternative.",
+    ),
+}

@@ -154,6 +154,7 @@ def main() -> None:
         + items("disagree_round5", audit_labels.DISAGREE_ROUND5, "dis", pending=True)
         + items("disagree_round6", audit_labels.DISAGREE_ROUND6, "dis", pending=True)
         + items("disagree_round7", audit_labels.DISAGREE_ROUND7, "dis", pending=True)
+        + items("disagree_round8", audit_labels.DISAGREE_ROUND8, "dis", pending=True)
         + items("agree", audit_labels.AGREE, "agr")
     )
     with (OUT / "annotations.jsonl").open("w", encoding="utf-8") as fh:

@@ -56,7 +56,7 @@ SAMPLE_SEED = "rgb-strict-audit-sample-v1"
 PER_CELL = 30
 OUT = Path(__file__).parent / "audit_sample.json"
 # The rounds drawn by collect_new, in order; a run of this script draws the first one absent.
-LATER_ROUNDS = ("disagree_round6", "disagree_round7")
+LATER_ROUNDS = ("disagree_round6", "disagree_round7", "disagree_round8")
 
 
 @functools.cache
