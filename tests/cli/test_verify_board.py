@@ -72,11 +72,13 @@ def test_retrieval_run_writes_only_where_told(tmp_path: Path, data_root: Path) -
 
 @pytest.fixture
 def judged(tmp_path: Path) -> Path:
-    """A copy of the SmolLM2 entry's run and judge files."""
+    """A copy of the SmolLM2 entry's run and judge files (every predictions file it has: the
+    archived .gz and the answers appended since)."""
     folder = tmp_path / "smollm2-135m-instruct"
     folder.mkdir()
-    for name in ("model.yaml", "predictions.jsonl.gz", "results.json"):
-        shutil.copy(ENTRY / name, folder / name)
+    for name in ("model.yaml", "predictions.jsonl.gz", "predictions.jsonl", "results.json"):
+        if (ENTRY / name).is_file():
+            shutil.copy(ENTRY / name, folder / name)
     shutil.copy(ENTRY / "judgements.jsonl", folder / "judgements.jsonl")
     shutil.copy(ENTRY / "judge_results.json", folder / "judge_results.json")
     return folder
