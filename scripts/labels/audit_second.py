@@ -2,7 +2,8 @@
 """The second reading of the strict audit's disagreement set, and the third where two differ (issue 59).
 
 Every answer of the disagreement set (audit_sample.json: `disagree`, `disagree_instructions`,
-`disagree_probes`, `disagree_more`, `disagree_round5`, `disagree_round6`, `disagree_round7`, `disagree_round8`) is labelled twice, each time blind to both modes' verdicts:
+`disagree_probes`, `disagree_more`, `disagree_round5` to `disagree_round8`) is labelled twice,
+each time blind to both modes' verdicts:
 the first reading is audit_labels.py; the second (SECOND) was made on 2026-12-07 by two annotators
 who read only labels/GUIDE.md and a sheet (scripts/labels/audit_sheet.py: sheet numbers, question,
 gold, fake answer, passages, answer; no entry, key, label, note or verdict), the answers shuffled

@@ -26,13 +26,14 @@ systems committed after round 4 where the modes differ (`<entry>/<key>`), trivia
 as trivial baselines always were (a declared `system.trivial`, or a system that cites no passage:
 the floor band, whose place is the floor table); labelled blind by two annotators like round 4.
 
-Rounds 6 and later (`disagree_round6`, `disagree_round7`, each added once, the earlier rounds left
-as they were): every committed answer that no earlier round holds where the modes differ: the three
-models' own runs (RGB abilities and probes), their instruction runs and the non-trivial RAG systems;
-an answer whose words an earlier round holds for the same question is left out (labelled once).
-Round 6 holds what Qwen2.5-Coder-0.5B's zh chain and replacement probes added when they were
-widened from 100 to 300 records, round 7 the same for Qwen2.5-Coder-1.5B. Labelled blind by two
-annotators like rounds 4-5, the sheets showing the passages each answer was given.
+Rounds 6 and later (`disagree_round6` to `disagree_round8`, each added once, the earlier rounds
+left as they were): every committed answer that no earlier round holds where the modes differ: the
+three models' own runs (RGB abilities and probes), their instruction runs and the non-trivial RAG
+systems; an answer whose words an earlier round holds for the same question is left out (labelled
+once). Round 6 holds what Qwen2.5-Coder-0.5B's zh chain and replacement probes added when they were
+widened from 100 to 300 records, round 7 the same for Qwen2.5-Coder-1.5B, round 8 SmolLM2-135M's
+widened from 50 to 100. Labelled blind by two annotators like rounds 4-5, the sheets showing the
+passages each answer was given.
 
 Run from the repository root with the data fetched: python scripts/labels/dump_audit.py
 """
@@ -188,8 +189,9 @@ def collect_new(held: set[str]) -> list[str]:
         by_key = {r.key: r for r in _entry(folder).predictions}
         for full in _entry_disagreements(folder, (*ABILITIES, *PROBES), cache):
             key = full.split("/", 1)[1]
-            if full not in held and (key, by_key[key].prediction) not in known:
-                known.add((key, by_key[key].prediction))
+            words = (key, by_key[key].prediction)
+            if full not in held and words not in known:
+                known.add(words)
                 out.append(full)
     return out + _instruction_disagreements(known, held) + collect_round5(held)
 
