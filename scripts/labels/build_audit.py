@@ -84,7 +84,7 @@ def items(
         item_id = f"{inst.lang}-{tag}-{full}"
         code, note = ("", "") if table is None else table[full]
         if tag == "dis" and table is not None:
-            code = settle(item_id, full, code)
+            code, note = settle(item_id, full, code, note)
         group = f"{inst.lang}/{_FILE_OF[inst.ability]}/{inst.id}"
         out.append(
             {
@@ -108,13 +108,16 @@ def items(
 SETTLED: list[dict] = []  # annotations.jsonl, filled by settle()
 
 
-def settle(item_id: str, full: str, first_code: str) -> str:
-    """The label of a disagreement-set answer: the two blind annotators' code where they agree,
-    else the third's (audit_second.ADJUDICATED); the readings go to annotations.jsonl."""
+def settle(item_id: str, full: str, first_code: str, first_note: str) -> tuple[str, str]:
+    """The label of a disagreement-set answer and its note: the two blind annotators' code where
+    they agree (with the first's note), else the third's code and note (audit_second.ADJUDICATED),
+    so a label file never carries a note that argues for another code; the readings go to
+    annotations.jsonl."""
     second_code, note_second = audit_second.SECOND[full]
     first, second = labels(first_code), labels(second_code)
     adjudicated = first != second
     code, note_adj = audit_second.ADJUDICATED[full] if adjudicated else (first_code, "")
+    note = note_adj if adjudicated else first_note
     SETTLED.append(
         {
             "id": item_id,
@@ -126,7 +129,7 @@ def settle(item_id: str, full: str, first_code: str) -> str:
             "note_adjudicated": note_adj,
         }
     )
-    return code
+    return code, note
 
 
 def draft(which: str, out: Path) -> None:

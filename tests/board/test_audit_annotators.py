@@ -51,6 +51,20 @@ def test_packaged_annotations_cover_the_disagreement_set_with_its_labels() -> No
     assert all(not a.same for a in settled) and all(a.note_adjudicated for a in settled)
 
 
+def test_a_settled_label_carries_the_note_of_whoever_settled_it() -> None:
+    """The note beside a label argues for that label: where the third reading settled it, the
+    first reader's note (which argued for the other code) is not left in the label file."""
+    items = {
+        i.id: i
+        for group in select("all", batch="dis", collection="audit").values()
+        for i in group
+    }
+    settled = [a for a in annotations().values() if a.adjudicated]
+    assert settled
+    for a in settled:
+        assert items[a.id].note == a.note_adjudicated, a.id
+
+
 @pytest.mark.parametrize(
     ("over", "field"),
     [
