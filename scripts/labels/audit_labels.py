@@ -540,3 +540,12 @@ DISAGREE_ROUND8: dict[str, tuple[str, str]] = {
         "Names Anthony Albanese as its answer, a gold alternative.",
     ),
 }
+
+# Round 9 (audit_sample.json `disagree_round9`): what SmolLM2-135M's zh chain and replacement
+# probes added when widened from 150 to all 300 records, the first of two blind readings, as round 6.
+DISAGREE_ROUND9: dict[str, tuple[str, str]] = {
+    "smollm2-135m-instruct/zh/chain/0.0/154": (
+        "r",
+        "Garbled claim that the documents have no 说明 (no information); no date given.",
+    ),
+}

@@ -2,7 +2,7 @@
 """The second reading of the strict audit's disagreement set, and the third where two differ (issue 59).
 
 Every answer of the disagreement set (audit_sample.json: `disagree`, `disagree_instructions`,
-`disagree_probes`, `disagree_more`, `disagree_round5` to `disagree_round8`) is labelled twice,
+`disagree_probes`, `disagree_more`, `disagree_round5` to `disagree_round9`) is labelled twice,
 each time blind to both modes' verdicts:
 the first reading is audit_labels.py; the second (SECOND) was made on 2026-12-07 by two annotators
 who read only labels/GUIDE.md and a sheet (scripts/labels/audit_sheet.py: sheet numbers, question,
@@ -430,6 +430,11 @@ SECOND: dict[str, tuple[str, str]] = {
     "smollm2-135m-instruct/zh/chain/0.0/88": (
         "c",
         "Gives Anthony Albanese, a gold alternative.",
+    ),
+    # round 9 (disagree_round9), 2026-12-08: the second blind reading
+    "smollm2-135m-instruct/zh/chain/0.0/154": (
+        "r",
+        "Says the documents contain no statement; no answer given.",
     ),
 }
 

@@ -10,8 +10,8 @@ audit_sample.json (dump_audit.py) and labelled by reading in audit_labels.py:
 - `disagree_probes` (round 3): the probe answers where they differed (ids
   `<lang>-dis-<entry>/<key>`, part of the disagreement set once DISAGREE_PROBES labels them;
   while it is empty, none).
-- `disagree_more` (round 4), `disagree_round5` (round 5), `disagree_round6` to `disagree_round8`
-  (rounds 6-8): answers committed after round 3 where they differed (later instruction runs, the
+- `disagree_more` (round 4), `disagree_round5` (round 5), `disagree_round6` to `disagree_round9`
+  (rounds 6-9): answers committed after round 3 where they differed (later instruction runs, the
   RAG systems, the widened probes), read twice blind from the start.
 `split` is `test` (held out: never looked at while a rule is tuned) for a fixed 30% of the
 questions, by a SHA-256 hash of `rgb-strict-audit-v1:<lang>/<data file>/<id>`, so every answer to
@@ -158,6 +158,7 @@ def main() -> None:
         + items("disagree_round6", audit_labels.DISAGREE_ROUND6, "dis", pending=True)
         + items("disagree_round7", audit_labels.DISAGREE_ROUND7, "dis", pending=True)
         + items("disagree_round8", audit_labels.DISAGREE_ROUND8, "dis", pending=True)
+        + items("disagree_round9", audit_labels.DISAGREE_ROUND9, "dis", pending=True)
         + items("agree", audit_labels.AGREE, "agr")
     )
     with (OUT / "annotations.jsonl").open("w", encoding="utf-8") as fh:

@@ -26,13 +26,14 @@ systems committed after round 4 where the modes differ (`<entry>/<key>`), trivia
 as trivial baselines always were (a declared `system.trivial`, or a system that cites no passage:
 the floor band, whose place is the floor table); labelled blind by two annotators like round 4.
 
-Rounds 6 and later (`disagree_round6` to `disagree_round8`, each added once, the earlier rounds
+Rounds 6 and later (`disagree_round6` to `disagree_round9`, each added once, the earlier rounds
 left as they were): every committed answer that no earlier round holds where the modes differ: the
 three models' own runs (RGB abilities and probes), their instruction runs and the non-trivial RAG
 systems; an answer whose words an earlier round holds for the same question is left out (labelled
 once). Round 6 holds what Qwen2.5-Coder-0.5B's zh chain and replacement probes added when they were
 widened from 100 to 300 records, round 7 the same for Qwen2.5-Coder-1.5B, round 8 SmolLM2-135M's
-widened from 50 to 100. Labelled blind by two annotators like rounds 4-5, the sheets showing the
+widened from 50 to 100, round 9 SmolLM2-135M's widened from 150 to 300 (its widening from 100 to
+150 drew no round). Labelled blind by two annotators like rounds 4-5, the sheets showing the
 passages each answer was given.
 
 Run from the repository root with the data fetched: python scripts/labels/dump_audit.py
@@ -57,7 +58,7 @@ SAMPLE_SEED = "rgb-strict-audit-sample-v1"
 PER_CELL = 30
 OUT = Path(__file__).parent / "audit_sample.json"
 # The rounds drawn by collect_new, in order; a run of this script draws the first one absent.
-LATER_ROUNDS = ("disagree_round6", "disagree_round7", "disagree_round8")
+LATER_ROUNDS = ("disagree_round6", "disagree_round7", "disagree_round8", "disagree_round9")
 
 
 @functools.cache

@@ -15,6 +15,7 @@ from leaderboard.site.pages.instances.page import ELEMENT_STATUSES, JS_KEYS, WHY
 from leaderboard.site.pages.instances.parts import why_not
 from leaderboard.site.pages.methodology.strict_audit import annotators_line, strict_audit_section
 from leaderboard.site.render.i18n import SITE_LANGS, ui
+from leaderboard.stats.scorer_eval import answer_agreement
 
 
 def _write(folder: Path, name: str, payload: object) -> None:
@@ -65,3 +66,23 @@ def test_section_says_how_far_the_two_readings_agree(tmp_path: Path, lg: str) ->
     whole = next(r for r in annotator_rows("all") if r["lang"] == "all")
     assert f"{whole['agree']}/{whole['n']}" in line and str(whole["adjudicated"]) in line
     assert line in strict_audit_section(tmp_path, lg)
+
+
+@pytest.mark.parametrize(
+    ("doc", "fmt"),
+    [
+        ("docs/strict-audit.md", "**{k} of {n}**"),
+        ("docs/zh/strict-audit.md", "**{n} 条中 {k} 条**"),
+    ],
+)
+def test_the_audit_page_opens_with_the_figures_the_labels_give_now(doc: str, fmt: str) -> None:
+    """The page's first paragraph states strict's agreement on the disagreement set, its held-out
+    part and the agreement sample; a new labelled batch that moves them must move the page too."""
+    text = (Path(__file__).resolve().parents[2] / doc).read_text(encoding="utf-8")
+    opening = text.split("\n## ", 1)[0]
+    for split, batch in (("all", "dis"), ("test", "dis"), ("all", "agr")):
+        rows = answer_agreement(split, batch=batch, collection="audit")
+        row = next(r for r in rows if r["lang"] == "all" and r["mode"] == "strict")
+        low, high = (round(100 * x, 1) for x in row["ci"])  # type: ignore[union-attr]
+        assert fmt.format(k=row["agree"], n=row["n"]) in opening, (doc, split, batch)
+        assert f"[{low}, {high}]" in opening, (doc, split, batch, low, high)
