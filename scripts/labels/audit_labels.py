@@ -542,7 +542,8 @@ DISAGREE_ROUND8: dict[str, tuple[str, str]] = {
 }
 
 # Round 9 (audit_sample.json `disagree_round9`): what SmolLM2-135M's zh chain and replacement
-# probes added when widened from 150 to all 300 records, the first of two blind readings, as round 6.
+# probes added when widened from 150 to all 300 records, the first of two blind readings, as
+# round 6.
 DISAGREE_ROUND9: dict[str, tuple[str, str]] = {
     "smollm2-135m-instruct/zh/chain/0.0/154": (
         "r",
