@@ -55,9 +55,7 @@ def test_a_settled_label_carries_the_note_of_whoever_settled_it() -> None:
     """The note beside a label argues for that label: where the third reading settled it, the
     first reader's note (which argued for the other code) is not left in the label file."""
     items = {
-        i.id: i
-        for group in select("all", batch="dis", collection="audit").values()
-        for i in group
+        i.id: i for group in select("all", batch="dis", collection="audit").values() for i in group
     }
     settled = [a for a in annotations().values() if a.adjudicated]
     assert settled
