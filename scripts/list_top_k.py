@@ -16,13 +16,13 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from leaderboard.backends.policies import top_candidates
+from leaderboard.backends.policies import COMMIT, top_candidates
 from leaderboard.core.types import Lang
 from leaderboard.run.plan import split_instances
 from leaderboard.scoring.score import score_both
 
 REPO = Path(__file__).resolve().parents[1]
-FRAME: dict[Lang, tuple[str, str]] = {"zh": ("答案是{}。", "、"), "en": ("The answer is {}.", ", ")}
+SEP: dict[Lang, str] = {"zh": "、", "en": ", "}  # an enumeration, no "or"
 SPLITS: tuple[tuple[Lang, tuple[float, ...], bool], ...] = (
     ("zh", (0.0, 0.4, 0.8), False),
     ("en", (0.0, 0.4), True),
@@ -30,10 +30,10 @@ SPLITS: tuple[tuple[Lang, tuple[float, ...], bool], ...] = (
 
 
 def listed(passages: tuple[str, ...], lang: Lang, k: int) -> str:
-    """The strategy's answer: the top k candidates as one enumeration ("" when there is none)."""
+    """The strategy's answer: the top k candidates as one enumeration in the top-candidate
+    baseline's frame (policies.COMMIT), "" when there is none."""
     top = top_candidates(passages, lang, k)
-    frame, sep = FRAME[lang]
-    return frame.format(sep.join(top)) if top else ""
+    return COMMIT[lang].format(SEP[lang].join(top)) if top else ""
 
 
 def main() -> None:

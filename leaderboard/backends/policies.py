@@ -106,7 +106,8 @@ def top_candidates(passages: tuple[str, ...], lang: Lang, k: int) -> list[str]:
 # Committing to one candidate, and offering k of them as options (hedging must not score above
 # committing to the top candidate).
 HEDGE_K = 3
-_COMMIT: dict[Lang, str] = {"zh": "答案是{}。", "en": "The answer is {}."}
+# public: scripts/list_top_k.py frames its lists the same way, so its k = 1 is this baseline
+COMMIT: dict[Lang, str] = {"zh": "答案是{}。", "en": "The answer is {}."}
 _HEDGE: dict[Lang, tuple[str, str, str]] = {
     "zh": ("可能是{}。", "、", "或"),
     "en": ("It could be {}.", ", ", " or "),
@@ -116,7 +117,7 @@ _HEDGE: dict[Lang, tuple[str, str, str]] = {
 def _commit(request: ChatRequest) -> str:
     lang = _lang(request)
     top = top_candidates(request.passages, lang, 1)
-    return _COMMIT[lang].format(top[0]) if top else ""
+    return COMMIT[lang].format(top[0]) if top else ""
 
 
 def _hedge(request: ChatRequest) -> str:

@@ -116,8 +116,7 @@ def settle(item_id: str, full: str, first_code: str, first_note: str) -> tuple[s
     second_code, note_second = audit_second.SECOND[full]
     first, second = labels(first_code), labels(second_code)
     adjudicated = first != second
-    code, note_adj = audit_second.ADJUDICATED[full] if adjudicated else (first_code, "")
-    note = note_adj if adjudicated else first_note
+    code, note = audit_second.ADJUDICATED[full] if adjudicated else (first_code, first_note)
     SETTLED.append(
         {
             "id": item_id,
@@ -126,7 +125,7 @@ def settle(item_id: str, full: str, first_code: str, first_note: str) -> tuple[s
             "settled": labels(code),
             "adjudicated": adjudicated,
             "note_second": note_second,
-            "note_adjudicated": note_adj,
+            "note_adjudicated": note if adjudicated else "",
         }
     )
     return code, note

@@ -249,14 +249,4 @@ def test_very_long_prediction(lang: str) -> None:
     ],
 )
 def test_a_short_list_of_candidates_credits_nothing(lang: str, prediction: str, gold: str) -> None:
-    inst = TestInstance(
-        lang=lang,  # type: ignore[arg-type]
-        ability="noise",
-        noise_rate=0.0,
-        id=0,
-        query="q",
-        answer=(gold,),
-        docs=(),
-        fakeanswer=(),
-    )
-    assert not score(prediction, inst, "strict").correct
+    assert not score(prediction, _instance({"answer": [gold]}, lang), "strict").correct
